@@ -1,0 +1,321 @@
+#include "count/recount.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "board/replay.h"
+#include "count/count_table.h"
+#include "count/sketch.h"
+#include "pattern/tracker.h"
+#include "store/game_record.h"
+
+namespace sgfpat {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// A bounded queue of game-record batches from the reading thread to workers.
+class BatchQueue {
+ public:
+  explicit BatchQueue(size_t capacity) : capacity_(capacity) {}
+  void push(std::vector<std::string> batch) {
+    std::unique_lock<std::mutex> lock(mu_);
+    not_full_.wait(lock, [&] { return q_.size() < capacity_; });
+    q_.push_back(std::move(batch));
+    not_empty_.notify_one();
+  }
+  bool pop(std::vector<std::string>* batch) {
+    std::unique_lock<std::mutex> lock(mu_);
+    not_empty_.wait(lock, [&] { return !q_.empty() || closed_; });
+    if (q_.empty()) return false;
+    *batch = std::move(q_.front());
+    q_.pop_front();
+    not_full_.notify_one();
+    return true;
+  }
+  void close() {
+    std::lock_guard<std::mutex> lock(mu_);
+    closed_ = true;
+    not_empty_.notify_all();
+  }
+
+ private:
+  size_t capacity_;
+  std::mutex mu_;
+  std::condition_variable not_full_, not_empty_;
+  std::deque<std::vector<std::string>> q_;
+  bool closed_ = false;
+};
+
+// Feeds every stored game to `threads` workers running `work(batch)`.
+Status for_all_games(PatternDb& db, int threads, const std::function<Status(int, std::vector<std::string>&)>& work,
+                     const std::function<void(uint64_t)>& progress) {
+  BatchQueue queue(size_t(threads) * 2);
+  std::mutex err_mu;
+  Status first_error;
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      std::vector<std::string> batch;
+      while (queue.pop(&batch)) {
+        Status s = work(t, batch);
+        if (!s.ok()) {
+          std::lock_guard<std::mutex> lock(err_mu);
+          if (first_error.ok()) first_error = s;
+        }
+      }
+    });
+  std::vector<std::string> batch;
+  uint64_t done = 0;
+  Status s = db.for_each_game([&](const Fingerprint&, std::string_view rec) {
+    batch.emplace_back(rec);
+    if (batch.size() == 256) {
+      done += batch.size();
+      queue.push(std::move(batch));
+      batch.clear();
+      if (progress) progress(done);
+    }
+    return true;
+  });
+  if (!batch.empty()) {
+    done += batch.size();
+    queue.push(std::move(batch));
+  }
+  queue.close();
+  for (auto& th : pool) th.join();
+  if (progress) progress(done);
+  if (!s.ok()) return s;
+  return first_error;
+}
+
+// Keeps the tracker in step with the board during a replay.
+struct TrackingObserver : ReplayObserver {
+  PatternTracker* tracker;
+  explicit TrackingObserver(PatternTracker* t) : tracker(t) {}
+  void after_change(const Board& board, int idx, Color) override { tracker->after_play(board, idx); }
+};
+
+// Pass 1: every played pattern, every level, into a thread-local buffer.
+struct PlayedCollector : TrackingObserver {
+  std::vector<uint64_t>* items;
+  PlayedCollector(PatternTracker* t, std::vector<uint64_t>* out) : TrackingObserver(t), items(out) {}
+  void before_move(const Board& board, Color mover, Point move, int) override {
+    if (move.is_pass()) return;
+    tracker->walk(board.index(move), mover, [&](int level, uint64_t key) {
+      items->push_back(level_item(level, key));
+      return true;
+    });
+  }
+};
+
+// A small direct-mapped cache of sketch answers: low-level patterns repeat
+// constantly, and the sketch itself is far out of cache.
+class KeptCache {
+ public:
+  KeptCache(const CountMinSketch* sketch, int min_played)
+      : sketch_(sketch), min_(uint8_t(min_played)), tags_(kSize, 0), kept_(kSize, 0), valid_(kSize, 0) {}
+  bool kept(uint64_t item) {
+    size_t i = (item * 0x9e3779b97f4a7c15ULL) >> (64 - kBits);
+    if (valid_[i] && tags_[i] == item) return kept_[i];
+    bool k = sketch_->estimate(item) >= min_;
+    tags_[i] = item;
+    kept_[i] = k;
+    valid_[i] = 1;
+    return k;
+  }
+
+ private:
+  static constexpr int kBits = 16;
+  static constexpr size_t kSize = size_t(1) << kBits;
+  const CountMinSketch* sketch_;
+  uint8_t min_;
+  std::vector<uint64_t> tags_;
+  std::vector<uint8_t> kept_, valid_;
+};
+
+// Pass 2: exact counts of every kept pattern of every candidate.
+struct CandidateCounter : TrackingObserver {
+  KeptCache* cache;
+  CountTable* table;
+  Color winner = Color::Empty;
+  bool allow_suicide = false;
+  uint64_t positions = 0, candidates = 0;
+  std::vector<int> points;  // on-board indices of the current size
+  CandidateCounter(PatternTracker* t, KeptCache* c, CountTable* tb) : TrackingObserver(t), cache(c), table(tb) {}
+
+  void before_move(const Board& board, Color mover, Point move, int) override {
+    if (move.is_pass()) return;
+    ++positions;
+    const int m = board.index(move);
+    const bool win = winner == mover;
+    for (int idx : points) {
+      if (board.at_index(idx) != Color::Empty || !board.is_legal_index(idx, mover, allow_suicide)) continue;
+      ++candidates;
+      const bool played = idx == m;
+      tracker->walk(idx, mover, [&](int level, uint64_t key) {
+        if (!cache->kept(level_item(level, key))) return false;
+        PatternCounts& c = table->at(level, key);
+        ++c.seen;
+        if (played) {
+          ++c.played;
+          c.wins += win;
+        }
+        return true;
+      });
+    }
+  }
+};
+
+std::vector<int> board_points(int size) {
+  Board b(size);
+  std::vector<int> pts;
+  for (int y = 0; y < size; ++y)
+    for (int x = 0; x < size; ++x) pts.push_back(b.index(Point{int8_t(x), int8_t(y)}));
+  return pts;
+}
+}  // namespace
+
+std::string CountSummary::to_json() const {
+  nlohmann::json j;
+  j["games"] = games;
+  j["positions"] = positions;
+  j["candidates"] = candidates;
+  j["patterns_per_level"] = patterns_per_level;
+  j["kept_per_level"] = kept_per_level;
+  j["sketch_fill"] = sketch_fill;
+  j["sketch_bytes"] = sketch_bytes;
+  j["flushes"] = flushes;
+  j["seconds"] = {{"pass1", seconds_pass1}, {"pass2", seconds_pass2}, {"commit", seconds_commit}};
+  return j.dump();
+}
+
+Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary) {
+  *summary = CountSummary{};
+  const DbSettings& settings = db.settings();
+  const int threads = std::max(1, options.threads);
+  const int levels = settings.scheme.levels;
+  if (settings.min_played < 1 || settings.min_played > 255)
+    return Status::Error("min_played must be between 1 and 255");
+
+  // Half the budget for the sketch, a quarter for the count tables.
+  CountMinSketch sketch(options.memory_budget / 2);
+  summary->sketch_bytes = sketch.bytes();
+  const size_t table_entries = std::max<size_t>(1024, options.memory_budget / 4 / size_t(threads) / 96);
+  std::atomic<uint64_t> games{0};
+
+  // ---- pass 1 ----
+  auto t0 = Clock::now();
+  std::mutex sketch_mu;
+  Status s = for_all_games(
+      db, threads,
+      [&](int, std::vector<std::string>& batch) -> Status {
+        thread_local std::vector<uint64_t> items;
+        items.clear();
+        Game game;
+        Board board;
+        PatternTracker tracker(settings.scheme);
+        for (const std::string& rec : batch) {
+          Status st = decode_game(rec, &game);
+          if (!st.ok()) return st;
+          tracker.reset(game.info.size);
+          PlayedCollector obs(&tracker, &items);
+          ReplayResult rr;
+          st = replay(game, &board, &rr, &obs);
+          if (!st.ok()) return Status::Error("stored game " + game.origin.describe() + ": " + st.message());
+        }
+        std::lock_guard<std::mutex> lock(sketch_mu);
+        for (uint64_t it : items) sketch.add(it);
+        games += batch.size();
+        return Status::OK();
+      },
+      [&](uint64_t done) {
+        if (options.progress) options.progress({1, done, db.game_count()});
+      });
+  if (!s.ok()) return s;
+  summary->seconds_pass1 = since(t0);
+  summary->sketch_fill = sketch.fill_ratio();
+  summary->games = games;
+
+  // ---- pass 2 ----
+  t0 = Clock::now();
+  uint32_t gen = 0;
+  s = db.begin_generation(&gen);
+  if (!s.ok()) return s;
+  std::vector<CountTable> tables;
+  std::vector<KeptCache> caches;
+  for (int t = 0; t < threads; ++t) {
+    tables.emplace_back(table_entries);
+    caches.emplace_back(&sketch, settings.min_played);
+  }
+  std::atomic<uint64_t> positions{0}, candidates{0}, flushes{0};
+  s = for_all_games(
+      db, threads,
+      [&](int t, std::vector<std::string>& batch) -> Status {
+        Game game;
+        Board board;
+        PatternTracker tracker(settings.scheme);
+        CandidateCounter counter(&tracker, &caches[t], &tables[t]);
+        int points_size = 0;
+        for (const std::string& rec : batch) {
+          Status st = decode_game(rec, &game);
+          if (!st.ok()) return st;
+          tracker.reset(game.info.size);
+          if (points_size != game.info.size) {
+            counter.points = board_points(game.info.size);
+            points_size = game.info.size;
+          }
+          counter.winner = game.info.winner();
+          counter.allow_suicide = game.info.suicide_allowed();
+          ReplayResult rr;
+          st = replay(game, &board, &rr, &counter);
+          if (!st.ok()) return Status::Error("stored game " + game.origin.describe() + ": " + st.message());
+          if (tables[t].full()) {
+            st = db.add_counts(gen, tables[t].drain());
+            ++flushes;
+            if (!st.ok()) return st;
+          }
+        }
+        positions += counter.positions;
+        candidates += counter.candidates;
+        return Status::OK();
+      },
+      [&](uint64_t done) {
+        if (options.progress) options.progress({2, done, db.game_count()});
+      });
+  if (!s.ok()) return s;
+  for (auto& table : tables) {
+    if (table.size() == 0) continue;
+    s = db.add_counts(gen, table.drain());
+    ++flushes;
+    if (!s.ok()) return s;
+  }
+  summary->seconds_pass2 = since(t0);
+  summary->positions = positions;
+  summary->candidates = candidates;
+  summary->flushes = flushes;
+
+  // ---- commit ----
+  t0 = Clock::now();
+  summary->patterns_per_level.assign(size_t(levels), 0);
+  summary->kept_per_level.assign(size_t(levels), 0);
+  s = db.commit_generation(gen, summary->to_json());
+  if (!s.ok()) return s;
+  s = db.for_each_count(0, [&](int level, uint64_t, const PatternCounts& c) {
+    if (level >= 1 && level <= levels) {
+      summary->kept_per_level[size_t(level - 1)]++;
+      if (c.played >= uint64_t(settings.min_played)) summary->patterns_per_level[size_t(level - 1)]++;
+    }
+    return true;
+  });
+  if (!s.ok()) return s;
+  summary->seconds_commit = since(t0);
+  return db.set_summary(summary->to_json());
+}
+
+}  // namespace sgfpat

@@ -1,0 +1,53 @@
+// Exact pattern counting over every game stored in a PatternDb.
+//
+// Pass 1 replays every game and adds each played pattern (every level) to a
+// count-min sketch that never under-counts.  Pass 2 replays every game again
+// and, for each position, walks every candidate's levels upward from 1,
+// counting seen / played / wins exactly for each pattern the sketch says
+// was played at least min_played times and stopping at the first level that
+// is not.  Since a pattern is played at most as often as the smaller
+// patterns inside it, every pattern truly played min_played times has all
+// its smaller levels kept, so its counts are exact and the reported set
+// {played >= min_played} is closed under smaller levels.  Counts go to a new
+// database generation that replaces the old one atomically.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "store/pattern_db.h"
+
+namespace sgfpat {
+
+struct CountProgress {
+  int pass = 1;             // 1 or 2
+  uint64_t games_done = 0;  // in this pass
+  uint64_t games_total = 0;
+};
+
+struct CountOptions {
+  int threads = 2;
+  size_t memory_budget = size_t(2) << 30;  // bytes, sketch + tables
+  std::function<void(const CountProgress&)> progress;  // from the calling thread
+};
+
+struct CountSummary {
+  uint64_t games = 0;
+  uint64_t positions = 0;   // positions whose move was counted (non-pass)
+  uint64_t candidates = 0;  // legal candidate points over those positions
+  std::vector<uint64_t> patterns_per_level;  // reported (played >= min_played), index level-1
+  std::vector<uint64_t> kept_per_level;      // counted (sketch said kept), index level-1
+  double sketch_fill = 0;
+  size_t sketch_bytes = 0;
+  uint64_t flushes = 0;
+  double seconds_pass1 = 0, seconds_pass2 = 0, seconds_commit = 0;
+  std::string to_json() const;
+};
+
+// Recounts everything from the stored games and makes it the current
+// generation of `db`.
+Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary);
+
+}  // namespace sgfpat

@@ -1,0 +1,72 @@
+#include "pattern/tracker.h"
+
+namespace sgfpat {
+
+namespace {
+PState black_view(Color c) {
+  return c == Color::Black ? PState::Own : c == Color::White ? PState::Opp : PState::Empty;
+}
+}  // namespace
+
+PatternTracker::PatternTracker(const KeyScheme& scheme, int board_size)
+    : scheme_(scheme), levels_(scheme.levels), z_(&zobrist_table(scheme.seed)) {
+  const auto& all = diamond_offsets();
+  offsets_.assign(all.begin(), all.begin() + level_points(levels_));
+  for (size_t o = 0; o < offsets_.size(); ++o) ring_of_.push_back(offset_ring(int(o)) - 1);
+  reset(board_size);
+}
+
+void PatternTracker::reset(int board_size) {
+  size_ = board_size;
+  stride_ = board_size + 2;
+  rings_.assign(size_t(stride_) * stride_ * levels_ * 8, 0);
+  color_.assign(size_t(stride_) * stride_, uint8_t(Color::Empty));
+  // Off-board points are part of every pattern near an edge.
+  const uint64_t* off = z_->by_symmetry(PState::Off);
+  for (int y = 0; y < size_; ++y)
+    for (int x = 0; x < size_; ++x) {
+      uint64_t* ring = &rings_[size_t((y + 1) * stride_ + x + 1) * levels_ * 8];
+      for (size_t o = 0; o < offsets_.size(); ++o) {
+        int px = x + offsets_[o].dx, py = y + offsets_[o].dy;
+        if (px >= 0 && py >= 0 && px < size_ && py < size_) continue;
+        uint64_t* r = ring + size_t(offset_ring(int(o)) - 1) * 8;
+        for (int s = 0; s < 8; ++s) r[s] ^= off[o * 8 + s];
+      }
+    }
+}
+
+void PatternTracker::apply(int idx, PState from, PState to) {
+  const uint64_t* wf = from == PState::Empty ? nullptr : z_->by_symmetry(from);
+  const uint64_t* wt = to == PState::Empty ? nullptr : z_->by_symmetry(to);
+  const int qx = idx % stride_ - 1, qy = idx / stride_ - 1;
+  for (size_t o = 0; o < offsets_.size(); ++o) {
+    // q lies at offset o from the center c = q - o.
+    int cx = qx - offsets_[o].dx, cy = qy - offsets_[o].dy;
+    if (cx < 0 || cy < 0 || cx >= size_ || cy >= size_) continue;
+    uint64_t* r = &rings_[(size_t((cy + 1) * stride_ + cx + 1) * levels_ + ring_of_[o]) * 8];
+    if (wf)
+      for (int s = 0; s < 8; ++s) r[s] ^= wf[o * 8 + s];
+    if (wt)
+      for (int s = 0; s < 8; ++s) r[s] ^= wt[o * 8 + s];
+  }
+}
+
+void PatternTracker::set(int idx, Color c) {
+  Color old = Color(color_[idx]);
+  if (old == c) return;
+  color_[idx] = uint8_t(c);
+  apply(idx, black_view(old), black_view(c));
+}
+
+void PatternTracker::after_play(const Board& board, int idx) {
+  set(idx, board.at_index(idx));
+  for (int r : board.last_removed()) set(r, Color::Empty);
+}
+
+uint64_t PatternTracker::key(int idx, int level, Color mover) const {
+  uint64_t k = 0;
+  walk(idx, mover, [&](int, uint64_t key) { k = key; return true; }, level);
+  return k;
+}
+
+}  // namespace sgfpat

@@ -1,0 +1,69 @@
+// A game record as read from SGF: where it came from, its metadata, and its
+// main line flattened into a sequence of actions (setup stones and moves).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/types.h"
+
+namespace sgfpat {
+
+// Where a game record was found.  `member` is the path inside an archive
+// ("" for a plain or compressed file); `index` counts games from 0 within
+// the file or member.
+struct GameOrigin {
+  std::string file;
+  std::string member;
+  uint64_t index = 0;
+  std::string describe() const;  // "file[:member] game #index+1"
+};
+
+// Root (and other) properties we keep.  Strings are the raw property bytes
+// after unescaping; no charset conversion (any CA).
+struct GameInfo {
+  int size = 19;
+  int handicap = 0;
+  double komi = 0.0;
+  std::string result;       // RE
+  std::string black_name;   // PB
+  std::string white_name;   // PW
+  std::string black_rank;   // BR
+  std::string white_rank;   // WR
+  std::string date;         // DT
+  std::string rules;        // RU
+  std::string name;         // GN
+
+  // Winner named by RE ("B+..." -> Black, "W+..." -> White), else Empty.
+  Color winner() const;
+  // True when the rules (RU) allow suicide (New Zealand, Tromp-Taylor).
+  bool suicide_allowed() const;
+};
+
+// One step of the main line.  Setup actions come before the move of their
+// node, in the order AE, AB, AW.
+struct Action {
+  enum class Kind : uint8_t {
+    Play,       // color plays at point (point may be kPass)
+    Setup,      // point becomes `color` (Empty for AE), no capture, no turn change
+    SetPlayer,  // PL: `color` is to move next
+  };
+  Kind kind = Kind::Play;
+  Color color = Color::Empty;
+  Point point = kPass;
+
+  friend bool operator==(const Action& a, const Action& b) {
+    return a.kind == b.kind && a.color == b.color && a.point == b.point;
+  }
+};
+
+struct Game {
+  GameOrigin origin;
+  GameInfo info;
+  std::vector<Action> actions;
+
+  // Number of Play actions (moves, passes included).
+  int move_count() const;
+};
+
+}  // namespace sgfpat

@@ -1,0 +1,309 @@
+#include "store/pattern_db.h"
+
+#include <rocksdb/db.h>
+#include <rocksdb/merge_operator.h>
+#include <rocksdb/options.h>
+#include <rocksdb/table.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/write_batch.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <sstream>
+
+namespace sgfpat {
+
+namespace {
+enum Cf { kMeta = 0, kGames = 1, kCounts = 2 };
+
+// (played, seen, wins) as three little-endian u64s, added on merge.
+class Add3 : public rocksdb::AssociativeMergeOperator {
+ public:
+  bool Merge(const rocksdb::Slice&, const rocksdb::Slice* existing, const rocksdb::Slice& value,
+             std::string* new_value, rocksdb::Logger*) const override {
+    uint64_t a[3] = {}, b[3] = {};
+    if (existing && existing->size() == 24) std::memcpy(a, existing->data(), 24);
+    if (value.size() == 24) std::memcpy(b, value.data(), 24);
+    for (int i = 0; i < 3; ++i) a[i] += b[i];
+    new_value->assign(reinterpret_cast<const char*>(a), 24);
+    return true;
+  }
+  const char* Name() const override { return "sgfpat.add3"; }
+};
+
+std::string counts_key(uint32_t gen, int level, uint64_t key) {
+  std::string k(13, '\0');
+  for (int i = 0; i < 4; ++i) k[i] = char(gen >> (24 - 8 * i));
+  k[4] = char(level);
+  for (int i = 0; i < 8; ++i) k[5 + i] = char(key >> (56 - 8 * i));
+  return k;
+}
+void parse_counts_key(const rocksdb::Slice& k, int* level, uint64_t* key) {
+  *level = uint8_t(k[4]);
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | uint8_t(k[5 + i]);
+  *key = v;
+}
+PatternCounts parse_counts(const rocksdb::Slice& v) {
+  PatternCounts c;
+  if (v.size() == 24) {
+    uint64_t a[3];
+    std::memcpy(a, v.data(), 24);
+    c = {a[0], a[1], a[2]};
+  }
+  return c;
+}
+
+std::string encode_settings(const DbSettings& s) {
+  std::ostringstream o;
+  o << "format=" << kDbFormatVersion << " seed=" << s.scheme.seed << " levels=" << s.scheme.levels
+    << " symmetry=" << (s.scheme.symmetry ? 1 : 0) << " min_played=" << s.min_played;
+  return o.str();
+}
+bool decode_settings(const std::string& text, DbSettings* s, int* format) {
+  std::istringstream in(text);
+  std::string tok;
+  int got = 0;
+  while (in >> tok) {
+    auto eq = tok.find('=');
+    if (eq == std::string::npos) return false;
+    std::string k = tok.substr(0, eq), v = tok.substr(eq + 1);
+    try {
+      if (k == "format") *format = std::stoi(v), ++got;
+      else if (k == "seed") s->scheme.seed = std::stoull(v), ++got;
+      else if (k == "levels") s->scheme.levels = std::stoi(v), ++got;
+      else if (k == "symmetry") s->scheme.symmetry = v == "1", ++got;
+      else if (k == "min_played") s->min_played = std::stoi(v), ++got;
+    } catch (...) {
+      return false;
+    }
+  }
+  return got == 5;
+}
+
+Status from_rocks(const rocksdb::Status& s, const std::string& what) {
+  if (s.ok()) return Status::OK();
+  return Status::Error(what + ": " + s.ToString());
+}
+
+std::string u64_string(uint64_t v) { return std::to_string(v); }
+}  // namespace
+
+PatternDb::~PatternDb() {
+  if (db_) {
+    for (auto* h : cf_) db_->DestroyColumnFamilyHandle(h);
+    db_->Close();
+    db_.reset();
+  }
+  if (!secondary_path_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(secondary_path_, ec);
+  }
+}
+
+Status PatternDb::Open(const std::string& path, const OpenOptions& options, std::unique_ptr<PatternDb>* out) {
+  std::unique_ptr<PatternDb> db(new PatternDb());
+  db->path_ = path;
+  db->read_only_ = options.read_only;
+  rocksdb::Options opts;
+  opts.create_if_missing = options.create_if_missing && !options.read_only;
+  opts.create_missing_column_families = !options.read_only;
+  opts.IncreaseParallelism(2);
+  rocksdb::ColumnFamilyOptions counts_opts;
+  counts_opts.merge_operator = std::make_shared<Add3>();
+  counts_opts.compression = rocksdb::kLZ4Compression;
+  rocksdb::BlockBasedTableOptions table;
+  table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  counts_opts.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  rocksdb::ColumnFamilyOptions games_opts;
+  games_opts.compression = rocksdb::kZSTD;
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {
+      {rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions()},
+      {"games", games_opts},
+      {"counts", counts_opts}};
+  if (!options.create_if_missing && !std::filesystem::exists(path + "/CURRENT"))
+    return Status::Error("no pattern database at " + path + " (create one with `sgfpat ingest --db " + path + "`)");
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s;
+  if (options.read_only) {
+    opts.max_open_files = -1;  // required by secondary instances
+    db->secondary_path_ = (std::filesystem::temp_directory_path() /
+                           ("sgfpat-reader-" + std::to_string(::getpid()) + "-" +
+                            std::to_string(reinterpret_cast<uintptr_t>(db.get()))))
+                              .string();
+    s = rocksdb::DB::OpenAsSecondary(opts, path, db->secondary_path_, cfs, &db->cf_, &raw);
+    if (s.ok()) {
+      db->db_.reset(raw);
+      s = raw->TryCatchUpWithPrimary();
+    }
+  } else {
+    s = rocksdb::DB::Open(opts, path, cfs, &db->cf_, &raw);
+    if (s.ok()) db->db_.reset(raw);
+  }
+  if (!s.ok()) {
+    std::string msg = s.ToString();
+    if (msg.find("lock") != std::string::npos)
+      return Status::Error("database " + path + " is in use by another writer (" + msg + ")");
+    return Status::Error("cannot open database " + path + ": " + msg);
+  }
+  // Settings: recorded at creation, checked at every later open.
+  std::string recorded;
+  s = db->db_->Get(rocksdb::ReadOptions(), db->cf_[kMeta], "scheme", &recorded);
+  if (s.IsNotFound()) {
+    if (options.read_only) return Status::Error("database " + path + " has no key scheme (not an sgfpat database?)");
+    db->settings_ = options.settings;
+    s = db->db_->Put(rocksdb::WriteOptions(), db->cf_[kMeta], "scheme", encode_settings(options.settings));
+    if (!s.ok()) return from_rocks(s, "writing the key scheme");
+  } else if (!s.ok()) {
+    return from_rocks(s, "reading the key scheme");
+  } else {
+    int format = 0;
+    if (!decode_settings(recorded, &db->settings_, &format))
+      return Status::Error("database " + path + " has an unreadable key scheme: '" + recorded + "'");
+    if (format != kDbFormatVersion)
+      return Status::Error("database " + path + " has format version " + std::to_string(format) +
+                           ", this sgfpat reads version " + std::to_string(kDbFormatVersion));
+    if (options.check_settings && !(db->settings_ == options.settings))
+      return Status::Error("database " + path + " was created with " + db->settings_.scheme.describe() +
+                           " min_played=" + std::to_string(db->settings_.min_played) + "; this run asks for " +
+                           options.settings.scheme.describe() + " min_played=" +
+                           std::to_string(options.settings.min_played) +
+                           ". Keys of different schemes cannot be mixed: use another --db or the database's settings.");
+  }
+  Status st = db->load_meta();
+  if (!st.ok()) return st;
+  *out = std::move(db);
+  return Status::OK();
+}
+
+Status PatternDb::load_meta() {
+  std::string v;
+  auto s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "games", &v);
+  game_count_ = s.ok() ? std::stoull(v) : 0;
+  s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "generation", &v);
+  generation_ = s.ok() ? uint32_t(std::stoul(v)) : 0;
+  s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "summary", &v);
+  summary_ = s.ok() ? v : "";
+  return Status::OK();
+}
+
+Status PatternDb::has_game(const Fingerprint& fp, bool* found) {
+  rocksdb::PinnableSlice v;
+  auto s = db_->Get(rocksdb::ReadOptions(), cf_[kGames],
+                    rocksdb::Slice(reinterpret_cast<const char*>(fp.data()), fp.size()), &v);
+  *found = s.ok();
+  if (s.ok() || s.IsNotFound()) return Status::OK();
+  return from_rocks(s, "looking up a game");
+}
+
+Status PatternDb::add_games(const std::vector<std::pair<Fingerprint, std::string>>& records) {
+  if (read_only_) return Status::Error("database opened read-only");
+  rocksdb::WriteBatch batch;
+  for (const auto& [fp, rec] : records)
+    batch.Put(cf_[kGames], rocksdb::Slice(reinterpret_cast<const char*>(fp.data()), fp.size()), rec);
+  batch.Put(cf_[kMeta], "games", u64_string(game_count_ + records.size()));
+  auto s = db_->Write(rocksdb::WriteOptions(), &batch);
+  if (!s.ok()) return from_rocks(s, "storing games");
+  game_count_ += records.size();
+  return Status::OK();
+}
+
+Status PatternDb::for_each_game(const std::function<bool(const Fingerprint&, std::string_view)>& visit) {
+  rocksdb::ReadOptions ro;
+  ro.fill_cache = false;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, cf_[kGames]));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    Fingerprint fp{};
+    if (it->key().size() != fp.size()) continue;
+    std::memcpy(fp.data(), it->key().data(), fp.size());
+    if (!visit(fp, std::string_view(it->value().data(), it->value().size()))) break;
+  }
+  return from_rocks(it->status(), "reading games");
+}
+
+Status PatternDb::get(int level, uint64_t key, PatternCounts* counts, bool* found) {
+  std::string v;
+  auto s = db_->Get(rocksdb::ReadOptions(), cf_[kCounts], counts_key(generation_, level, key), &v);
+  *found = s.ok();
+  if (s.ok()) *counts = parse_counts(v);
+  if (s.ok() || s.IsNotFound()) return Status::OK();
+  return from_rocks(s, "reading counts");
+}
+
+Status PatternDb::for_each_count(int level,
+                                 const std::function<bool(int, uint64_t, const PatternCounts&)>& visit) {
+  std::string lo = level > 0 ? counts_key(generation_, level, 0) : counts_key(generation_, 0, 0);
+  std::string hi = level > 0 ? counts_key(generation_, level + 1, 0) : counts_key(generation_ + 1, 0, 0);
+  rocksdb::ReadOptions ro;
+  rocksdb::Slice upper(hi);
+  ro.iterate_upper_bound = &upper;
+  ro.fill_cache = false;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, cf_[kCounts]));
+  for (it->Seek(lo); it->Valid(); it->Next()) {
+    int lv;
+    uint64_t key;
+    parse_counts_key(it->key(), &lv, &key);
+    if (!visit(lv, key, parse_counts(it->value()))) break;
+  }
+  return from_rocks(it->status(), "reading counts");
+}
+
+Status PatternDb::begin_generation(uint32_t* gen) {
+  if (read_only_) return Status::Error("database opened read-only");
+  // Anything that is not the current generation is a leftover of an
+  // interrupted count: drop it so the new generation starts from zero.
+  rocksdb::WriteBatch batch;
+  batch.DeleteRange(cf_[kCounts], counts_key(0, 0, 0), counts_key(generation_, 0, 0));
+  batch.DeleteRange(cf_[kCounts], counts_key(generation_ + 1, 0, 0), std::string(13, '\xff'));
+  auto s = db_->Write(rocksdb::WriteOptions(), &batch);
+  if (!s.ok()) return from_rocks(s, "clearing an interrupted count");
+  *gen = generation_ + 1;
+  return Status::OK();
+}
+
+Status PatternDb::add_counts(uint32_t gen, const std::vector<std::tuple<int, uint64_t, PatternCounts>>& partial) {
+  rocksdb::WriteBatch batch;
+  for (const auto& [level, key, c] : partial) {
+    uint64_t a[3] = {c.played, c.seen, c.wins};
+    batch.Merge(cf_[kCounts], counts_key(gen, level, key), rocksdb::Slice(reinterpret_cast<const char*>(a), 24));
+  }
+  rocksdb::WriteOptions wo;
+  wo.disableWAL = true;  // an interrupted generation is discarded anyway
+  return from_rocks(db_->Write(wo, &batch), "writing counts");
+}
+
+Status PatternDb::commit_generation(uint32_t gen, const std::string& summary_json) {
+  // The unlogged count writes must be durable before the switch is.
+  auto s = db_->Flush(rocksdb::FlushOptions(), cf_[kCounts]);
+  if (!s.ok()) return from_rocks(s, "flushing counts");
+  rocksdb::WriteBatch batch;
+  batch.Put(cf_[kMeta], "generation", std::to_string(gen));
+  batch.Put(cf_[kMeta], "summary", summary_json);
+  batch.DeleteRange(cf_[kCounts], counts_key(0, 0, 0), counts_key(gen, 0, 0));
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  s = db_->Write(wo, &batch);
+  if (!s.ok()) return from_rocks(s, "switching to the new counts");
+  generation_ = gen;
+  summary_ = summary_json;
+  rocksdb::CompactRangeOptions cro;
+  db_->CompactRange(cro, cf_[kCounts], nullptr, nullptr);
+  return Status::OK();
+}
+
+Status PatternDb::set_summary(const std::string& summary_json) {
+  auto s = db_->Put(rocksdb::WriteOptions(), cf_[kMeta], "summary", summary_json);
+  if (s.ok()) summary_ = summary_json;
+  return from_rocks(s, "writing the summary");
+}
+
+uint64_t PatternDb::disk_bytes() const {
+  uint64_t total = 0;
+  std::error_code ec;
+  for (auto& e : std::filesystem::directory_iterator(path_, ec))
+    if (e.is_regular_file(ec)) total += e.file_size(ec);
+  return total;
+}
+
+}  // namespace sgfpat

@@ -1,0 +1,109 @@
+// The pattern database: stored games and pattern counts in RocksDB.
+//
+// Column families:
+//   default  meta: "scheme" (key scheme + threshold + format version),
+//            "generation" (which counts are current), "summary" (JSON of the
+//            last count), "games" (number of stored games)
+//   games    fingerprint (16 bytes) -> encode_game() record
+//   counts   generation (4, BE) | level (1) | key (8, BE) -> 3 x u64 LE
+//            (played, seen, wins), summed by the "sgfpat.add3" merge operator
+//
+// A count is a new generation written beside the current one; the switch to
+// it is one atomic write, so readers and crashes see old or new counts,
+// never a mix.  Readers open the database as a RocksDB secondary instance,
+// which works while an ingest holds the primary.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "pattern/key_scheme.h"
+#include "store/game_record.h"
+
+namespace rocksdb {
+class DB;
+class ColumnFamilyHandle;
+class WriteBatch;
+}  // namespace rocksdb
+
+namespace sgfpat {
+
+inline constexpr int kDbFormatVersion = 1;
+
+struct DbSettings {
+  KeyScheme scheme;
+  int min_played = 2;  // patterns played fewer times are not reported
+  friend bool operator==(const DbSettings&, const DbSettings&) = default;
+};
+
+struct PatternCounts {
+  uint64_t played = 0;
+  uint64_t seen = 0;
+  uint64_t wins = 0;
+};
+
+struct OpenOptions {
+  bool create_if_missing = false;
+  bool read_only = false;  // open as a secondary instance
+  DbSettings settings;     // used when creating; checked when `check_settings`
+  bool check_settings = false;
+};
+
+class PatternDb {
+ public:
+  ~PatternDb();
+  // Opens (or creates) the database at `path`.  Refuses one whose recorded
+  // settings differ from options.settings when check_settings is set.
+  static Status Open(const std::string& path, const OpenOptions& options, std::unique_ptr<PatternDb>* out);
+
+  const DbSettings& settings() const { return settings_; }
+  const std::string& path() const { return path_; }
+
+  // --- games ---
+  Status has_game(const Fingerprint& fp, bool* found);
+  uint64_t game_count() const { return game_count_; }
+  // Stores games atomically together with the new game count.
+  Status add_games(const std::vector<std::pair<Fingerprint, std::string>>& records);
+  // Visits every stored game record in fingerprint order; stop by returning false.
+  Status for_each_game(const std::function<bool(const Fingerprint&, std::string_view)>& visit);
+
+  // --- counts ---
+  uint32_t generation() const { return generation_; }
+  // Summary JSON of the current counts ("" if never counted).
+  const std::string& summary() const { return summary_; }
+  Status get(int level, uint64_t key, PatternCounts* counts, bool* found);
+  // Visits the current counts of a level (0: every level) in key order,
+  // including those below min_played (callers filter).
+  Status for_each_count(int level, const std::function<bool(int, uint64_t, const PatternCounts&)>& visit);
+
+  // Writing a new generation: begin_generation() clears leftovers of any
+  // interrupted count, add_counts() merges partial sums into it, and
+  // commit_generation() switches to it and drops the old one atomically.
+  Status begin_generation(uint32_t* gen);
+  Status add_counts(uint32_t gen, const std::vector<std::tuple<int, uint64_t, PatternCounts>>& partial);
+  Status commit_generation(uint32_t gen, const std::string& summary_json);
+  // Replaces the summary of the current generation.
+  Status set_summary(const std::string& summary_json);
+
+  // Bytes on disk (SST + WAL files).
+  uint64_t disk_bytes() const;
+
+ private:
+  PatternDb() = default;
+  Status load_meta();
+
+  std::string path_;
+  std::string secondary_path_;
+  bool read_only_ = false;
+  DbSettings settings_;
+  uint64_t game_count_ = 0;
+  uint32_t generation_ = 0;
+  std::string summary_;
+  std::unique_ptr<rocksdb::DB> db_;
+  std::vector<rocksdb::ColumnFamilyHandle*> cf_;  // default, games, counts
+};
+
+}  // namespace sgfpat

@@ -1,0 +1,179 @@
+// Pattern geometry, canonical strings, keys, and the incremental tracker
+// against keys computed from scratch.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+
+#include "board/board.h"
+#include "pattern/diamond.h"
+#include "pattern/pattern_string.h"
+#include "pattern/tracker.h"
+
+using namespace sgfpat;
+
+TEST_CASE("diamond: sizes, ring order and nesting follow the spec") {
+  const auto& offs = diamond_offsets();
+  CHECK(level_points(1) == 4);
+  CHECK(level_points(10) == 220);
+  REQUIRE(int(offs.size()) == level_points(kMaxLevels));
+  // Ring 1 is N, E, S, W.
+  CHECK((offs[0].dx == 0 && offs[0].dy == -1));
+  CHECK((offs[1].dx == 1 && offs[1].dy == 0));
+  CHECK((offs[2].dx == 0 && offs[2].dy == 1));
+  CHECK((offs[3].dx == -1 && offs[3].dy == 0));
+  // Ring 2 starts due north and goes clockwise: (0,-2) (1,-1) (2,0) (1,1) (0,2) ...
+  CHECK((offs[4].dx == 0 && offs[4].dy == -2));
+  CHECK((offs[5].dx == 1 && offs[5].dy == -1));
+  CHECK((offs[6].dx == 2 && offs[6].dy == 0));
+  CHECK((offs[11].dx == -1 && offs[11].dy == -1));
+  // Every point of |dx|+|dy| <= 16 appears once, ring by ring.
+  std::set<std::pair<int, int>> seen;
+  for (size_t o = 0; o < offs.size(); ++o) {
+    int d = std::abs(offs[o].dx) + std::abs(offs[o].dy);
+    CHECK(d == offset_ring(int(o)));
+    CHECK(int(o) < level_points(d));
+    if (d > 1) CHECK(int(o) >= level_points(d - 1));
+    seen.insert({offs[o].dx, offs[o].dy});
+  }
+  CHECK(seen.size() == offs.size());
+}
+
+TEST_CASE("diamond: the 8 symmetries permute each ring and form a group") {
+  const int n = level_points(kMaxLevels);
+  for (int s = 0; s < 8; ++s) {
+    std::set<int> image;
+    for (int o = 0; o < n; ++o) {
+      int t = sym_index(s, o);
+      CHECK(offset_ring(t) == offset_ring(o));
+      image.insert(t);
+    }
+    CHECK(int(image.size()) == n);
+  }
+  // The transforms are distinct on a point off both diagonals and axes.
+  std::set<std::pair<int, int>> images;
+  for (int s = 0; s < 8; ++s) {
+    Offset t = transform(s, Offset{1, -2});
+    images.insert({t.dx, t.dy});
+  }
+  CHECK(images.size() == 8);
+}
+
+namespace {
+std::string random_pattern(std::mt19937_64& rng, int level) {
+  static const char states[] = "#.OX";
+  std::string s(size_t(level_points(level)), '.');
+  for (char& c : s) c = states[rng() % 4];
+  return s;
+}
+}  // namespace
+
+TEST_CASE("canonical form is the smallest transform and is shared by all transforms") {
+  std::mt19937_64 rng(7);
+  KeyScheme scheme;
+  for (int level = 1; level <= 6; ++level)
+    for (int t = 0; t < 200; ++t) {
+      std::string p = random_pattern(rng, level);
+      REQUIRE(pattern_level(p) == level);
+      std::string c = canonical_pattern(p);
+      for (int s = 0; s < 8; ++s) {
+        std::string q = transform_pattern(p, s);
+        CHECK(c <= q);
+        CHECK(canonical_pattern(q) == c);
+        CHECK(pattern_key(q, scheme) == pattern_key(p, scheme));
+      }
+    }
+  // A hand-checked level-1 case: one own stone north -> canonical puts it last.
+  CHECK(canonical_pattern("X...") == "...X");
+  CHECK(canonical_pattern("#X..") == "#..X");
+}
+
+TEST_CASE("keys: different patterns get different keys; symmetry off distinguishes rotations") {
+  std::mt19937_64 rng(11);
+  KeyScheme sym, nosym;
+  nosym.symmetry = false;
+  std::set<std::string> canon;
+  std::set<uint64_t> keys;
+  for (int t = 0; t < 3000; ++t) {
+    std::string p = random_pattern(rng, 3);
+    if (canon.insert(canonical_pattern(p)).second) keys.insert(pattern_key(p, sym));
+  }
+  CHECK(keys.size() == canon.size());
+  CHECK(pattern_key("X...", nosym) != pattern_key(".X..", nosym));
+  CHECK(pattern_key("X...", sym) == pattern_key(".X..", sym));
+  CHECK(pattern_level("X..") == 0);
+  CHECK(pattern_level("X..Z") == 0);
+}
+
+namespace {
+// Plays random legal moves and checks after each one that the tracker's keys
+// equal keys of patterns spelled from scratch, for both players to move.
+void check_tracker_against_scratch(int size, KeyScheme scheme, int moves, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Board board(size);
+  PatternTracker tracker(scheme, size);
+  Color to_move = Color::Black;
+  int checked = 0;
+  for (int m = 0; m < moves; ++m) {
+    std::vector<Point> legal;
+    for (int y = 0; y < size; ++y)
+      for (int x = 0; x < size; ++x) {
+        Point p{int8_t(x), int8_t(y)};
+        if (board.is_legal(p, to_move)) legal.push_back(p);
+      }
+    if (legal.empty()) break;
+    Point p = legal[rng() % legal.size()];
+    REQUIRE(board.play(p, to_move) == MoveError::None);
+    tracker.after_play(board, board.index(p));
+    to_move = opponent(to_move);
+    if (m % 7 != 0) continue;  // scratch spelling is slow: sample positions
+    for (int y = 0; y < size; ++y)
+      for (int x = 0; x < size; ++x) {
+        Point c{int8_t(x), int8_t(y)};
+        if (board.at(c) != Color::Empty) continue;
+        for (Color mover : {Color::Black, Color::White}) {
+          int level = 1 + int(rng() % scheme.levels);
+          uint64_t expect = pattern_key(spell_pattern(board, c, level, mover), scheme);
+          CHECK(tracker.key(board.index(c), level, mover) == expect);
+          ++checked;
+        }
+      }
+  }
+  CHECK(checked > 0);
+}
+}  // namespace
+
+TEST_CASE("tracker keys equal keys from scratch during random games") {
+  KeyScheme scheme;
+  SUBCASE("19x19, L=10, symmetry") { check_tracker_against_scratch(19, scheme, 300, 1); }
+  SUBCASE("9x9, L=16 (larger than the board)") {
+    scheme.levels = 16;
+    check_tracker_against_scratch(9, scheme, 120, 2);
+  }
+  SUBCASE("13x13, no symmetry") {
+    scheme.symmetry = false;
+    check_tracker_against_scratch(13, scheme, 200, 3);
+  }
+  SUBCASE("2x2 and 25x25") {
+    scheme.levels = 3;
+    check_tracker_against_scratch(2, scheme, 10, 4);
+    check_tracker_against_scratch(25, scheme, 100, 5);
+  }
+}
+
+TEST_CASE("tracker: the player to move decides which stones are X") {
+  KeyScheme scheme;
+  Board board(9);
+  PatternTracker tracker(scheme, 9);
+  Point p{4, 3};
+  REQUIRE(board.play(p, Color::Black) == MoveError::None);
+  tracker.after_play(board, board.index(p));
+  int c = board.index(Point{4, 4});  // south of the stone
+  CHECK(tracker.key(c, 1, Color::Black) == pattern_key("X...", scheme));
+  CHECK(tracker.key(c, 1, Color::White) == pattern_key("O...", scheme));
+  CHECK(tracker.key(c, 1, Color::Black) != tracker.key(c, 1, Color::White));
+  // Walk visits levels upward and stops when told.
+  int visited = tracker.walk(c, Color::Black, [](int level, uint64_t) { return level < 3; });
+  CHECK(visited == 3);
+}

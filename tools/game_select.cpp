@@ -1,0 +1,29 @@
+#include "game_select.h"
+
+#include "sgf/game_stream.h"
+
+namespace sgfpat::cli {
+
+Status load_game(const std::string& input, int game_number, Game* game) {
+  if (game_number < 1) return Status::Error("--game counts from 1");
+  GameStream stream({input});
+  Status st;
+  int n = 0;
+  while (stream.next(game, &st)) {
+    if (stream.input_error()) return st;
+    if (++n == game_number) return st;
+  }
+  return Status::Error(input + " has " + std::to_string(n) + " game(s); asked for game " +
+                       std::to_string(game_number));
+}
+
+Status position_after(const Game& game, int moves, Board* board, ReplayResult* result) {
+  if (moves > game.move_count())
+    return Status::Error(game.origin.describe() + " has " + std::to_string(game.move_count()) +
+                         " moves; asked for the position after move " + std::to_string(moves));
+  Status st = replay(game, board, result, nullptr, moves);
+  if (!st.ok()) return Status::Error(game.origin.describe() + ": illegal record: " + st.message());
+  return st;
+}
+
+}  // namespace sgfpat::cli

@@ -1,0 +1,28 @@
+// sgfpat: Go game records -> local pattern database -> move priors.
+#include <iostream>
+#include <map>
+
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  using namespace sgfpat::cli;
+  CLI::App app{"sgfpat: turn Go game records (SGF) into a database of local move patterns and move priors"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "sgfpat 0.1.0");
+  std::map<CLI::App*, Runner> runners;
+  auto add = [&](Runner (*reg)(CLI::App&)) {
+    size_t before = app.get_subcommands({}).size();
+    Runner r = reg(app);
+    runners[app.get_subcommands({})[before]] = std::move(r);
+  };
+  add(register_board);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? kOk : kUsage;
+  }
+  for (auto& [sub, run] : runners)
+    if (sub->parsed()) return run();
+  return kUsage;
+}
