@@ -17,5 +17,6 @@ enum Exit : int {
 using Runner = std::function<int()>;
 
 Runner register_board(CLI::App& app);
+Runner register_ingest(CLI::App& app);
 
 }  // namespace sgfpat::cli

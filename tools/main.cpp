@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
     runners[app.get_subcommands({})[before]] = std::move(r);
   };
   add(register_board);
+  add(register_ingest);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

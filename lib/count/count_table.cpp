@@ -36,6 +36,16 @@ PatternCounts& CountTable::at(int level, uint64_t key) {
   return e.counts;
 }
 
+PatternCounts* CountTable::find(int level, uint64_t key) {
+  size_t i = slot_hash(level, key) & mask_;
+  while (true) {
+    Entry& e = slots_[i];
+    if (e.level == uint32_t(level) && e.key == key) return &e.counts;
+    if (e.level == 0) return nullptr;
+    i = (i + 1) & mask_;
+  }
+}
+
 void CountTable::grow() {
   std::vector<Entry> old(slots_.size() * 2, Entry{});
   old.swap(slots_);

@@ -17,6 +17,8 @@ class CountTable {
 
   // Counters of (level, key), created at zero when new.
   PatternCounts& at(int level, uint64_t key);
+  // Counters of (level, key) if present, else nullptr.
+  PatternCounts* find(int level, uint64_t key);
   size_t size() const { return size_; }
   bool full() const { return size_ >= max_entries_; }
   // Moves every entry out (as partial sums) and empties the table.

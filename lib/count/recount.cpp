@@ -159,8 +159,10 @@ struct CandidateCounter : TrackingObserver {
       ++candidates;
       const bool played = idx == m;
       tracker->walk(idx, mover, [&](int level, uint64_t key) {
-        if (!cache->kept(level_item(level, key))) return false;
-        PatternCounts& c = table->at(level, key);
+        // Already in the table means kept; only new patterns ask the sketch.
+        PatternCounts* found = table->find(level, key);
+        if (!found && !cache->kept(level_item(level, key))) return false;
+        PatternCounts& c = found ? *found : table->at(level, key);
         ++c.seen;
         if (played) {
           ++c.played;
@@ -203,8 +205,13 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
   if (settings.min_played < 1 || settings.min_played > 255)
     return Status::Error("min_played must be between 1 and 255");
 
-  // Half the budget for the sketch, a quarter for the count tables.
-  CountMinSketch sketch(options.memory_budget / 2);
+  // At most half the budget for the sketch, a quarter for the count tables.
+  // A sketch with ~2 cells per row for each played (level, pattern) is
+  // enough to keep false "kept" answers rare; more only costs page faults.
+  const size_t wanted = size_t(std::min<uint64_t>(uint64_t(options.memory_budget / 2),
+                                                  std::max<uint64_t>(1 << 20, db.move_count() * uint64_t(levels) * 2 *
+                                                                                  CountMinSketch::kRows)));
+  CountMinSketch sketch(wanted);
   summary->sketch_bytes = sketch.bytes();
   const size_t table_entries = std::max<size_t>(1024, options.memory_budget / 4 / size_t(threads) / 96);
   std::atomic<uint64_t> games{0};

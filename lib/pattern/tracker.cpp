@@ -19,8 +19,12 @@ PatternTracker::PatternTracker(const KeyScheme& scheme, int board_size)
 void PatternTracker::reset(int board_size) {
   size_ = board_size;
   stride_ = board_size + 2;
-  rings_.assign(size_t(stride_) * stride_ * levels_ * 8, 0);
   color_.assign(size_t(stride_) * stride_, uint8_t(Color::Empty));
+  if (empty_size_ == board_size) {  // the usual case: same size as last game
+    rings_ = empty_rings_;
+    return;
+  }
+  rings_.assign(size_t(stride_) * stride_ * levels_ * 8, 0);
   // Off-board points are part of every pattern near an edge.
   const uint64_t* off = z_->by_symmetry(PState::Off);
   for (int y = 0; y < size_; ++y)
@@ -33,6 +37,8 @@ void PatternTracker::reset(int board_size) {
         for (int s = 0; s < 8; ++s) r[s] ^= off[o * 8 + s];
       }
     }
+  empty_rings_ = rings_;
+  empty_size_ = board_size;
 }
 
 void PatternTracker::apply(int idx, PState from, PState to) {

@@ -68,6 +68,8 @@ class PatternTracker {
   int stride_ = 0;
   const ZobristTable* z_;
   std::vector<uint64_t> rings_;  // [idx][ring-1][symmetry]
+  std::vector<uint64_t> empty_rings_;  // rings_ of the empty board of size_
+  int empty_size_ = 0;
   std::vector<uint8_t> color_;   // the tracker's copy of the board
   // Offsets of the level-L diamond as (dx, dy, ring), for updates.
   std::vector<Offset> offsets_;

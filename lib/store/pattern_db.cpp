@@ -181,6 +181,8 @@ Status PatternDb::load_meta() {
   std::string v;
   auto s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "games", &v);
   game_count_ = s.ok() ? std::stoull(v) : 0;
+  s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "moves", &v);
+  move_count_ = s.ok() ? std::stoull(v) : 0;
   s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "generation", &v);
   generation_ = s.ok() ? uint32_t(std::stoul(v)) : 0;
   s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "summary", &v);
@@ -197,15 +199,17 @@ Status PatternDb::has_game(const Fingerprint& fp, bool* found) {
   return from_rocks(s, "looking up a game");
 }
 
-Status PatternDb::add_games(const std::vector<std::pair<Fingerprint, std::string>>& records) {
+Status PatternDb::add_games(const std::vector<std::pair<Fingerprint, std::string>>& records, uint64_t moves) {
   if (read_only_) return Status::Error("database opened read-only");
   rocksdb::WriteBatch batch;
   for (const auto& [fp, rec] : records)
     batch.Put(cf_[kGames], rocksdb::Slice(reinterpret_cast<const char*>(fp.data()), fp.size()), rec);
   batch.Put(cf_[kMeta], "games", u64_string(game_count_ + records.size()));
+  batch.Put(cf_[kMeta], "moves", u64_string(move_count_ + moves));
   auto s = db_->Write(rocksdb::WriteOptions(), &batch);
   if (!s.ok()) return from_rocks(s, "storing games");
   game_count_ += records.size();
+  move_count_ += moves;
   return Status::OK();
 }
 

@@ -65,8 +65,9 @@ class PatternDb {
   // --- games ---
   Status has_game(const Fingerprint& fp, bool* found);
   uint64_t game_count() const { return game_count_; }
-  // Stores games atomically together with the new game count.
-  Status add_games(const std::vector<std::pair<Fingerprint, std::string>>& records);
+  uint64_t move_count() const { return move_count_; }
+  // Stores games atomically together with the new game and move counts.
+  Status add_games(const std::vector<std::pair<Fingerprint, std::string>>& records, uint64_t moves);
   // Visits every stored game record in fingerprint order; stop by returning false.
   Status for_each_game(const std::function<bool(const Fingerprint&, std::string_view)>& visit);
 
@@ -100,6 +101,7 @@ class PatternDb {
   bool read_only_ = false;
   DbSettings settings_;
   uint64_t game_count_ = 0;
+  uint64_t move_count_ = 0;
   uint32_t generation_ = 0;
   std::string summary_;
   std::unique_ptr<rocksdb::DB> db_;

@@ -1,0 +1,75 @@
+#include "ingest/importer.h"
+
+#include <cstring>
+
+#include "board/replay.h"
+
+namespace sgfpat {
+
+size_t Importer::FpHash::operator()(const Fingerprint& f) const {
+  size_t h;
+  std::memcpy(&h, f.data(), sizeof h);
+  return h;
+}
+
+Importer::Importer(PatternDb* db, GameFilter filter, std::string min_rank_text, size_t batch_games)
+    : db_(db), filter_(std::move(filter)), min_rank_text_(std::move(min_rank_text)), batch_games_(batch_games) {}
+
+void Importer::count_unreadable(const std::string& reason) {
+  ++stats_.games_read;
+  ++stats_.rejected;
+  ++stats_.rejected_by_reason[reason];
+}
+
+Status Importer::add(const Game& game, std::string* problem) {
+  problem->clear();
+  ++stats_.games_read;
+  std::string why = filter_reason(game, filter_, min_rank_text_);
+  if (!why.empty()) {
+    ++stats_.filtered;
+    ++stats_.filtered_by_reason[why];
+    *problem = "skipped: " + why;
+    return Status::OK();
+  }
+  Board board;
+  ReplayResult result;
+  Status legal = replay(game, &board, &result);
+  if (!legal.ok()) {
+    // "move 12 (B Q16): suicide" -> reason "suicide"
+    const std::string& msg = legal.message();
+    auto colon = msg.rfind(": ");
+    ++stats_.rejected;
+    ++stats_.rejected_by_reason["illegal move: " + (colon == std::string::npos ? msg : msg.substr(colon + 2))];
+    *problem = "illegal record: " + msg;
+    return Status::OK();
+  }
+  Fingerprint fp = game_fingerprint(game);
+  bool found = in_batch_.count(fp) > 0;
+  if (!found) {
+    Status s = db_->has_game(fp, &found);
+    if (!s.ok()) return s;
+  }
+  if (found) {
+    ++stats_.duplicates;
+    return Status::OK();
+  }
+  batch_.emplace_back(fp, encode_game(game));
+  in_batch_.insert(fp);
+  batch_moves_ += uint64_t(result.moves_played);
+  if (batch_.size() >= batch_games_) return finish();
+  return Status::OK();
+}
+
+Status Importer::finish() {
+  if (batch_.empty()) return Status::OK();
+  Status s = db_->add_games(batch_, batch_moves_);
+  if (!s.ok()) return s;
+  stats_.ingested += batch_.size();
+  stats_.moves_ingested += batch_moves_;
+  batch_.clear();
+  in_batch_.clear();
+  batch_moves_ = 0;
+  return Status::OK();
+}
+
+}  // namespace sgfpat

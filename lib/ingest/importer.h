@@ -1,0 +1,59 @@
+// Stores new games in a PatternDb: filters, checks every record with the
+// rules engine, and skips games already stored (by content fingerprint).
+// Games are written in atomic batches, so an interrupted import leaves
+// whole games only, and running it again stores exactly what is missing.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "core/status.h"
+#include "ingest/game_filter.h"
+#include "store/pattern_db.h"
+
+namespace sgfpat {
+
+struct ImportStats {
+  uint64_t games_read = 0;  // records met, broken ones included
+  uint64_t ingested = 0;    // new games stored
+  uint64_t duplicates = 0;  // already stored (this run or before)
+  uint64_t filtered = 0;
+  uint64_t rejected = 0;
+  uint64_t moves_ingested = 0;
+  std::map<std::string, uint64_t> rejected_by_reason;  // "parse error", "suicide", ...
+  std::map<std::string, uint64_t> filtered_by_reason;
+};
+
+class Importer {
+ public:
+  Importer(PatternDb* db, GameFilter filter, std::string min_rank_text = "", size_t batch_games = 1000);
+
+  // Offers one parsed game.  A rejected or filtered game is not an error of
+  // the run: it is counted, and *problem says why (empty when stored or a
+  // duplicate).  A non-ok Status means the database failed.
+  Status add(const Game& game, std::string* problem);
+  // Counts a record that could not even be parsed.
+  void count_unreadable(const std::string& reason);
+  // Writes the last partial batch.
+  Status finish();
+
+  const ImportStats& stats() const { return stats_; }
+
+ private:
+  struct FpHash {
+    size_t operator()(const Fingerprint& f) const;
+  };
+  PatternDb* db_;
+  GameFilter filter_;
+  std::string min_rank_text_;
+  size_t batch_games_;
+  ImportStats stats_;
+  std::vector<std::pair<Fingerprint, std::string>> batch_;
+  std::unordered_set<Fingerprint, FpHash> in_batch_;
+  uint64_t batch_moves_ = 0;
+};
+
+}  // namespace sgfpat

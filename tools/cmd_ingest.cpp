@@ -1,0 +1,241 @@
+// sgfpat ingest: store new games and recount the pattern database.
+#include <chrono>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "commands.h"
+#include "count/recount.h"
+#include "ingest/importer.h"
+#include "progress.h"
+#include "sgf/game_stream.h"
+
+namespace sgfpat::cli {
+
+namespace {
+struct IngestArgs {
+  std::string db;
+  std::vector<std::string> inputs;
+  int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  int levels = 10;
+  int min_played = 2;
+  bool no_symmetry = false;
+  std::vector<int> sizes;
+  bool skip_handicap = false;
+  std::string min_rank;
+  int memory_mb = 2048;
+  bool json = false;
+  bool quiet = false;
+  int max_errors_shown = 20;
+};
+
+using Clock = std::chrono::steady_clock;
+
+int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
+  auto t_start = Clock::now();
+  // The key scheme is fixed when the database is created; flags given on a
+  // later run must agree with it.
+  OpenOptions open;
+  open.create_if_missing = true;
+  open.settings.scheme.levels = a.levels;
+  open.settings.scheme.symmetry = !a.no_symmetry;
+  open.settings.min_played = a.min_played;
+  open.check_settings = cmd.count("--levels") || cmd.count("--min-played") || cmd.count("--no-symmetry");
+  if (a.levels < 1 || a.levels > kMaxLevels) {
+    std::cerr << "sgfpat ingest: --levels must be 1.." << kMaxLevels << "\n";
+    return kUsage;
+  }
+  GameFilter filter;
+  filter.sizes = a.sizes;
+  filter.skip_handicap = a.skip_handicap;
+  if (!a.min_rank.empty()) {
+    filter.min_rank = rank_value(a.min_rank);
+    if (!filter.min_rank) {
+      std::cerr << "sgfpat ingest: --min-rank '" << a.min_rank << "' is not a rank like 5d, 3k or 1p\n";
+      return kUsage;
+    }
+  }
+  std::unique_ptr<PatternDb> db;
+  Status st = PatternDb::Open(a.db, open, &db);
+  if (!st.ok()) {
+    std::cerr << "sgfpat ingest: " << st.message() << "\n";
+    return kFailure;
+  }
+
+  // ---- import ----
+  ProgressLine progress;
+  Importer importer(db.get(), filter, a.min_rank);
+  uint64_t shown_errors = 0, input_errors = 0;
+  auto report = [&](const std::string& msg) {
+    if (a.quiet) return;
+    if (shown_errors++ < uint64_t(a.max_errors_shown)) {
+      progress.finish();
+      std::cerr << "sgfpat ingest: " << msg << "\n";
+    }
+  };
+  auto t_import = Clock::now();
+  if (!a.inputs.empty()) {
+    GameStream stream(a.inputs);
+    Game game;
+    while (stream.next(&game, &st)) {
+      if (!st.ok()) {
+        if (stream.input_error()) {
+          ++input_errors;
+          report(st.message());
+          if (st.message().find(" game #") != std::string::npos) importer.count_unreadable("unreadable record");
+        } else {
+          importer.count_unreadable("parse error");
+          report(st.message());
+        }
+      } else {
+        std::string problem;
+        Status s = importer.add(game, &problem);
+        if (!s.ok()) {
+          progress.finish();
+          std::cerr << "sgfpat ingest: " << s.message() << "\n";
+          return kFailure;
+        }
+        if (!problem.empty() && problem.rfind("skipped", 0) != 0) report(game.origin.describe() + ": " + problem);
+      }
+      const ImportStats& is = importer.stats();
+      if (progress.enabled() && is.games_read % 256 == 0) {
+        double el = std::chrono::duration<double>(Clock::now() - t_import).count();
+        ReadProgress rp = stream.progress();
+        std::string line = "import: " + with_commas(is.games_read) + " games, " +
+                           with_commas(uint64_t(double(is.games_read) / std::max(el, 1e-9))) + " games/s, " +
+                           with_commas(is.rejected) + " rejected";
+        if (rp.bytes_total > 0 && rp.bytes_done > 0)
+          line += ", ETA " + duration_text(el * double(rp.bytes_total - std::min(rp.bytes_total, rp.bytes_done)) /
+                                           double(rp.bytes_done));
+        progress.update(line);
+      }
+    }
+  }
+  st = importer.finish();
+  if (!st.ok()) {
+    progress.finish();
+    std::cerr << "sgfpat ingest: " << st.message() << "\n";
+    return kFailure;
+  }
+  double import_seconds = std::chrono::duration<double>(Clock::now() - t_import).count();
+  const ImportStats& is = importer.stats();
+  if (shown_errors > uint64_t(a.max_errors_shown) && !a.quiet)
+    std::cerr << "sgfpat ingest: ... " << (shown_errors - uint64_t(a.max_errors_shown))
+              << " more problems not shown\n";
+
+  // ---- count (only when the stored games changed since the last count) ----
+  bool counted = false;
+  CountSummary cs;
+  nlohmann::json previous = nlohmann::json::parse(db->summary().empty() ? "{}" : db->summary(), nullptr, false);
+  uint64_t counted_games = previous.is_object() && previous.contains("games") ? previous["games"].get<uint64_t>() : 0;
+  bool stale = db->generation() == 0 || counted_games != db->game_count();
+  if (stale && db->game_count() > 0) {
+    CountOptions co;
+    co.threads = a.threads;
+    co.memory_budget = size_t(a.memory_mb) << 20;
+    auto t_count = Clock::now();
+    co.progress = [&](const CountProgress& p) {
+      double el = std::chrono::duration<double>(Clock::now() - t_count).count();
+      progress.update("count pass " + std::to_string(p.pass) + "/2: " + with_commas(p.games_done) + " / " +
+                      with_commas(p.games_total) + " games");
+      (void)el;
+    };
+    st = recount(*db, co, &cs);
+    progress.finish();
+    if (!st.ok()) {
+      std::cerr << "sgfpat ingest: counting failed: " << st.message() << "\n";
+      return kFailure;
+    }
+    counted = true;
+  } else if (!previous.is_discarded() && previous.is_object()) {
+    cs.games = counted_games;
+  }
+  progress.finish();
+  double elapsed = std::chrono::duration<double>(Clock::now() - t_start).count();
+
+  nlohmann::json j;
+  j["db"] = a.db;
+  j["games_read"] = is.games_read;
+  j["ingested"] = is.ingested;
+  j["duplicates"] = is.duplicates;
+  j["filtered"] = is.filtered;
+  j["filtered_by_reason"] = is.filtered_by_reason;
+  j["rejected"] = is.rejected;
+  j["rejected_by_reason"] = is.rejected_by_reason;
+  j["input_errors"] = input_errors;
+  j["games_in_db"] = db->game_count();
+  j["recounted"] = counted;
+  j["import_seconds"] = import_seconds;
+  j["elapsed_seconds"] = elapsed;
+  j["import_games_per_s"] = import_seconds > 0 ? double(is.games_read) / import_seconds : 0.0;
+  if (counted) {
+    j["count"] = nlohmann::json::parse(cs.to_json());
+    j["count_games_per_s"] = double(cs.games) / std::max(1e-9, cs.seconds_pass1 + cs.seconds_pass2 + cs.seconds_commit);
+  }
+  j["scheme"] = db->settings().scheme.describe();
+  j["min_played"] = db->settings().min_played;
+  j["disk_bytes"] = db->disk_bytes();
+  if (a.json) {
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << "Ingest into " << a.db << " (" << db->settings().scheme.describe()
+              << " min_played=" << db->settings().min_played << ")\n"
+              << "  games read      " << with_commas(is.games_read) << "\n"
+              << "  ingested        " << with_commas(is.ingested) << " (" << with_commas(is.moves_ingested)
+              << " moves)\n"
+              << "  duplicates      " << with_commas(is.duplicates) << "\n";
+    if (is.filtered) {
+      std::cout << "  filtered        " << with_commas(is.filtered) << "\n";
+      for (auto& [r, n] : is.filtered_by_reason) std::cout << "    " << r << ": " << with_commas(n) << "\n";
+    }
+    std::cout << "  rejected        " << with_commas(is.rejected) << "\n";
+    for (auto& [r, n] : is.rejected_by_reason) std::cout << "    " << r << ": " << with_commas(n) << "\n";
+    if (input_errors) std::cout << "  input errors    " << with_commas(input_errors) << "\n";
+    std::cout << "  games in db     " << with_commas(db->game_count()) << "\n";
+    if (counted) {
+      std::cout << "  recounted       " << with_commas(cs.games) << " games, " << with_commas(cs.positions)
+                << " positions, " << with_commas(cs.candidates) << " candidates\n"
+                << "  patterns kept per level (played >= " << db->settings().min_played << "):";
+      for (size_t i = 0; i < cs.patterns_per_level.size(); ++i)
+        std::cout << (i % 5 == 0 ? "\n    " : "  ") << "L" << (i + 1) << " " << with_commas(cs.patterns_per_level[i]);
+      std::cout << "\n  count time      pass 1 " << duration_text(cs.seconds_pass1) << ", pass 2 "
+                << duration_text(cs.seconds_pass2) << ", commit " << duration_text(cs.seconds_commit) << "\n";
+    } else {
+      std::cout << "  counts          up to date (no new games)\n";
+    }
+    std::cout << "  database size   " << bytes_text(db->disk_bytes()) << "\n"
+              << "  elapsed         " << duration_text(elapsed) << " ("
+              << with_commas(uint64_t(double(is.games_read) / std::max(elapsed, 1e-9))) << " games/s)\n";
+  }
+  return kOk;
+}
+}  // namespace
+
+Runner register_ingest(CLI::App& app) {
+  auto a = std::make_shared<IngestArgs>();
+  auto* cmd = app.add_subcommand("ingest",
+                                 "Store new games in a pattern database and recount its patterns.\n"
+                                 "Running it again with the same files adds nothing; with new files adds them.");
+  cmd->add_option("--db", a->db, "Database directory (created if missing)")->required();
+  cmd->add_option("inputs", a->inputs,
+                  "SGF inputs: files, directories, .gz/.bz2/.xz/.zst files, .tar(.gz|.bz2|.xz)/.zip archives, - for stdin");
+  cmd->add_option("--threads,-j", a->threads, "Counting threads")->capture_default_str()->check(CLI::Range(1, 256));
+  cmd->add_option("--levels,-L", a->levels, "Deepest zoom level L (fixed when the database is created)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, kMaxLevels));
+  cmd->add_option("--min-played", a->min_played,
+                  "Report patterns played at least this often (fixed when the database is created)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 255));
+  cmd->add_flag("--no-symmetry", a->no_symmetry, "Count patterns as seen, not up to the 8 symmetries (fixed at creation)");
+  cmd->add_option("--sizes", a->sizes, "Only these board sizes (e.g. --sizes 19 or --sizes 9,13,19)")->delimiter(',');
+  cmd->add_flag("--skip-handicap", a->skip_handicap, "Skip handicap games (HA >= 2 or setup stones)");
+  cmd->add_option("--min-rank", a->min_rank, "Only games where both BR and WR are at least this rank (e.g. 5d)");
+  cmd->add_option("--memory-mb", a->memory_mb, "Memory budget for counting, MiB")->capture_default_str()->check(CLI::Range(16, 1 << 20));
+  cmd->add_flag("--json", a->json, "Print the summary as JSON");
+  cmd->add_flag("--quiet,-q", a->quiet, "Do not print rejected records");
+  cmd->add_option("--max-errors-shown", a->max_errors_shown, "Print at most this many problems")->capture_default_str();
+  return [a, cmd]() { return run_ingest(*a, *cmd); };
+}
+
+}  // namespace sgfpat::cli
