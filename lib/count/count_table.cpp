@@ -12,60 +12,46 @@ inline size_t slot_hash(int level, uint64_t key) {
 }
 }  // namespace
 
-CountTable::CountTable(size_t max_entries) : max_entries_(max_entries ? max_entries : 1) {
-  slots_.assign(1024, Entry{});
-  mask_ = slots_.size() - 1;
+CountTable::CountTable(size_t max_entries) : max_entries_(max_entries ? max_entries : 1) { rehash(1024); }
+
+void CountTable::rehash(size_t slots) {
+  index_.assign(slots, 0);
+  mask_ = slots - 1;
+  for (size_t e = 0; e < entries_.size(); ++e) {
+    size_t i = slot_hash(entries_[e].level, entries_[e].key) & mask_;
+    while (index_[i]) i = (i + 1) & mask_;
+    index_[i] = uint32_t(e + 1);
+  }
 }
 
-PatternCounts& CountTable::at(int level, uint64_t key) {
+int32_t CountTable::find(int level, uint64_t key) const {
   size_t i = slot_hash(level, key) & mask_;
-  while (true) {
-    Entry& e = slots_[i];
-    if (e.level == uint32_t(level) && e.key == key) return e.counts;
-    if (e.level == 0) break;
+  while (uint32_t e = index_[i]) {
+    const Entry& en = entries_[e - 1];
+    if (en.key == key && en.level == level) return int32_t(e - 1);
     i = (i + 1) & mask_;
   }
-  if ((size_ + 1) * 2 > slots_.size()) {
-    grow();
-    return at(level, key);
-  }
-  Entry& e = slots_[i];
-  e.level = uint32_t(level);
-  e.key = key;
-  ++size_;
-  return e.counts;
+  return -1;
 }
 
-PatternCounts* CountTable::find(int level, uint64_t key) {
+int32_t CountTable::add(int level, uint64_t key) {
+  int32_t found = find(level, key);
+  if (found >= 0) return found;
+  if ((entries_.size() + 1) * 2 > index_.size()) rehash(index_.size() * 2);
   size_t i = slot_hash(level, key) & mask_;
-  while (true) {
-    Entry& e = slots_[i];
-    if (e.level == uint32_t(level) && e.key == key) return &e.counts;
-    if (e.level == 0) return nullptr;
-    i = (i + 1) & mask_;
-  }
-}
-
-void CountTable::grow() {
-  std::vector<Entry> old(slots_.size() * 2, Entry{});
-  old.swap(slots_);
-  mask_ = slots_.size() - 1;
-  for (const Entry& e : old) {
-    if (e.level == 0) continue;
-    size_t i = slot_hash(int(e.level), e.key) & mask_;
-    while (slots_[i].level != 0) i = (i + 1) & mask_;
-    slots_[i] = e;
-  }
+  while (index_[i]) i = (i + 1) & mask_;
+  entries_.push_back(Entry{key, level, PatternCounts{}});
+  index_[i] = uint32_t(entries_.size());
+  return int32_t(entries_.size() - 1);
 }
 
 std::vector<std::tuple<int, uint64_t, PatternCounts>> CountTable::drain() {
   std::vector<std::tuple<int, uint64_t, PatternCounts>> out;
-  out.reserve(size_);
-  for (const Entry& e : slots_)
-    if (e.level != 0) out.emplace_back(int(e.level), e.key, e.counts);
-  slots_.assign(1024, Entry{});
-  mask_ = slots_.size() - 1;
-  size_ = 0;
+  out.reserve(entries_.size());
+  for (const Entry& e : entries_) out.emplace_back(e.level, e.key, e.counts);
+  entries_.clear();
+  entries_.shrink_to_fit();
+  rehash(1024);
   return out;
 }
 

@@ -1,6 +1,7 @@
-// An open-addressing table of (level, key) -> counts, the in-memory
-// accumulator of a counting pass.  Flushed into the database whenever it
-// reaches its capacity, so memory stays bounded.
+// An accumulator of (level, key) -> counts for a counting pass.  Entries
+// live in an append-only array, so an entry's index stays valid until
+// drain(); an open-addressing index finds them.  Flushed into the database
+// whenever it reaches its capacity, so memory stays bounded.
 #pragma once
 #include <cstdint>
 #include <tuple>
@@ -15,27 +16,30 @@ class CountTable {
   // Holds at most `max_entries` patterns before full() says so.
   explicit CountTable(size_t max_entries);
 
-  // Counters of (level, key), created at zero when new.
-  PatternCounts& at(int level, uint64_t key);
-  // Counters of (level, key) if present, else nullptr.
-  PatternCounts* find(int level, uint64_t key);
-  size_t size() const { return size_; }
-  bool full() const { return size_ >= max_entries_; }
-  // Moves every entry out (as partial sums) and empties the table.
+  // Index of (level, key), or -1 when absent.
+  int32_t find(int level, uint64_t key) const;
+  // Index of (level, key), created with zero counts when absent.
+  int32_t add(int level, uint64_t key);
+  PatternCounts& counts(int32_t index) { return entries_[size_t(index)].counts; }
+  PatternCounts& at(int level, uint64_t key) { return counts(add(level, key)); }
+
+  size_t size() const { return entries_.size(); }
+  bool full() const { return entries_.size() >= max_entries_; }
+  // Moves every entry out (as partial sums) and empties the table; every
+  // index handed out before becomes invalid.
   std::vector<std::tuple<int, uint64_t, PatternCounts>> drain();
 
  private:
   struct Entry {
     uint64_t key;
-    uint32_t level;  // 0 marks an empty slot
-    uint32_t pad;
+    int32_t level;
     PatternCounts counts;
   };
-  void grow();
+  void rehash(size_t slots);
   size_t max_entries_;
-  size_t size_ = 0;
-  size_t mask_;
-  std::vector<Entry> slots_;
+  std::vector<Entry> entries_;
+  std::vector<uint32_t> index_;  // entry index + 1; 0 marks an empty slot
+  size_t mask_ = 0;
 };
 
 }  // namespace sgfpat

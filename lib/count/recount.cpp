@@ -9,7 +9,9 @@
 #include <thread>
 
 #include "board/replay.h"
+#include "count/candidate_counter.h"
 #include "count/count_table.h"
+#include "count/kept_filter.h"
 #include "count/sketch.h"
 #include "pattern/tracker.h"
 #include "store/game_record.h"
@@ -114,73 +116,6 @@ struct PlayedCollector : TrackingObserver {
   }
 };
 
-// A small direct-mapped cache of sketch answers: low-level patterns repeat
-// constantly, and the sketch itself is far out of cache.
-class KeptCache {
- public:
-  KeptCache(const CountMinSketch* sketch, int min_played)
-      : sketch_(sketch), min_(uint8_t(min_played)), tags_(kSize, 0), kept_(kSize, 0), valid_(kSize, 0) {}
-  bool kept(uint64_t item) {
-    size_t i = (item * 0x9e3779b97f4a7c15ULL) >> (64 - kBits);
-    if (valid_[i] && tags_[i] == item) return kept_[i];
-    bool k = sketch_->estimate(item) >= min_;
-    tags_[i] = item;
-    kept_[i] = k;
-    valid_[i] = 1;
-    return k;
-  }
-
- private:
-  static constexpr int kBits = 16;
-  static constexpr size_t kSize = size_t(1) << kBits;
-  const CountMinSketch* sketch_;
-  uint8_t min_;
-  std::vector<uint64_t> tags_;
-  std::vector<uint8_t> kept_, valid_;
-};
-
-// Pass 2: exact counts of every kept pattern of every candidate.
-struct CandidateCounter : TrackingObserver {
-  KeptCache* cache;
-  CountTable* table;
-  Color winner = Color::Empty;
-  bool allow_suicide = false;
-  uint64_t positions = 0, candidates = 0;
-  std::vector<int> points;  // on-board indices of the current size
-  CandidateCounter(PatternTracker* t, KeptCache* c, CountTable* tb) : TrackingObserver(t), cache(c), table(tb) {}
-
-  void before_move(const Board& board, Color mover, Point move, int) override {
-    if (move.is_pass()) return;
-    ++positions;
-    const int m = board.index(move);
-    const bool win = winner == mover;
-    for (int idx : points) {
-      if (board.at_index(idx) != Color::Empty || !board.is_legal_index(idx, mover, allow_suicide)) continue;
-      ++candidates;
-      const bool played = idx == m;
-      tracker->walk(idx, mover, [&](int level, uint64_t key) {
-        // Already in the table means kept; only new patterns ask the sketch.
-        PatternCounts* found = table->find(level, key);
-        if (!found && !cache->kept(level_item(level, key))) return false;
-        PatternCounts& c = found ? *found : table->at(level, key);
-        ++c.seen;
-        if (played) {
-          ++c.played;
-          c.wins += win;
-        }
-        return true;
-      });
-    }
-  }
-};
-
-std::vector<int> board_points(int size) {
-  Board b(size);
-  std::vector<int> pts;
-  for (int y = 0; y < size; ++y)
-    for (int x = 0; x < size; ++x) pts.push_back(b.index(Point{int8_t(x), int8_t(y)}));
-  return pts;
-}
 }  // namespace
 
 std::string CountSummary::to_json() const {
@@ -255,10 +190,10 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
   s = db.begin_generation(&gen);
   if (!s.ok()) return s;
   std::vector<CountTable> tables;
-  std::vector<KeptCache> caches;
+  std::vector<KeptFilter> filters;
   for (int t = 0; t < threads; ++t) {
     tables.emplace_back(table_entries);
-    caches.emplace_back(&sketch, settings.min_played);
+    filters.emplace_back(&sketch, settings.min_played);
   }
   std::atomic<uint64_t> positions{0}, candidates{0}, flushes{0};
   s = for_all_games(
@@ -266,30 +201,23 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
       [&](int t, std::vector<std::string>& batch) -> Status {
         Game game;
         Board board;
-        PatternTracker tracker(settings.scheme);
-        CandidateCounter counter(&tracker, &caches[t], &tables[t]);
-        int points_size = 0;
+        CandidateCounter counter(settings.scheme, &filters[t], &tables[t]);
         for (const std::string& rec : batch) {
           Status st = decode_game(rec, &game);
           if (!st.ok()) return st;
-          tracker.reset(game.info.size);
-          if (points_size != game.info.size) {
-            counter.points = board_points(game.info.size);
-            points_size = game.info.size;
-          }
-          counter.winner = game.info.winner();
-          counter.allow_suicide = game.info.suicide_allowed();
+          counter.start_game(game);
           ReplayResult rr;
           st = replay(game, &board, &rr, &counter);
           if (!st.ok()) return Status::Error("stored game " + game.origin.describe() + ": " + st.message());
+          counter.finish_game();
           if (tables[t].full()) {
             st = db.add_counts(gen, tables[t].drain());
             ++flushes;
             if (!st.ok()) return st;
           }
         }
-        positions += counter.positions;
-        candidates += counter.candidates;
+        positions += counter.positions();
+        candidates += counter.candidates();
         return Status::OK();
       },
       [&](uint64_t done) {

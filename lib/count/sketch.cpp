@@ -13,17 +13,17 @@ uint64_t mix64(uint64_t z) {
 }  // namespace
 
 CountMinSketch::CountMinSketch(size_t bytes) {
-  size_t width = 1024;
-  while (width * 2 * kRows <= bytes) width *= 2;
-  mask_ = width - 1;
-  cells_.assign(width * kRows, 0);
+  static_assert(kRows * 16 == 64, "one block per cache line");
+  blocks_ = std::max<size_t>(16, bytes / 64);
+  cells_.assign(blocks_ * 64, 0);
 }
 
 void CountMinSketch::slots(uint64_t item, size_t out[kRows]) const {
   uint64_t h = mix64(item);
-  uint64_t h1 = h & 0xffffffffULL, h2 = (h >> 32) | 1;
-  uint64_t g = mix64(item ^ 0x5bd1e9955bd1e995ULL);
-  for (int r = 0; r < kRows; ++r) out[r] = size_t(r) * (mask_ + 1) + ((h1 + r * h2 + (g >> (r * 8))) & mask_);
+  // High bits choose the block (multiply-shift range reduction), the low
+  // 16 bits choose one cell in each row of it.
+  size_t block = size_t((unsigned __int128)(h >> 16) * blocks_ >> 48);
+  for (int r = 0; r < kRows; ++r) out[r] = block * 64 + size_t(r) * 16 + ((h >> (4 * r)) & 15);
 }
 
 void CountMinSketch::add(uint64_t item) {

@@ -1,6 +1,8 @@
 // A count-min sketch with conservative update and saturating 8-bit cells,
 // for "has this pattern been played at least K times?" in fixed memory.
 // It never under-counts: estimate(x) >= true count(x) (capped at 255).
+// Blocked layout: an item's kRows cells share one 64-byte cache line (one
+// 16-cell row each), so a look-up costs one cache miss, not kRows.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -22,8 +24,8 @@ class CountMinSketch {
 
  private:
   void slots(uint64_t item, size_t out[kRows]) const;
-  size_t mask_;
-  std::vector<uint8_t> cells_;  // kRows rows of mask_+1 cells
+  size_t blocks_;
+  std::vector<uint8_t> cells_;  // blocks_ blocks of kRows x 16 cells
 };
 
 // One 64-bit item for (level, key): keys of different levels are different
