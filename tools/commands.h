@@ -18,5 +18,9 @@ using Runner = std::function<int()>;
 
 Runner register_board(CLI::App& app);
 Runner register_ingest(CLI::App& app);
+Runner register_query(CLI::App& app);
+Runner register_stats(CLI::App& app);
+Runner register_export(CLI::App& app);
+Runner register_bench(CLI::App& app);
 
 }  // namespace sgfpat::cli

@@ -1,4 +1,5 @@
 // sgfpat: Go game records -> local pattern database -> move priors.
+#include <cstdlib>
 #include <iostream>
 #include <map>
 
@@ -9,6 +10,10 @@ int main(int argc, char** argv) {
   CLI::App app{"sgfpat: turn Go game records (SGF) into a database of local move patterns and move priors"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "sgfpat 0.1.0");
+  // The default configuration: $SGFPAT_CONFIG, else the project's config/.
+  const char* env_config = std::getenv("SGFPAT_CONFIG");
+  app.set_config("--config", env_config ? env_config : SGFPAT_DEFAULT_CONFIG,
+                 "Configuration file (TOML; [ingest] etc. sections, keys named like the flags)");
   std::map<CLI::App*, Runner> runners;
   auto add = [&](Runner (*reg)(CLI::App&)) {
     size_t before = app.get_subcommands({}).size();
@@ -17,6 +22,10 @@ int main(int argc, char** argv) {
   };
   add(register_board);
   add(register_ingest);
+  add(register_query);
+  add(register_stats);
+  add(register_export);
+  add(register_bench);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
