@@ -1,0 +1,291 @@
+// Priors file and move evaluator: file validation, dichotomic lookup against
+// a linear scan, evaluation from the file against evaluation from the
+// database counts, edges and corners, and the player to move.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+
+#include "board/position_text.h"
+#include "board/replay.h"
+#include "eval/accuracy.h"
+#include "eval/evaluator.h"
+#include "priors/priors_writer.h"
+#include "priors/sgfpat_priors.h"
+#include "sgf/game_stream.h"
+#include "test_util.h"
+
+using namespace sgfpat;
+using testutil::TempDir;
+
+namespace {
+// A database of a few hundred real games and its priors file, built once.
+struct Fixture {
+  TempDir dir{"sgfpat-priors"};
+  std::string db_path = dir / "db";
+  std::string priors_path = dir / "p.priors";
+  std::string test_games = dir / "test.sgf";
+  Fixture() {
+    auto lines = testutil::gz_lines(testutil::corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, 400);
+    testutil::write_file(dir / "train.sgf", testutil::join(lines));
+    auto test = testutil::gz_lines(testutil::corpus_path("tygem-dev/tygem-2005-12.sgf.gz"), 0, 12);
+    testutil::write_file(test_games, testutil::join(test));
+    testutil::ingest_ok(db_path, {"--levels", "8", "--min-played", "2", "--memory-mb", "64"}, {dir / "train.sgf"},
+                        dir.path());
+    std::unique_ptr<PatternDb> db;
+    OpenOptions o;
+    o.read_only = true;
+    REQUIRE(PatternDb::Open(db_path, o, &db).ok());
+    PriorsExportSummary summary;
+    Status st = write_priors(*db, PriorsExportOptions{}, priors_path, &summary);
+    INFO(st.message());
+    REQUIRE(st.ok());
+    REQUIRE(summary.patterns_per_level.size() == 8);
+    REQUIRE(summary.patterns_per_level[0] > 0);
+  }
+};
+Fixture& fixture() {
+  static Fixture f;
+  return f;
+}
+
+// Calls visit(board, tracker, mover, move, number) before every move of the test games.
+template <class Visit>
+void for_test_positions(const KeyScheme& scheme, Visit&& visit) {
+  struct Obs : ReplayObserver {
+    PatternTracker tracker;
+    Visit* v;
+    Obs(const KeyScheme& s, Visit* vv) : tracker(s), v(vv) {}
+    void before_move(const Board& b, Color mover, Point move, int n) override {
+      if (!move.is_pass()) (*v)(b, tracker, mover, move, n);
+    }
+    void after_change(const Board& b, int idx, Color) override { tracker.after_play(b, idx); }
+  } obs(scheme, &visit);
+  GameStream stream({fixture().test_games});
+  Game game;
+  Status st;
+  Board board;
+  ReplayResult rr;
+  int games = 0;
+  while (stream.next(&game, &st)) {
+    REQUIRE(st.ok());
+    obs.tracker.reset(game.info.size);
+    if (replay(game, &board, &rr, &obs).ok()) ++games;
+  }
+  REQUIRE(games > 5);
+}
+}  // namespace
+
+TEST_CASE("priors file: header carries the key scheme and thresholds, and verifies") {
+  sgfpat_priors::Priors p;
+  std::string error;
+  REQUIRE(p.open(fixture().priors_path, &error));
+  CHECK(p.levels() == 8);
+  CHECK(p.seed() == kDefaultZobristSeed);
+  CHECK(p.symmetry());
+  CHECK(p.header().min_played == 2);
+  CHECK(p.header().games == 400);
+  CHECK(p.base_rate() > 0.001);
+  CHECK(p.base_rate() < 0.05);
+  CHECK(p.verify(&error));
+  // Level 1 has at most 4^4 raw patterns, far fewer up to symmetry.
+  CHECK(p.count(1) < 256);
+}
+
+TEST_CASE("priors file: corrupt, truncated and foreign files are refused") {
+  std::string bytes = testutil::read_file(fixture().priors_path);
+  TempDir dir("sgfpat-bad-priors");
+  sgfpat_priors::Priors p;
+  std::string error;
+  auto refused = [&](const std::string& content) {
+    testutil::write_file(dir / "bad", content);
+    error.clear();
+    bool ok = p.open(dir / "bad", &error);
+    return !ok && !error.empty();
+  };
+  CHECK(refused(""));
+  CHECK(refused("hello, not priors"));
+  CHECK(refused(bytes.substr(0, bytes.size() - 1)));    // truncated by a byte
+  CHECK(refused(bytes.substr(0, 600)));                 // truncated in the tables
+  CHECK(refused(bytes + std::string(8, '\0')));         // extended
+  std::string flipped = bytes;
+  flipped[100] ^= 1;  // inside the header: checksum catches it
+  CHECK(refused(flipped));
+  std::string magic = bytes;
+  magic[0] = 'X';
+  CHECK(refused(magic));
+  CHECK(error.find("magic") != std::string::npos);
+  // A flipped byte in the data passes open() (it reads no data) but not verify().
+  std::string data = bytes;
+  data[bytes.size() - 3] ^= 0x40;
+  testutil::write_file(dir / "data", data);
+  REQUIRE(p.open(dir / "data", &error));
+  CHECK_FALSE(p.verify(&error));
+  CHECK(error.find("checksum") != std::string::npos);
+}
+
+TEST_CASE("dichotomic lookup agrees with a linear scan for every candidate of real positions") {
+  sgfpat_priors::Priors p;
+  std::string error;
+  REQUIRE(p.open(fixture().priors_path, &error));
+  Evaluator ev(p);
+  uint64_t checked = 0, deep = 0;
+  for_test_positions(ev.scheme(), [&](const Board& b, const PatternTracker& t, Color mover, Point, int) {
+    for (int y = 0; y < b.size(); ++y)
+      for (int x = 0; x < b.size(); ++x) {
+        int idx = b.index(Point{int8_t(x), int8_t(y)});
+        if (!b.is_legal_index(idx, mover)) continue;
+        uint64_t keys[16];
+        t.walk(idx, mover, [&](int level, uint64_t k) { keys[level - 1] = k; return true; });
+        int bin = p.largest_level(keys, p.levels());
+        int lin = p.largest_level_linear(keys, p.levels());
+        CHECK(bin == lin);
+        // Closure: every level up to the largest is present.
+        for (int l = 1; l <= bin; ++l) CHECK(p.contains(l, keys[l - 1]));
+        ++checked;
+        deep += bin >= 3;
+      }
+  });
+  MESSAGE("candidates checked: " << checked << ", with level >= 3: " << deep);
+  CHECK(checked > 10000);
+  CHECK(deep > 100);
+}
+
+TEST_CASE("evaluation from the priors file equals evaluation from the database counts") {
+  sgfpat_priors::Priors p;
+  std::string error;
+  REQUIRE(p.open(fixture().priors_path, &error));
+  std::unique_ptr<PatternDb> db;
+  OpenOptions o;
+  o.read_only = true;
+  REQUIRE(PatternDb::Open(fixture().db_path, o, &db).ok());
+  for (Estimator est : {Estimator::Raw, Estimator::Smoothed}) {
+    EvalOptions opts;
+    opts.estimator = est;
+    opts.smoothing = 3.0;
+    Evaluator ev(p, opts);
+    const double p0 = p.base_rate();
+    int positions = 0;
+    for_test_positions(ev.scheme(), [&](const Board& b, const PatternTracker& t, Color mover, Point, int n) {
+      if (n % 9 != 0) return;  // a sample of positions keeps the database look-ups quick
+      std::vector<MoveEval> moves;
+      ev.evaluate(b, t, mover, &moves);
+      double total = 0;
+      for (const MoveEval& e : moves) {
+        // The same estimate, straight from the database, levels walked upward.
+        int idx = b.index(e.point);
+        double prior = p0;
+        int level = 0;
+        double raw = p0;
+        t.walk(idx, mover, [&](int lv, uint64_t key) {
+          PatternCounts c;
+          bool found = false;
+          REQUIRE(db->get(lv, key, &c, &found).ok());
+          if (!found || c.played < 2) return false;
+          level = lv;
+          raw = double(c.played) / double(c.seen);
+          prior = (double(c.played) + 3.0 * prior) / (double(c.seen) + 3.0);
+          return true;
+        }, p.levels());
+        CHECK(e.level == level);
+        CHECK(e.score == doctest::Approx(est == Estimator::Raw ? raw : prior).epsilon(1e-12));
+        total += e.prob;
+      }
+      CHECK(total == doctest::Approx(1.0));
+      ++positions;
+    });
+    CHECK(positions > 50);
+  }
+}
+
+TEST_CASE("evaluator: corner and edge candidates, and the player to move") {
+  sgfpat_priors::Priors p;
+  std::string error;
+  REQUIRE(p.open(fixture().priors_path, &error));
+  Evaluator ev(p);
+  // An opening position: every corner 3-4 / 4-4 point is a well-known move.
+  TextPosition pos;
+  std::string rows;
+  for (int y = 0; y < 19; ++y) rows += std::string(19, '.') + "\n";
+  REQUIRE(parse_position_text("B\n19\n" + rows, &pos).ok());
+  std::vector<MoveEval> moves = ev.evaluate(pos.board, pos.to_move);
+  CHECK(moves.size() == 361);
+  auto eval_at = [&](const std::vector<MoveEval>& ms, int x, int y) {
+    for (const MoveEval& e : ms)
+      if (e.point == Point{int8_t(x), int8_t(y)}) return e;
+    FAIL("no such move");
+    return MoveEval{};
+  };
+  MoveEval corner = eval_at(moves, 0, 0), star = eval_at(moves, 3, 3), komoku = eval_at(moves, 15, 2);
+  CHECK(corner.level >= 1);      // the corner pattern (# all around) is known
+  CHECK(star.level >= 3);
+  CHECK(star.prob > 10 * corner.prob);
+  CHECK(komoku.prob > corner.prob);
+  // Symmetry: the four 4-4 points score alike.
+  CHECK(eval_at(moves, 15, 15).prob == doctest::Approx(star.prob));
+  CHECK(eval_at(moves, 3, 15).prob == doctest::Approx(star.prob));
+
+  // Color switch: the same stones with colors swapped and the other player to
+  // move give the same distribution (patterns are relative to the mover).
+  TextPosition a, b;
+  std::string ra =
+      "B\n9\n.........\n..X...O..\n.........\n...XO....\n....X....\n.........\n..O......\n.........\n.........\n";
+  std::string rb =
+      "W\n9\n.........\n..O...X..\n.........\n...OX....\n....O....\n.........\n..X......\n.........\n.........\n";
+  REQUIRE(parse_position_text(ra, &a).ok());
+  REQUIRE(parse_position_text(rb, &b).ok());
+  CHECK(b.to_move == Color::White);
+  auto ma = ev.evaluate(a.board, a.to_move), mb = ev.evaluate(b.board, b.to_move);
+  REQUIRE(ma.size() == mb.size());
+  for (size_t i = 0; i < ma.size(); ++i) {
+    CHECK(ma[i].point == mb[i].point);
+    CHECK(ma[i].prob == doctest::Approx(mb[i].prob));
+    CHECK(ma[i].level == mb[i].level);
+  }
+  // ...while the same board with the other player to move differs.
+  auto mc = ev.evaluate(a.board, Color::White);
+  bool differs = false;
+  for (size_t i = 0; i < ma.size(); ++i) differs |= std::abs(ma[i].prob - mc[i].prob) > 1e-9;
+  CHECK(differs);
+}
+
+TEST_CASE("text positions: English and French forms") {
+  TextPosition pos;
+  REQUIRE(parse_position_text("Joueur? Noir\nTaille? 3\nGoban: . . .\n       . B .\n       N . .\n", &pos).ok());
+  CHECK(pos.french);
+  CHECK(pos.to_move == Color::Black);
+  CHECK(pos.board.at(Point{1, 1}) == Color::White);
+  CHECK(pos.board.at(Point{0, 2}) == Color::Black);
+  REQUIRE(parse_position_text("W\n2\nX.\n.O\n", &pos).ok());
+  CHECK(pos.to_move == Color::White);
+  CHECK(pos.board.at(Point{0, 0}) == Color::Black);
+  CHECK(pos.board.at(Point{1, 1}) == Color::White);
+  CHECK_FALSE(parse_position_text("Q\n3\n...\n...\n...\n", &pos).ok());
+  CHECK_FALSE(parse_position_text("B\n3\n...\n..\n...\n", &pos).ok());
+  CHECK_FALSE(parse_position_text("B\n30\n", &pos).ok());
+  CHECK_FALSE(parse_position_text("B\n3\n...\n.Z.\n...\n", &pos).ok());
+}
+
+TEST_CASE("accuracy statistics: ranks with ties") {
+  AccuracyReport r;
+  std::vector<MoveEval> moves(4);
+  for (int i = 0; i < 4; ++i) moves[size_t(i)].point = Point{int8_t(i), 0};
+  moves[0].prob = 0.5;
+  moves[1].prob = 0.2;
+  moves[2].prob = 0.2;
+  moves[3].prob = 0.1;
+  r.add_position(moves, Point{0, 0}, 1);  // rank 1
+  r.add_position(moves, Point{1, 0}, 40); // tied for ranks 2-3
+  r.add_position(moves, Point{3, 0}, 200);// rank 4
+  CHECK(r.all.positions == 3);
+  CHECK(r.all.top_rate(0) == doctest::Approx(1.0 / 3));
+  CHECK(r.all.top_rate(1) == doctest::Approx(2.0 / 3));
+  CHECK(r.all.top_rate(2) == doctest::Approx(1.0));
+  CHECK(r.all.mean_loglik() == doctest::Approx((std::log(0.5) + std::log(0.2) + std::log(0.1)) / 3));
+  CHECK(r.phases[0].positions == 1);
+  CHECK(r.phases[1].positions == 1);
+  CHECK(r.phases[3].positions == 1);
+  REQUIRE(r.all.at_rank.size() == 4);
+  CHECK(r.all.at_rank[1] == doctest::Approx(0.5));
+  CHECK(r.all.at_rank[2] == doctest::Approx(0.5));
+}
