@@ -21,6 +21,8 @@ Runner register_ingest(CLI::App& app);
 Runner register_query(CLI::App& app);
 Runner register_stats(CLI::App& app);
 Runner register_export(CLI::App& app);
+Runner register_eval(CLI::App& app);
+Runner register_accuracy(CLI::App& app);
 Runner register_bench(CLI::App& app);
 
 }  // namespace sgfpat::cli

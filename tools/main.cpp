@@ -25,6 +25,8 @@ int main(int argc, char** argv) {
   add(register_query);
   add(register_stats);
   add(register_export);
+  add(register_eval);
+  add(register_accuracy);
   add(register_bench);
   try {
     app.parse(argc, argv);

@@ -1,0 +1,21 @@
+// The formats of `sgfpat export`; cmd_export.cpp parses the options and
+// calls one of these with a database opened read-only.
+#pragma once
+#include <string>
+
+#include "priors/priors_writer.h"
+#include "store/pattern_db.h"
+
+namespace sgfpat::cli {
+
+// The spec's TSV (header, then level key played seen wins pattern for every
+// reported pattern) to `out_path` ("-": stdout).  Summary on stderr, or as
+// JSON when `json` (on stdout, or stderr when the TSV goes to stdout).
+// Returns an exit code (commands.h).
+int export_tsv(PatternDb& db, const std::string& out_path, bool json);
+
+// The binary priors file (priors/sgfpat_priors.h) to `out_path`, with the
+// thresholds of `options`.  Returns an exit code.
+int export_priors(PatternDb& db, const std::string& out_path, const PriorsExportOptions& options, bool json);
+
+}  // namespace sgfpat::cli

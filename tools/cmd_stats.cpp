@@ -1,0 +1,279 @@
+// sgfpat stats: what a pattern database holds, and its most played
+// patterns of one level with a diagram of each.
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "pattern/pattern_string.h"
+#include "pattern_names.h"
+#include "progress.h"
+#include "store/pattern_db.h"
+
+namespace sgfpat::cli {
+
+namespace {
+struct StatsArgs {
+  std::string db;
+  int level = 3;
+  int top = 10;
+  int search_games = 2000;
+  bool json = false;
+};
+
+struct TopEntry {
+  uint64_t key;
+  PatternCounts counts;
+};
+// More played first; ties by more seen, then by key, so the order is stable.
+bool before(const TopEntry& a, const TopEntry& b) {
+  if (a.counts.played != b.counts.played) return a.counts.played > b.counts.played;
+  if (a.counts.seen != b.counts.seen) return a.counts.seen > b.counts.seen;
+  return a.key < b.key;
+}
+
+uint64_t json_u64(const nlohmann::ordered_json& j, const char* k) {
+  return j.is_object() && j.contains(k) && j[k].is_number_unsigned() ? j[k].get<uint64_t>() : 0;
+}
+
+// Diagrams side by side, labelled #1, #2, ...
+std::string diagrams_text(const std::vector<std::string>& patterns, int level, int first_rank) {
+  const size_t width = size_t(std::max(4 * level + 1, 6)) + 4;
+  const size_t per_row = std::max<size_t>(1, 100 / width);
+  std::string out;
+  for (size_t start = 0; start < patterns.size(); start += per_row) {
+    size_t end = std::min(patterns.size(), start + per_row);
+    std::vector<std::vector<std::string>> cols;
+    size_t height = 0;
+    for (size_t i = start; i < end; ++i) {
+      std::vector<std::string> lines(1, "#");
+      lines[0] += std::to_string(first_rank + int(i));
+      if (patterns[i].empty()) {
+        lines.push_back("(diagram");
+        lines.push_back(" unavailable)");
+      } else {
+        std::string d = pattern_diagram(patterns[i]);
+        size_t pos = 0, nl;
+        while ((nl = d.find('\n', pos)) != std::string::npos) lines.push_back(d.substr(pos, nl - pos)), pos = nl + 1;
+      }
+      height = std::max(height, lines.size());
+      cols.push_back(std::move(lines));
+    }
+    for (size_t r = 0; r < height; ++r) {
+      std::string line = "  ";
+      for (size_t c = 0; c < cols.size(); ++c) {
+        std::string cell = r < cols[c].size() ? cols[c][r] : "";
+        if (c + 1 < cols.size()) cell.resize(std::max(cell.size(), width), ' ');
+        line += cell;
+      }
+      line.erase(line.find_last_not_of(' ') + 1);
+      out += line + "\n";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+int run_stats(const StatsArgs& a) {
+  const char* me = "sgfpat stats: ";
+  OpenOptions open;
+  open.read_only = true;
+  std::unique_ptr<PatternDb> db;
+  Status st = PatternDb::Open(a.db, open, &db);
+  if (!st.ok()) {
+    std::cerr << me << st.message() << "\n";
+    return kFailure;
+  }
+  const DbSettings& settings = db->settings();
+  const KeyScheme& scheme = settings.scheme;
+  const uint64_t min_played = uint64_t(settings.min_played);
+  if (a.level < 1 || a.level > scheme.levels) {
+    std::cerr << me << "--level must be 1.." << scheme.levels << " (the levels this database counts)\n";
+    return kUsage;
+  }
+  nlohmann::ordered_json summary =
+      nlohmann::ordered_json::parse(db->summary().empty() ? "{}" : db->summary(), nullptr, false);
+  if (summary.is_discarded()) summary = nlohmann::ordered_json::object();
+  const uint64_t games_counted = json_u64(summary, "games");
+  std::vector<uint64_t> per_level;
+  if (summary.contains("patterns_per_level") && summary["patterns_per_level"].is_array())
+    per_level = summary["patterns_per_level"].get<std::vector<uint64_t>>();
+  const bool counted = db->generation() > 0;
+  const bool stale = counted && games_counted != db->game_count();
+
+  // ---- the N most played patterns of the level ----
+  std::vector<TopEntry> top;
+  uint64_t reported_at_level = 0;
+  const size_t n = size_t(std::max(0, a.top));
+  if (counted && n > 0) {
+    auto worse = [](const TopEntry& x, const TopEntry& y) { return before(x, y); };  // heap top = worst kept
+    st = db->for_each_count(a.level, [&](int, uint64_t key, const PatternCounts& c) {
+      if (c.played < min_played) return true;
+      ++reported_at_level;
+      TopEntry e{key, c};
+      if (top.size() < n) {
+        top.push_back(e);
+        std::push_heap(top.begin(), top.end(), worse);
+      } else if (before(e, top.front())) {
+        std::pop_heap(top.begin(), top.end(), worse);
+        top.back() = e;
+        std::push_heap(top.begin(), top.end(), worse);
+      }
+      return true;
+    });
+    if (!st.ok()) {
+      std::cerr << me << st.message() << "\n";
+      return kFailure;
+    }
+    std::sort(top.begin(), top.end(), before);
+  }
+
+  // ---- a representative string for each: replay stored games ----
+  std::vector<std::string> strings(top.size());
+  RepresentativeSearch search;
+  search.closed = false;
+  search.max_games = uint64_t(std::max(0, a.search_games));
+  if (!top.empty() && a.search_games > 0) {
+    PatternTable table(scheme.levels);
+    std::vector<TopEntry> by_key = top;
+    std::sort(by_key.begin(), by_key.end(), [](const TopEntry& x, const TopEntry& y) { return x.key < y.key; });
+    for (const TopEntry& e : by_key) table.add(a.level, e.key, e.counts);
+    table.seal();
+    st = find_representatives(*db, &table, &search);
+    if (!st.ok()) {
+      std::cerr << me << st.message() << "\n";
+      return kFailure;
+    }
+    for (size_t i = 0; i < top.size(); ++i) {
+      int64_t k = table.find(a.level, top[i].key);
+      if (k >= 0) strings[i] = table.string(a.level, size_t(k));
+    }
+  }
+  const size_t unavailable = size_t(std::count(strings.begin(), strings.end(), std::string()));
+
+  if (a.json) {
+    nlohmann::ordered_json j;
+    j["db"] = a.db;
+    j["scheme"] = scheme.describe();
+    j["seed"] = "0x" + key_hex(scheme.seed);
+    j["levels"] = scheme.levels;
+    j["symmetry"] = scheme.symmetry;
+    j["min_played"] = min_played;
+    j["format_version"] = kDbFormatVersion;
+    j["games"] = db->game_count();
+    j["moves"] = db->move_count();
+    j["generation"] = db->generation();
+    j["games_counted"] = games_counted;
+    j["positions"] = json_u64(summary, "positions");
+    j["candidates"] = json_u64(summary, "candidates");
+    j["stale"] = stale;
+    j["patterns_per_level"] = per_level;
+    j["disk_bytes"] = db->disk_bytes();
+    j["summary"] = summary;
+    nlohmann::ordered_json t;
+    t["level"] = a.level;
+    t["points"] = level_points(a.level);
+    t["reported"] = reported_at_level;
+    t["patterns"] = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < top.size(); ++i) {
+      const PatternCounts& c = top[i].counts;
+      Interval pr = wilson95(c.played, c.seen);
+      nlohmann::ordered_json e;
+      e["rank"] = i + 1;
+      e["key"] = key_hex(top[i].key);
+      e["played"] = c.played;
+      e["seen"] = c.seen;
+      e["wins"] = c.wins;
+      e["play_rate"] = rate(c.played, c.seen);
+      e["play_rate_ci95"] = {pr.low, pr.high};
+      e["win_rate"] = rate(c.wins, c.played);
+      e["pattern"] = strings[i].empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(strings[i]);
+      t["patterns"].push_back(e);
+    }
+    t["search"] = {{"games_replayed", search.games_replayed},
+                   {"seconds", search.seconds},
+                   {"unavailable", unavailable},
+                   {"key_mismatches", search.key_mismatches}};
+    j["top"] = t;
+    std::cout << j.dump(2) << "\n";
+    return search.key_mismatches ? kFailure : kOk;
+  }
+
+  std::string o;
+  o += "Database " + a.db + "\n";
+  o += "  key scheme       " + scheme.describe() + "\n";
+  o += "  min played       " + std::to_string(min_played) + " (patterns played fewer times are not reported)\n";
+  o += "  format version   " + std::to_string(kDbFormatVersion) + "\n";
+  o += "  games stored     " + with_commas(db->game_count()) + " (" + with_commas(db->move_count()) + " moves)\n";
+  if (!counted) {
+    o += "  counts           none yet (run `sgfpat ingest --db " + a.db + "`)\n";
+  } else {
+    o += "  counted          " + with_commas(games_counted) + " games, " + with_commas(json_u64(summary, "positions")) +
+         " positions, " + with_commas(json_u64(summary, "candidates")) + " candidates (generation " +
+         std::to_string(db->generation()) + ")\n";
+    if (stale)
+      o += "  note             " + with_commas(db->game_count() - std::min(db->game_count(), games_counted)) +
+           " games stored since the last count (an ingest is running or was interrupted)\n";
+    o += "  patterns reported per level (played >= " + std::to_string(min_played) + "):";
+    uint64_t total = 0;
+    for (size_t i = 0; i < per_level.size(); ++i) {
+      o += (i % 5 == 0 ? "\n    " : "  ") + format_text("L%-2zu %12s", i + 1, with_commas(per_level[i]).c_str());
+      total += per_level[i];
+    }
+    o += "\n    total " + with_commas(total) + "\n";
+  }
+  o += "  size on disk     " + bytes_text(db->disk_bytes()) + "\n";
+  if (counted && n > 0) {
+    o += "\nTop " + std::to_string(top.size()) + " of " + with_commas(reported_at_level) + " level-" +
+         std::to_string(a.level) + " patterns (" + std::to_string(level_points(a.level)) +
+         " points) by times played:\n";
+    o += format_text("  %3s  %-16s %12s %14s %9s  %-21s %9s\n", "#", "key", "played", "seen", "play rate",
+                     "(95% Wilson)", "win rate");
+    for (size_t i = 0; i < top.size(); ++i) {
+      const PatternCounts& c = top[i].counts;
+      Interval ci = wilson95(c.played, c.seen);
+      std::string ci_text = "[" + percent_text(ci.low) + ", " + percent_text(ci.high) + "]";
+      o += format_text("  %3zu  %-16s %12s %14s %9s  %-21s %9s\n", i + 1, key_hex(top[i].key).c_str(),
+                       with_commas(c.played).c_str(), with_commas(c.seen).c_str(),
+                       percent_text(rate(c.played, c.seen)).c_str(), ci_text.c_str(),
+                       percent_text(rate(c.wins, c.played)).c_str());
+    }
+    if (a.search_games > 0) {
+      o += std::string("\n") + (scheme.symmetry ? "Canonical diagrams" : "Diagrams (as seen)") +
+           " (X = player to move, O = opponent, # = off board, * = the point):\n\n";
+      o += diagrams_text(strings, a.level, 1);
+      o += "(found in " + with_commas(search.games_replayed) + " replayed games, " +
+           format_text("%.2f s", search.seconds) + ")";
+      if (unavailable)
+        o += "; " + std::to_string(unavailable) + " diagram(s) unavailable: not met in the first " +
+             with_commas(search.max_games) + " games (raise --search-games)";
+      o += "\n";
+    }
+  }
+  std::cout << o;
+  if (search.key_mismatches) {
+    std::cerr << me << "internal error: " << search.key_mismatches << " spelled pattern(s) disagree with their key\n";
+    return kFailure;
+  }
+  return kOk;
+}
+}  // namespace
+
+Runner register_stats(CLI::App& app) {
+  auto a = std::make_shared<StatsArgs>();
+  auto* cmd = app.add_subcommand("stats", "What a pattern database holds, and its most played patterns of a level");
+  cmd->add_option("--db", a->db, "Pattern database directory")->required();
+  cmd->add_option("--level,-l", a->level, "Zoom level of the top list")->capture_default_str();
+  cmd->add_option("--top,-n", a->top, "How many of the most played patterns to list (0: none)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100000));
+  cmd->add_option("--search-games", a->search_games,
+                  "Replay at most this many stored games to draw the listed patterns (0: no diagrams)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--json", a->json, "Print one JSON object");
+  return [a]() { return run_stats(*a); };
+}
+
+}  // namespace sgfpat::cli
