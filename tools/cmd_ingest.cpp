@@ -133,12 +133,19 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     CountOptions co;
     co.threads = a.threads;
     co.memory_budget = size_t(a.memory_mb) << 20;
-    auto t_count = Clock::now();
+    int pass = 0;
+    auto t_pass = Clock::now();
     co.progress = [&](const CountProgress& p) {
-      double el = std::chrono::duration<double>(Clock::now() - t_count).count();
-      progress.update("count pass " + std::to_string(p.pass) + "/2: " + with_commas(p.games_done) + " / " +
-                      with_commas(p.games_total) + " games");
-      (void)el;
+      if (p.pass != pass) pass = p.pass, t_pass = Clock::now();
+      double el = std::chrono::duration<double>(Clock::now() - t_pass).count();
+      std::string line = "count pass " + std::to_string(p.pass) + "/2: " + with_commas(p.games_done) + " / " +
+                         with_commas(p.games_total) + " games";
+      if (p.games_done > 0 && el > 0) {
+        line += ", " + with_commas(uint64_t(double(p.games_done) / el)) + " games/s";
+        if (p.games_total > p.games_done)
+          line += ", ETA " + duration_text(el * double(p.games_total - p.games_done) / double(p.games_done));
+      }
+      progress.update(line);
     };
     st = recount(*db, co, &cs);
     progress.finish();

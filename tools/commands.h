@@ -24,5 +24,7 @@ Runner register_export(CLI::App& app);
 Runner register_eval(CLI::App& app);
 Runner register_accuracy(CLI::App& app);
 Runner register_bench(CLI::App& app);
+Runner register_suggest(CLI::App& app);
+Runner register_gtp(CLI::App& app);
 
 }  // namespace sgfpat::cli

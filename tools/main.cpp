@@ -28,6 +28,8 @@ int main(int argc, char** argv) {
   add(register_eval);
   add(register_accuracy);
   add(register_bench);
+  add(register_suggest);
+  add(register_gtp);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -124,10 +124,10 @@ std::string CountSummary::to_json() const {
   j["positions"] = positions;
   j["candidates"] = candidates;
   j["patterns_per_level"] = patterns_per_level;
-  j["kept_per_level"] = kept_per_level;
   j["sketch_fill"] = sketch_fill;
   j["sketch_bytes"] = sketch_bytes;
   j["flushes"] = flushes;
+  j["pruned"] = pruned;
   j["seconds"] = {{"pass1", seconds_pass1}, {"pass2", seconds_pass2}, {"commit", seconds_commit}};
   return j.dump();
 }
@@ -237,20 +237,15 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
 
   // ---- commit ----
   t0 = Clock::now();
+  uint64_t pruned = 0;
   summary->patterns_per_level.assign(size_t(levels), 0);
-  summary->kept_per_level.assign(size_t(levels), 0);
+  s = db.prune_generation(gen, &pruned, &summary->patterns_per_level);
+  if (!s.ok()) return s;
+  summary->pruned = pruned;
   s = db.commit_generation(gen, summary->to_json());
   if (!s.ok()) return s;
-  s = db.for_each_count(0, [&](int level, uint64_t, const PatternCounts& c) {
-    if (level >= 1 && level <= levels) {
-      summary->kept_per_level[size_t(level - 1)]++;
-      if (c.played >= uint64_t(settings.min_played)) summary->patterns_per_level[size_t(level - 1)]++;
-    }
-    return true;
-  });
-  if (!s.ok()) return s;
   summary->seconds_commit = since(t0);
-  return db.set_summary(summary->to_json());
+  return db.set_summary(summary->to_json());  // with the commit time
 }
 
 }  // namespace sgfpat

@@ -38,10 +38,10 @@ struct CountSummary {
   uint64_t positions = 0;   // positions whose move was counted (non-pass)
   uint64_t candidates = 0;  // legal candidate points over those positions
   std::vector<uint64_t> patterns_per_level;  // reported (played >= min_played), index level-1
-  std::vector<uint64_t> kept_per_level;      // counted (sketch said kept), index level-1
   double sketch_fill = 0;
   size_t sketch_bytes = 0;
   uint64_t flushes = 0;
+  uint64_t pruned = 0;  // counted but played < min_played (sketch over-estimates)
   double seconds_pass1 = 0, seconds_pass2 = 0, seconds_commit = 0;
   std::string to_json() const;
 };

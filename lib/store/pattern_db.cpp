@@ -237,8 +237,13 @@ Status PatternDb::get(int level, uint64_t key, PatternCounts* counts, bool* foun
 
 Status PatternDb::for_each_count(int level,
                                  const std::function<bool(int, uint64_t, const PatternCounts&)>& visit) {
-  std::string lo = level > 0 ? counts_key(generation_, level, 0) : counts_key(generation_, 0, 0);
-  std::string hi = level > 0 ? counts_key(generation_, level + 1, 0) : counts_key(generation_ + 1, 0, 0);
+  return scan_counts(generation_, level, visit);
+}
+
+Status PatternDb::scan_counts(uint32_t gen, int level,
+                              const std::function<bool(int, uint64_t, const PatternCounts&)>& visit) {
+  std::string lo = level > 0 ? counts_key(gen, level, 0) : counts_key(gen, 0, 0);
+  std::string hi = level > 0 ? counts_key(gen, level + 1, 0) : counts_key(gen + 1, 0, 0);
   rocksdb::ReadOptions ro;
   rocksdb::Slice upper(hi);
   ro.iterate_upper_bound = &upper;
@@ -275,6 +280,33 @@ Status PatternDb::add_counts(uint32_t gen, const std::vector<std::tuple<int, uin
   rocksdb::WriteOptions wo;
   wo.disableWAL = true;  // an interrupted generation is discarded anyway
   return from_rocks(db_->Write(wo, &batch), "writing counts");
+}
+
+Status PatternDb::prune_generation(uint32_t gen, uint64_t* deleted, std::vector<uint64_t>* kept) {
+  *deleted = 0;
+  rocksdb::WriteOptions wo;
+  wo.disableWAL = true;  // like add_counts: an interrupted generation is discarded
+  rocksdb::WriteBatch batch;
+  Status st;
+  Status scan = scan_counts(gen, 0, [&](int level, uint64_t key, const PatternCounts& c) {
+    if (c.played < uint64_t(settings_.min_played)) {
+      batch.Delete(cf_[kCounts], counts_key(gen, level, key));
+      ++*deleted;
+    } else {
+      if (level >= 1 && size_t(level) <= kept->size()) ++(*kept)[size_t(level - 1)];
+      uint64_t a[3] = {c.played, c.seen, c.wins};
+      batch.Put(cf_[kCounts], counts_key(gen, level, key), rocksdb::Slice(reinterpret_cast<const char*>(a), 24));
+    }
+    if (batch.Count() >= 100000) {
+      st = from_rocks(db_->Write(wo, &batch), "pruning counts");
+      batch.Clear();
+      if (!st.ok()) return false;
+    }
+    return true;
+  });
+  if (!scan.ok()) return scan;
+  if (!st.ok()) return st;
+  return from_rocks(db_->Write(wo, &batch), "pruning counts");
 }
 
 Status PatternDb::commit_generation(uint32_t gen, const std::string& summary_json) {

@@ -85,6 +85,11 @@ class PatternDb {
   // commit_generation() switches to it and drops the old one atomically.
   Status begin_generation(uint32_t* gen);
   Status add_counts(uint32_t gen, const std::vector<std::tuple<int, uint64_t, PatternCounts>>& partial);
+  // Deletes the patterns of generation `gen` played fewer than min_played
+  // times (counted because the sketch over-estimated them) and collapses
+  // the others' partial sums.  Says how many were deleted and how many are
+  // kept per level (kept[level-1]; levels beyond kept->size() are ignored).
+  Status prune_generation(uint32_t gen, uint64_t* deleted, std::vector<uint64_t>* kept);
   Status commit_generation(uint32_t gen, const std::string& summary_json);
   // Replaces the summary of the current generation.
   Status set_summary(const std::string& summary_json);
@@ -95,6 +100,7 @@ class PatternDb {
  private:
   PatternDb() = default;
   Status load_meta();
+  Status scan_counts(uint32_t gen, int level, const std::function<bool(int, uint64_t, const PatternCounts&)>& visit);
 
   std::string path_;
   std::string secondary_path_;

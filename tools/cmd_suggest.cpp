@@ -1,0 +1,260 @@
+// sgfpat suggest: the move a Monte Carlo tree search advises in a position.
+//
+// The position and the budget come from flags, or interactively from stdin
+// for whatever the flags leave out, in this order and with these prompts
+// (the teaching material's dialogue):
+//
+//   Joueur? Noir                  player to move: Noir/Blanc, B/W, Black/White
+//   Taille? 3                     board size n
+//   Goban: . . .                  n rows ('.' empty; N/B after Noir/Blanc,
+//          . B .                   X/O otherwise; spaces ignored)
+//          . . .
+//   Budget d'itérations? 10000
+//   Coup conseillé: (1,2) C2      r = row, c = column, from 0; then GTP name
+//
+// Prompts go to stdout (to stderr with --json).  When stdin is not a
+// terminal the answers read are echoed after their prompt, so a piped
+// session prints the same transcript as a typed one.  `--board` gives the
+// rows as one string, separated by '/' or '|' ("..X/.O./..." or
+// ". . .|. B .|. . ."); spaces are ignored.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "board/position_text.h"
+#include "commands.h"
+#include "mcts/mcts.h"
+#include "priors_flags.h"
+
+namespace sgfpat::cli {
+
+namespace {
+struct SuggestArgs {
+  PriorsFlags priors;
+  std::string player;
+  int size = 0;
+  std::string board;
+  int64_t iterations = 0;
+  uint64_t seed = 1;
+  int threads = 1;
+  double komi = 7.5;
+  double explore = 2;
+  bool playout_priors = false;
+  bool json = false;
+  bool verbose = false;
+};
+
+std::string trim(const std::string& s) {
+  size_t a = s.find_first_not_of(" \t\r\n");
+  if (a == std::string::npos) return "";
+  size_t b = s.find_last_not_of(" \t\r\n");
+  return s.substr(a, b - a + 1);
+}
+
+// Reads the answers on stdin, printing the prompts.
+class Dialogue {
+ public:
+  explicit Dialogue(bool to_stderr) : out_(to_stderr ? std::cerr : std::cout), echo_(!::isatty(0)) {}
+
+  // The next non-empty line, without a prompt the user may have pasted with
+  // it ("Joueur? Noir").  False at end of input.
+  bool ask(const std::string& prompt, std::string* answer, const std::string& continuation = "") {
+    out_ << (continuation.empty() ? prompt : continuation) << std::flush;
+    std::string line;
+    while (std::getline(std::cin, line)) {
+      std::string t = trim(line);
+      if (t.empty()) continue;
+      if (!continuation.empty() || prompt.find('?') != std::string::npos || prompt.find(':') != std::string::npos) {
+        auto q = t.find_last_of("?:");
+        if (q != std::string::npos) t = trim(t.substr(q + 1));
+      }
+      if (echo_) out_ << t << "\n";
+      *answer = t;
+      return true;
+    }
+    if (echo_) out_ << "\n";
+    return false;
+  }
+
+ private:
+  std::ostream& out_;
+  bool echo_;
+};
+
+bool parse_int(const std::string& s, int64_t* v) {
+  try {
+    size_t used = 0;
+    long long x = std::stoll(s, &used);
+    if (used != s.size()) return false;
+    *v = x;
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+int run_suggest(const SuggestArgs& a) {
+  std::ostream& err = std::cerr;
+  Dialogue dlg(a.json);
+  std::string player = a.player;
+  if (player.empty() && !dlg.ask("Joueur? ", &player)) {
+    err << "sgfpat suggest: no player to move on stdin\n";
+    return kBadInput;
+  }
+  Color to_move;
+  bool french = false;
+  if (!parse_player(player, &to_move, &french)) {
+    err << "sgfpat suggest: '" << player << "' is not a player (Noir, Blanc, B or W)\n";
+    return kBadInput;
+  }
+  std::vector<std::string> rows;
+  if (!a.board.empty()) {
+    std::string cur;
+    for (char ch : a.board + "/") {
+      if (ch == '/' || ch == '|' || ch == '\n') {
+        if (!trim(cur).empty()) rows.push_back(trim(cur));
+        cur.clear();
+      } else {
+        cur += ch;
+      }
+    }
+  }
+  int64_t size = a.size;
+  if (size == 0 && !rows.empty()) size = int64_t(rows.size());
+  if (size == 0) {
+    std::string s;
+    if (!dlg.ask("Taille? ", &s) || !parse_int(s, &size)) {
+      err << "sgfpat suggest: expected a board size\n";
+      return kBadInput;
+    }
+  }
+  if (size < kMinBoardSize || size > kMaxBoardSize) {
+    err << "sgfpat suggest: board size " << size << " is not from " << kMinBoardSize << " to " << kMaxBoardSize << "\n";
+    return kBadInput;
+  }
+  if (rows.empty()) {
+    for (int64_t y = 0; y < size; ++y) {
+      std::string row;
+      if (!dlg.ask("Goban: ", &row, y == 0 ? "" : "       ")) {
+        err << "sgfpat suggest: expected " << size << " rows, got " << y << "\n";
+        return kBadInput;
+      }
+      rows.push_back(row);
+    }
+  }
+  if (int64_t(rows.size()) != size) {
+    err << "sgfpat suggest: expected " << size << " rows, got " << rows.size() << "\n";
+    return kBadInput;
+  }
+  int64_t iterations = a.iterations;
+  if (iterations <= 0) {
+    std::string s;
+    if (!dlg.ask("Budget d'itérations? ", &s) || !parse_int(s, &iterations) || iterations <= 0) {
+      err << "sgfpat suggest: expected a positive iteration budget\n";
+      return kBadInput;
+    }
+  }
+  std::string text = player + "\n" + std::to_string(size) + "\n";
+  for (const std::string& r : rows) text += r + "\n";
+  TextPosition pos;
+  Status st = parse_position_text(text, &pos);
+  if (!st.ok()) {
+    err << "sgfpat suggest: " << st.message() << "\n";
+    return kBadInput;
+  }
+
+  sgfpat_priors::Priors priors;
+  if (!a.priors.path.empty()) {
+    st = a.priors.open(&priors);
+    if (!st.ok()) {
+      err << "sgfpat suggest: " << st.message() << "\n";
+      return kFailure;
+    }
+  }
+  mcts::SearchOptions so;
+  so.iterations = iterations;
+  so.threads = a.threads;
+  so.seed = a.seed;
+  so.komi = a.komi;
+  so.explore = a.explore;
+  so.playout_priors = a.playout_priors;
+  mcts::Search search(priors.is_open() ? &priors : nullptr, a.priors.options(), so);
+  mcts::SearchResult r = search.run(pos.board, to_move);
+
+  const int n = pos.board.size();
+  std::vector<mcts::ChildStats> ranked = r.children;
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const mcts::ChildStats& x, const mcts::ChildStats& y) { return x.visits > y.visits; });
+  if (a.json) {
+    nlohmann::json j;
+    j["to_move"] = to_move == Color::White ? "White" : "Black";
+    j["size"] = n;
+    j["has_move"] = r.has_move;
+    if (r.has_move) {
+      j["move"] = gtp_name(r.best, n);
+      j["r"] = r.best.y;
+      j["c"] = r.best.x;
+    }
+    j["iterations"] = r.iterations;
+    j["seconds"] = r.seconds;
+    j["playouts_per_second"] = r.playouts_per_second;
+    j["nodes"] = r.nodes;
+    nlohmann::json arr = nlohmann::json::array();
+    for (const auto& c : ranked)
+      arr.push_back({{"move", gtp_name(c.move, n)}, {"r", c.move.y}, {"c", c.move.x}, {"visits", c.visits},
+                     {"black_wins", c.black_wins}, {"win_rate", c.mover_win_rate()}, {"prior", c.prior}});
+    j["children"] = arr;
+    std::cout << j.dump(2) << "\n";
+    return kOk;
+  }
+  if (!r.has_move) {
+    std::cout << "Pas_de_coup_valide\n";
+    return kOk;
+  }
+  std::cout << "Coup conseillé: (" << int(r.best.y) << "," << int(r.best.x) << ") " << gtp_name(r.best, n) << "\n";
+  if (a.verbose) {
+    char line[160];
+    std::snprintf(line, sizeof line, "%lld iterations in %.3f s (%.0f playouts/s), %lld nodes\n",
+                  (long long)r.iterations, r.seconds, r.playouts_per_second, (long long)r.nodes);
+    std::cout << line << " move    (r,c)    visits   black wins  win rate  prior\n";
+    for (const auto& c : ranked) {
+      std::snprintf(line, sizeof line, " %-5s  (%d,%d)%*s %7lld  %11.1f  %7.1f%%  %6.2f%%\n", gtp_name(c.move, n).c_str(),
+                    int(c.move.y), int(c.move.x), c.move.y >= 10 || c.move.x >= 10 ? 1 : 3, "", (long long)c.visits,
+                    c.black_wins, 100 * c.mover_win_rate(), 100 * c.prior);
+      std::cout << line;
+    }
+  }
+  return kOk;
+}
+}  // namespace
+
+Runner register_suggest(CLI::App& app) {
+  auto a = std::make_shared<SuggestArgs>();
+  auto* cmd = app.add_subcommand("suggest",
+                                 "Advise a move with a Monte Carlo tree search (priors optional).\n"
+                                 "What the flags leave out is asked on stdin: player (Noir/Blanc, B/W), size,\n"
+                                 "the rows ('.' empty; N/B after Noir/Blanc, X/O otherwise), iteration budget.\n"
+                                 "Prints 'Coup conseillé: (r,c) GTP' (row, column from 0) or Pas_de_coup_valide.");
+  a->priors.add_to(cmd, /*required=*/false);
+  cmd->add_option("--player", a->player, "Player to move: Noir, Blanc, B or W");
+  cmd->add_option("--size", a->size, "Board size (default: the number of --board rows)")->check(CLI::Range(2, 25));
+  cmd->add_option("--board", a->board, "Rows separated by '/' or '|', top first, e.g. \"...|.B.|...\"");
+  cmd->add_option("--iterations,-n", a->iterations, "Iteration budget")->check(CLI::PositiveNumber);
+  cmd->add_option("--seed", a->seed, "Random seed")->capture_default_str();
+  cmd->add_option("--threads,-t", a->threads, "Search threads")->capture_default_str()->check(CLI::Range(1, 256));
+  cmd->add_option("--komi", a->komi, "Komi")->capture_default_str();
+  cmd->add_option("--explore", a->explore, "Exploration: prior * explore * sqrt(N) / (1+n) is added to the action value\n"
+                  "(0: exactly v/n + prior/(1+n), which never tries unvisited moves once a move wins)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--playout-priors", a->playout_priors, "Weight playout moves by the priors' levels 1..2");
+  cmd->add_flag("--json", a->json, "Result as JSON");
+  cmd->add_flag("--verbose,-v", a->verbose, "Show the root moves with visits and values");
+  return [a]() { return run_suggest(*a); };
+}
+
+}  // namespace sgfpat::cli
