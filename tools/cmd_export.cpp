@@ -16,10 +16,8 @@ struct ExportArgs {
 };
 
 int run_export(const ExportArgs& a) {
-  OpenOptions open;
-  open.read_only = true;
   std::unique_ptr<PatternDb> db;
-  Status st = PatternDb::Open(a.db, open, &db);
+  Status st = PatternDb::OpenReader(a.db, &db);
   if (!st.ok()) {
     std::cerr << "sgfpat export: " << st.message() << "\n";
     return kFailure;

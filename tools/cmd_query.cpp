@@ -94,10 +94,8 @@ int run_query(const QueryArgs& a, const CLI::App& cmd) {
     }
   }
 
-  OpenOptions open;
-  open.read_only = true;
   std::unique_ptr<PatternDb> db;
-  Status st = PatternDb::Open(a.db, open, &db);
+  Status st = PatternDb::OpenReader(a.db, &db);
   if (!st.ok()) {
     std::cerr << me << st.message() << "\n";
     return kFailure;

@@ -77,10 +77,8 @@ std::string diagrams_text(const std::vector<std::string>& patterns, int level, i
 
 int run_stats(const StatsArgs& a) {
   const char* me = "sgfpat stats: ";
-  OpenOptions open;
-  open.read_only = true;
   std::unique_ptr<PatternDb> db;
-  Status st = PatternDb::Open(a.db, open, &db);
+  Status st = PatternDb::OpenReader(a.db, &db);
   if (!st.ok()) {
     std::cerr << me << st.message() << "\n";
     return kFailure;

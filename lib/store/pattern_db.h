@@ -58,6 +58,12 @@ class PatternDb {
   // Opens (or creates) the database at `path`.  Refuses one whose recorded
   // settings differ from options.settings when check_settings is set.
   static Status Open(const std::string& path, const OpenOptions& options, std::unique_ptr<PatternDb>* out);
+  // Opens an existing database for reading (a secondary instance).
+  static Status OpenReader(const std::string& path, std::unique_ptr<PatternDb>* out) {
+    OpenOptions options;
+    options.read_only = true;
+    return Open(path, options, out);
+  }
 
   const DbSettings& settings() const { return settings_; }
   const std::string& path() const { return path_; }
