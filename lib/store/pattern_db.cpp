@@ -173,6 +173,21 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   }
   Status st = db->load_meta();
   if (!st.ok()) return st;
+  if (options.read_only) {
+    // Counts reach a secondary through the MANIFEST (they are flushed, not
+    // logged) and the generation switch through the WAL, which a catch-up
+    // reads second: a switch seen in the WAL may belong to a flush this
+    // catch-up missed.  Catching up again until the generation holds still
+    // gives a view where the current generation's counts are all present.
+    for (int i = 0; i < 100; ++i) {
+      uint32_t gen = db->generation_;
+      s = db->db_->TryCatchUpWithPrimary();
+      if (!s.ok()) return from_rocks(s, "catching up with the writer");
+      st = db->load_meta();
+      if (!st.ok()) return st;
+      if (db->generation_ == gen) break;
+    }
+  }
   *out = std::move(db);
   return Status::OK();
 }

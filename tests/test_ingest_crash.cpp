@@ -1,0 +1,399 @@
+// An ingest killed with SIGKILL at any moment (import, count pass 1, pass 2)
+// leaves a database that the same command, run again, completes to exactly
+// the counts of an uninterrupted run; and a reader opened while an ingest
+// runs, or after it died, sees one whole generation: no counts, or exactly
+// the counts of a complete count of some set of games, never a mix.
+#include <atomic>
+#include <set>
+
+
+#include "test_util.h"
+
+using namespace testutil;
+
+namespace {
+
+const std::vector<std::string> kFlags = {"--levels", "6", "--min-played", "2", "--threads", "2"};
+
+struct Reference {
+  std::string name;
+  uint64_t games = 0;
+  uint64_t positions = 0;
+  std::map<CountKey, sgfpat::PatternCounts> reported;
+};
+
+Reference reference_of(const std::string& name, const std::string& db_path) {
+  DbSnapshot s = read_db(db_path);
+  INFO(s.error);
+  REQUIRE(s.opened);
+  REQUIRE(s.generation > 0);
+  Reference r;
+  r.name = name;
+  r.games = s.game_count;
+  auto j = nlohmann::json::parse(s.summary);
+  r.positions = j["positions"].get<uint64_t>();
+  REQUIRE(j["games"].get<uint64_t>() == r.games);
+  r.reported = s.reported();
+  REQUIRE(!r.reported.empty());
+  // Summary and counts agree: every counted position adds one `played` at
+  // every level, so no level can hold more played than there were positions,
+  // and the patterns of level 1 (a few dozen, all frequent) hold them all.
+  std::vector<uint64_t> played(7, 0);
+  for (const auto& [k, c] : s.counts) played[size_t(k.first)] += c.played;
+  CHECK(played[1] == r.positions);
+  for (int i = 2; i <= 6; ++i) CHECK(played[size_t(i)] <= r.positions);
+  return r;
+}
+
+// What a reader sees: "none" (no generation yet), the name of the reference
+// it equals exactly, or a description of the inconsistency.
+std::string classify(const DbSnapshot& s, const std::vector<const Reference*>& refs) {
+  if (!s.opened) return "open failed: " + s.error;
+  if (s.generation == 0) {
+    if (s.counts.empty() && s.summary.empty()) return "none";
+    return "generation 0 with " + std::to_string(s.counts.size()) + " counts";
+  }
+  auto j = nlohmann::json::parse(s.summary, nullptr, false);
+  if (!j.is_object() || !j.contains("games") || !j.contains("positions")) return "bad summary '" + s.summary + "'";
+  auto got = s.reported();
+  std::string why_all;
+  for (const Reference* r : refs) {
+    if (j["games"].get<uint64_t>() != r->games) continue;
+    std::string why;
+    size_t d = diff_counts(r->reported, got, &why, 4);
+    if (d == 0 && j["positions"].get<uint64_t>() == r->positions) return r->name;
+    why_all += "vs " + r->name + ": " + std::to_string(d) + " differences\n" + why;
+  }
+  return "generation " + std::to_string(s.generation) + " of " + std::to_string(j["games"].get<uint64_t>()) +
+         " games matches no complete count:\n" + why_all;
+}
+
+// A running ingest started at `start`.
+struct Child {
+  pid_t pid = -1;
+  std::chrono::steady_clock::time_point start;
+  std::string out, err;
+  bool done = false;
+  RunResult result;
+
+  Child(const std::vector<std::string>& args, const std::string& dir, const std::string& tag) {
+    out = dir + "/" + tag + ".out";
+    err = dir + "/" + tag + ".err";
+    start = std::chrono::steady_clock::now();
+    pid = spawn(args, out, err);
+  }
+  bool running() {
+    if (done) return false;
+    int status = 0;
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) {
+      done = true;
+      decode_status(status, &result);
+      result.out = read_file(out);
+      result.err = read_file(err);
+      return false;
+    }
+    return true;
+  }
+  double elapsed() const { return seconds_since(start); }
+  // Kills the child with SIGKILL; true if it was still running.
+  bool kill9() {
+    if (!running()) return false;
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    done = true;
+    decode_status(status, &result);
+    return result.signal == SIGKILL;
+  }
+  RunResult wait() {
+    if (!done) {
+      int status = 0;
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      done = true;
+      decode_status(status, &result);
+      result.out = read_file(out);
+      result.err = read_file(err);
+    }
+    return result;
+  }
+};
+
+// Opens readers on `db` again and again while `child` runs, until it ends or
+// `until` seconds after its start; records what each saw.
+void poll_readers(Child& child, const std::string& db, double until, const std::vector<const Reference*>& refs,
+                  std::map<std::string, int>* seen) {
+  while (child.running() && child.elapsed() < until) {
+    DbSnapshot s = read_db(db);
+    ++(*seen)[classify(s, refs)];
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+struct Phases {
+  double import_s = 0, pass1 = 0, pass2 = 0, commit = 0, startup = 0;
+};
+
+}  // namespace
+
+// The uninterrupted run of the whole month, made once for every test case.
+struct Shared {
+  TempDir tmp{"sgfpat-crash"};
+  std::string full = corpus_path("tygem-dev/tygem-2005-11.sgf.gz");
+  std::string part;  // the first 1800 games, as a plain file
+  Phases ph;
+  uint64_t full_games = 0;
+  Reference ref_full;
+};
+Shared& shared() {
+  static std::unique_ptr<Shared> sh;  // destroyed at exit, with its directory
+  if (sh) return *sh;
+  sh = std::make_unique<Shared>();
+  sh->part = sh->tmp / "first-1800.sgf";
+  write_file(sh->part, join(gz_lines(sh->full, 0, 1800)));
+  auto t0 = std::chrono::steady_clock::now();
+  nlohmann::json jr = ingest_ok(sh->tmp / "ref-full", kFlags, {sh->full}, sh->tmp.path());
+  Phases& ph = sh->ph;
+  ph.import_s = jr["import_seconds"].get<double>();
+  ph.pass1 = jr["count"]["seconds"]["pass1"].get<double>();
+  ph.pass2 = jr["count"]["seconds"]["pass2"].get<double>();
+  ph.commit = jr["count"]["seconds"]["commit"].get<double>();
+  ph.startup = std::max(0.0, jr["elapsed_seconds"].get<double>() - ph.import_s - ph.pass1 - ph.pass2 - ph.commit);
+  MESSAGE("reference run: " << seconds_since(t0) << " s (import " << ph.import_s << ", pass 1 " << ph.pass1
+                            << ", pass 2 " << ph.pass2 << ", commit " << ph.commit << ")");
+  sh->full_games = jr["games_in_db"].get<uint64_t>();
+  CHECK(sh->full_games + jr["rejected"].get<uint64_t>() + jr["duplicates"].get<uint64_t>() == 3710);
+  sh->ref_full = reference_of("full", sh->tmp / "ref-full");
+  CHECK(sh->ref_full.games == sh->full_games);
+  return *sh;
+}
+
+TEST_CASE("ingest killed in import, pass 1 and pass 2 of successive runs; a complete run then gives exactly the uninterrupted counts") {
+  Shared& sh = shared();
+  const Phases& ph = sh.ph;
+  const std::string& full = sh.full;
+  const uint64_t full_games = sh.full_games;
+  const Reference& ref_full = sh.ref_full;
+  TempDir tmp("sgfpat-crash");
+  {
+    const std::string db = tmp / "chain";
+    // First a kill in the middle of the import of new games: find a moment
+    // that leaves some but not all games stored (they are written in
+    // batches), starting over on a fresh database until one does.
+    double t = std::max(0.05, ph.startup + 0.5 * ph.import_s);
+    uint64_t partial = 0;
+    double lo = 0, hi = 0;
+    for (int attempt = 0; attempt < 10 && partial == 0; ++attempt) {
+      fs::remove_all(db);
+      Child c(ingest_args(db, kFlags, {full}), tmp.path(), "import" + std::to_string(attempt));
+      std::this_thread::sleep_until(c.start + std::chrono::duration<double>(t));
+      bool hit = c.kill9();
+      DbSnapshot s = read_db(db);
+      MESSAGE("kill during the import at " << t << " s: " << std::string(hit ? "killed" : "had already ended")
+                                           << ", " << s.game_count << " games stored, reader: "
+                                           << (s.opened ? classify(s, {&ref_full}) : s.error));
+      if (s.opened) CHECK(classify(s, {&ref_full}) == "none");
+      if (hit && s.game_count > 0 && s.game_count < full_games) {
+        partial = s.game_count;
+      } else if (s.game_count == 0) {  // too early: bisect towards the last too-late moment
+        lo = t;
+        t = hi > 0 ? (lo + hi) / 2 : t * 1.6;
+      } else {  // too late
+        hi = t;
+        t = (lo + hi) / 2;
+      }
+    }
+    CHECK(partial > 0);
+
+    // Then kills in later runs on that database: while importing again
+    // (only duplicates and the rest), in count pass 1 and in pass 2.
+    const double pass1_start = ph.startup + ph.import_s;
+    const double pass2_start = pass1_start + ph.pass1;
+    const std::vector<std::pair<std::string, double>> kills = {
+        {"import (again)", ph.startup + 0.5 * ph.import_s},
+        {"count pass 1", pass1_start + 0.5 * ph.pass1},
+        {"count pass 2", pass2_start + 0.4 * ph.pass2},
+    };
+    int hits = 0, serial = 0;
+    for (const auto& [what, at] : kills) {
+      Child c(ingest_args(db, kFlags, {full}), tmp.path(), "chain" + std::to_string(++serial));
+      std::this_thread::sleep_until(c.start + std::chrono::duration<double>(at));
+      bool hit = c.kill9();
+      hits += hit;
+      DbSnapshot s = read_db(db);
+      std::string cls = classify(s, {&ref_full});
+      MESSAGE("kill during " << what << " at " << at << " s: " << std::string(hit ? "killed" : "had already ended")
+                             << "; reader sees: " << cls << ", " << s.game_count << " games stored");
+      CHECK((cls == "none" || cls == "full"));
+      CHECK(s.game_count <= full_games);
+    }
+    CHECK(hits >= int(kills.size()) - 1);  // at most one kill may come too late on a slow machine
+
+    nlohmann::json j = ingest_ok(db, kFlags, {full}, tmp.path());
+    CHECK(j["games_in_db"].get<uint64_t>() == full_games);
+    CHECK(j["games_read"].get<uint64_t>() == 3710);
+    CHECK(j["ingested"].get<uint64_t>() + j["duplicates"].get<uint64_t>() + j["rejected"].get<uint64_t>() == 3710);
+    DbSnapshot s = read_db(db);
+    CHECK(classify(s, {&ref_full}) == "full");
+    CHECK(s.game_count == full_games);
+    std::string why;
+    size_t diffs = diff_counts(ref_full.reported, s.reported(), &why);
+    INFO(why);
+    CHECK(diffs == 0);
+    // A last run has nothing to do.
+    nlohmann::json again = ingest_ok(db, kFlags, {full}, tmp.path());
+    CHECK(again["ingested"].get<uint64_t>() == 0);
+    CHECK_FALSE(again["recounted"].get<bool>());
+    CHECK(classify(read_db(db), {&ref_full}) == "full");
+  }
+
+}
+
+TEST_CASE("a recount killed in pass 2 leaves the previous counts intact; readers see old or new counts only") {
+  Shared& sh = shared();
+  const Phases& ph = sh.ph;
+  const std::string& full = sh.full;
+  const std::string& part = sh.part;
+  const uint64_t full_games = sh.full_games;
+  const Reference& ref_full = sh.ref_full;
+  TempDir tmp("sgfpat-crash");
+  {
+    const std::string db = tmp / "two-step";
+    nlohmann::json ja = ingest_ok(db, kFlags, {part}, tmp.path());
+    CHECK(ja["games_in_db"].get<uint64_t>() + ja["rejected"].get<uint64_t>() + ja["duplicates"].get<uint64_t>() ==
+          1800);
+    Reference ref_a = reference_of("A", db);
+    DbSnapshot before = read_db(db);
+    REQUIRE(ref_a.games < ref_full.games);
+
+    // Grow to the whole month; kill the recount in the middle of pass 2
+    // while readers keep opening the database.
+    std::map<std::string, int> seen;
+    const double kill_at = ph.startup + ph.import_s + ph.pass1 + 0.6 * ph.pass2;
+    Child c(ingest_args(db, kFlags, {full}), tmp.path(), "grow1");
+    poll_readers(c, db, kill_at, {&ref_a, &ref_full}, &seen);
+    std::this_thread::sleep_until(c.start + std::chrono::duration<double>(kill_at));
+    bool hit = c.kill9();
+    CHECK(hit);
+    DbSnapshot after = read_db(db);
+    std::string cls = classify(after, {&ref_a, &ref_full});
+    MESSAGE("recount killed at " << kill_at << " s (" << std::string(hit ? "killed" : "had already ended")
+                                 << "); reader sees: " << cls << ", " << after.game_count << " games stored");
+    if (hit) {
+      // Every game was stored (import ends long before), counts are the old ones.
+      CHECK(cls == "A");
+      CHECK(after.game_count == full_games);
+      CHECK(after.generation == before.generation);
+      CHECK(after.counts.size() == before.counts.size());
+    }
+
+    // Run again to completion, still with readers.
+    Child c2(ingest_args(db, kFlags, {full}), tmp.path(), "grow2");
+    poll_readers(c2, db, 1e9, {&ref_a, &ref_full}, &seen);
+    RunResult r = c2.wait();
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    nlohmann::json j = r.json();
+    REQUIRE(j.is_object());
+    if (hit) {
+      CHECK(j["ingested"].get<uint64_t>() == 0);
+      CHECK(j["duplicates"].get<uint64_t>() == full_games);
+    }
+    CHECK(j["recounted"].get<bool>());
+    CHECK(j["games_in_db"].get<uint64_t>() == full_games);
+    DbSnapshot s = read_db(db);
+    CHECK(classify(s, {&ref_a, &ref_full}) == "full");
+    std::string why;
+    size_t diffs = diff_counts(ref_full.reported, s.reported(), &why);
+    INFO(why);
+    CHECK(diffs == 0);
+
+    std::string seen_text;
+    int polls = 0;
+    for (const auto& [k, n] : seen) {
+      seen_text += "  " + std::to_string(n) + " x " + k + "\n";
+      polls += n;
+    }
+    MESSAGE("readers during the two runs:\n" << seen_text);
+    for (const auto& [k, n] : seen) {
+      INFO("a reader saw: " << k);
+      CHECK((k == "A" || k == "full"));
+    }
+    CHECK(polls >= 5);
+    CHECK(seen.count("A") == 1);
+  }
+}
+
+TEST_CASE("readers opened while ingests commit new generations see whole generations") {
+  // Many small ingests, one new game each, so that counts are committed
+  // again and again while a reader thread keeps opening the database.  With
+  // min-played 1 every played pattern is kept, so in any whole generation
+  // the played counts of each level add up to the summary's positions.
+  TempDir tmp("sgfpat-crash");
+  const std::string db = tmp / "db";
+  const std::vector<std::string> flags = {"--levels", "2", "--min-played", "1", "--threads", "1"};
+  std::vector<std::string> lines = gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, 60);
+  REQUIRE(lines.size() == 60);
+  ingest_ok(db, flags, {}, tmp.path());  // creates the database
+
+  struct Seen {
+    long polls = 0, committed = 0, open_failures = 0;
+    std::vector<std::string> bad;
+    std::set<uint32_t> generations;
+  } seen;
+  std::atomic<bool> stop{false};
+  std::thread reader([&] {
+    while (!stop) {
+      DbSnapshot s = read_db(db);
+      ++seen.polls;
+      if (!s.opened) {
+        ++seen.open_failures;
+        if (seen.bad.size() < 10) seen.bad.push_back("open failed: " + s.error);
+        continue;
+      }
+      if (s.generation == 0) continue;
+      ++seen.committed;
+      seen.generations.insert(s.generation);
+      auto j = nlohmann::json::parse(s.summary, nullptr, false);
+      uint64_t positions = j.is_object() && j.contains("positions") ? j["positions"].get<uint64_t>() : 0;
+      uint64_t played[3] = {0, 0, 0};
+      for (const auto& [k, c] : s.counts)
+        if (k.first >= 1 && k.first <= 2) played[k.first] += c.played;
+      if (positions == 0 || played[1] != positions || played[2] != positions) {
+        if (seen.bad.size() < 10)
+          seen.bad.push_back("generation " + std::to_string(s.generation) + ": summary positions " +
+                             std::to_string(positions) + ", played at level 1 " + std::to_string(played[1]) +
+                             ", at level 2 " + std::to_string(played[2]) + " (" + std::to_string(s.counts.size()) +
+                             " counts)");
+        else
+          seen.bad.push_back("");
+      }
+    }
+  });
+  auto t0 = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string f = tmp / ("game" + std::to_string(i) + ".sgf");
+    write_file(f, lines[i]);
+    RunResult r = run(ingest_args(db, flags, {f}), tmp.path());
+    if (r.exit_code != 0) {
+      stop = true;
+      reader.join();
+      FAIL("ingest " << i << " failed: " << r.err);
+    }
+  }
+  stop = true;
+  reader.join();
+  MESSAGE(lines.size() << " commits in " << seconds_since(t0) << " s; " << seen.polls << " reader opens, "
+                       << seen.committed << " saw counts, " << seen.generations.size() << " generations seen, "
+                       << seen.bad.size() << " inconsistent");
+  std::string text;
+  for (const auto& b : seen.bad)
+    if (!b.empty()) text += "  " + b + "\n";
+  INFO("inconsistent reader states:\n" << text);
+  CHECK(seen.bad.empty());
+  CHECK(seen.generations.size() >= 10);
+  DbSnapshot final_state = read_db(db);
+  CHECK(final_state.game_count == 60);
+}
