@@ -4,7 +4,8 @@
 // Commands: protocol_version name version known_command list_commands
 // boardsize clear_board komi play genmove undo showboard final_score quit.
 // Simple ko is enforced (by Board), positional superko is not.  genmove
-// passes when the mover has no legal move, or when the opponent has just
+// never fills its own eyes (see SearchOptions::skip_own_eyes) and passes
+// when the mover has no other legal move, or when the opponent has just
 // passed and the position as it stands (area score with komi) already wins
 // for the mover; it never resigns.
 #include <algorithm>
@@ -26,7 +27,7 @@ struct GtpArgs {
   int64_t playouts = 3000;
   int threads = 1;
   uint64_t seed = 1;
-  double explore = 2;
+  double explore = 1;
   bool playout_priors = false;
   bool verbose = false;
 };
@@ -198,6 +199,7 @@ class Engine {
     so.komi = komi_;
     so.explore = args_.explore;
     so.playout_priors = args_.playout_priors;
+    so.skip_own_eyes = true;  // never fill an own eye: pass instead
     mcts::Search search(priors_, args_.priors.options(), so);
     mcts::SearchResult r = search.run(board_, c);
     if (args_.verbose) {
@@ -242,7 +244,7 @@ Runner register_gtp(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--threads,-t", a->threads, "Search threads")->capture_default_str()->check(CLI::Range(1, 256));
   cmd->add_option("--seed", a->seed, "Random seed")->capture_default_str();
-  cmd->add_option("--explore", a->explore, "Exploration: prior * explore * sqrt(N) / (1+n) is added to the action value\n"
+  cmd->add_option("--explore", a->explore, "Exploration: explore * sqrt(ln(N+1) / (1+n)) is added to the action value\n"
                   "(0: exactly v/n + prior/(1+n), which never tries unvisited moves once a move wins)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);

@@ -42,7 +42,7 @@ struct SuggestArgs {
   uint64_t seed = 1;
   int threads = 1;
   double komi = 7.5;
-  double explore = 2;
+  double explore = 1;
   bool playout_priors = false;
   bool json = false;
   bool verbose = false;
@@ -247,7 +247,7 @@ Runner register_suggest(CLI::App& app) {
   cmd->add_option("--seed", a->seed, "Random seed")->capture_default_str();
   cmd->add_option("--threads,-t", a->threads, "Search threads")->capture_default_str()->check(CLI::Range(1, 256));
   cmd->add_option("--komi", a->komi, "Komi")->capture_default_str();
-  cmd->add_option("--explore", a->explore, "Exploration: prior * explore * sqrt(N) / (1+n) is added to the action value\n"
+  cmd->add_option("--explore", a->explore, "Exploration: explore * sqrt(ln(N+1) / (1+n)) is added to the action value\n"
                   "(0: exactly v/n + prior/(1+n), which never tries unvisited moves once a move wins)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);

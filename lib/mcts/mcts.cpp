@@ -138,7 +138,7 @@ Rng::Rng(uint64_t seed) {
 }
 
 double action_value(Color mover, double n, double black_wins, double prior, double explore, double parent_n) {
-  double bonus = explore > 0 ? prior * explore * std::sqrt(parent_n) / (1 + n) : 0;
+  double bonus = explore > 0 ? explore * std::sqrt(std::log(parent_n + 1) / (1 + n)) : 0;
   if (n <= 0) return prior + bonus;
   double wins = mover == Color::White ? n - black_wins : black_wins;
   if (wins < 0) wins = 0;
@@ -205,7 +205,11 @@ struct Search::Worker {
   Rng rng;
   Playout playout;
   std::vector<Node*> path;
-  std::unique_ptr<PatternTracker> tracker;  // in step with the iteration's board
+  // In step with the iteration's board: a copy of the root's tracker, put
+  // back after each iteration by undoing the recorded changes (cheaper than
+  // copying it anew).
+  std::unique_ptr<PatternTracker> tracker;
+  std::vector<std::pair<int, Color>> changes;  // (index, color before)
 };
 
 Search::Search(const sgfpat_priors::Priors* priors, EvalOptions eval_options, SearchOptions options)
@@ -232,6 +236,12 @@ void Search::expand(Node* node, const Board& board, Color mover, const PatternTr
       }
     for (MovePrior& m : moves) m.prior = 1.0 / double(moves.size());
   }
+  if (options_.skip_own_eyes) {
+    std::erase_if(moves, [&](const MovePrior& m) { return is_own_eye(board, board.index(m.point), mover); });
+    double total = 0;
+    for (const MovePrior& m : moves) total += m.prior;
+    for (MovePrior& m : moves) m.prior = total > 0 ? m.prior / total : 1.0 / double(moves.size());
+  }
   if (!moves.empty()) {
     node->children = std::make_unique<Node[]>(moves.size());
     for (size_t i = 0; i < moves.size(); ++i) {
@@ -252,12 +262,13 @@ void Search::work(int thread_index) {
     scheme2 = evaluator_->scheme();
     scheme2.levels = std::min(2, scheme2.levels);
   }
-  Worker w{Rng(splitmix64(x)), Playout(weighted ? evaluator_.get() : nullptr, &scheme2), {}, nullptr};
+  Worker w{Rng(splitmix64(x)), Playout(weighted ? evaluator_.get() : nullptr, &scheme2), {}, nullptr, {}};
   const int vl = options_.virtual_loss;
   while (started_.fetch_add(1, std::memory_order_relaxed) < options_.iterations) {
     Board b = root_board_;
     Color c = root_color_;
-    if (root_tracker_) w.tracker = std::make_unique<PatternTracker>(*root_tracker_);
+    if (root_tracker_ && !w.tracker) w.tracker = std::make_unique<PatternTracker>(*root_tracker_);
+    w.changes.clear();
     w.path.clear();
     Node* node = root_.get();
     w.path.push_back(node);
@@ -281,11 +292,19 @@ void Search::work(int thread_index) {
       child->vloss.fetch_add(1, std::memory_order_relaxed);
       int idx = b.index(child->move);
       b.play(child->move, c, options_.allow_suicide);
-      if (w.tracker) w.tracker->after_play(b, idx);
+      if (w.tracker) {
+        w.tracker->after_play(b, idx);
+        // Removed stones are the opponent's, or the mover's own on a suicide.
+        const Color removed = b.at_index(idx) == Color::Empty ? c : opponent(c);
+        w.changes.emplace_back(idx, Color::Empty);
+        for (int r : b.last_removed()) w.changes.emplace_back(r, removed);
+      }
       c = opponent(c);
       w.path.push_back(child);
       node = child;
     }
+    if (w.tracker)
+      for (auto it = w.changes.rbegin(); it != w.changes.rend(); ++it) w.tracker->set(it->first, it->second);
     const int result = w.playout.run(b, c, options_.komi, w.rng);
     for (size_t k = 0; k < w.path.size(); ++k) {
       Node* p = w.path[k];

@@ -79,8 +79,13 @@ struct Node {
 // only when the prior is Black's winning chance.  Our priors are move
 // probabilities for the player who moves, so White uses its own moves'
 // priors as they are, exactly like Black.
-// `explore` (0 = the formula above) scales an optional PUCT-like bonus:
-// prior * explore * sqrt(parent_n) / (1+n) is added.
+// With priors that are move probabilities (about 1/legal moves when
+// uniform), an unvisited child's value `prior` is far below any visited
+// child's win rate, so the formula alone never tries a second move once one
+// wins a playout.  `explore` (0 = the formula exactly) adds a UCT bonus
+//   explore * sqrt(ln(parent_n + 1) / (1 + n))
+// so every move is eventually tried; the prior still orders the unvisited
+// moves and weighs in through prior/(1+n).
 double action_value(Color mover, double n, double black_wins, double prior, double explore = 0,
                     double parent_n = 0);
 
@@ -105,9 +110,13 @@ struct SearchOptions {
   uint64_t seed = 1;
   double komi = 7.5;
   int virtual_loss = 1;
-  double explore = 0;            // see action_value
+  double explore = 0;            // see action_value (the tools default to 1)
   bool playout_priors = false;   // weight playout moves by levels 1..2 of the priors
   bool allow_suicide = false;
+  // Leave out of the tree the moves that fill the mover's own eye (as the
+  // playouts do); with none left the mover has no move (the GTP engine then
+  // passes).  Off by default: the tree then holds every legal move.
+  bool skip_own_eyes = false;
   PriorFn prior_fn;              // overrides the priors file when set (tests)
 };
 
