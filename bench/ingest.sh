@@ -5,6 +5,8 @@
 # peak memory and database size per 1,000 games for each size.
 #
 #   bench/ingest.sh [SGFPAT_BINARY] [CORPUS_DIR] [SIZES...]
+#
+# SGFPAT_BENCH_KEEP=DIR keeps the database of the last size in DIR.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$here/build/sgfpat}
@@ -21,7 +23,8 @@ for n in "${sizes[@]}"; do
   if [ "$n" = all ]; then
     zcat "$corpus"/*.sgf.gz > "$input"
   else
-    zcat "$corpus"/*.sgf.gz | head -n "$n" > "$input"
+    # zcat dies of SIGPIPE when head has enough: not an error here.
+    { zcat "$corpus"/*.sgf.gz || true; } | head -n "$n" > "$input"
   fi
   rm -rf "$work/db"
   /usr/bin/time -f '%M' -o "$work/mem" "$bin" ingest --db "$work/db" --quiet --json "$input" > "$work/out.json"
@@ -37,3 +40,6 @@ print("         patterns per level:", " ".join(str(x) for x in c["patterns_per_l
       "| sketch fill %.2f, %d flushes" % (c["sketch_fill"], c["flushes"]), file=sys.stderr)
 PY
 done
+if [ -n "${SGFPAT_BENCH_KEEP:-}" ]; then
+  rm -rf "$SGFPAT_BENCH_KEEP" && mv "$work/db" "$SGFPAT_BENCH_KEEP"
+fi
