@@ -23,4 +23,7 @@ point=$(build/sgfpat eval --priors "$demo/patterns.priors" --sgf data/gnugo-19x1
         python3 -c 'import json,sys; print(json.load(sys.stdin)["moves"][0]["move"])')
 build/sgfpat query --db "$demo/patterns.db" --sgf data/gnugo-19x19.sgf --move 30 --point "$point"
 echo
+echo "== move prediction on the 9x9 sample games (they were ingested: this only shows the report)"
+build/sgfpat accuracy --priors "$demo/patterns.priors" data/gnugo-9x9.sgf
+echo
 echo "Done: build/sgfpat is ready (try build/sgfpat --help)."
