@@ -12,23 +12,14 @@
 #include <vector>
 
 #include "board/board.h"
+#include "go_names.h"
 
 using namespace sgfpat;
+using namespace testnames;
 
 namespace {
 
-constexpr Color B = Color::Black;
-constexpr Color W = Color::White;
-constexpr Color E = Color::Empty;
-
-// "C3" style name (columns skip I, row 1 at the bottom) -> Point.  Written
-// here so that these tests do not depend on parse_point.
-Point pt(int size, const std::string& name) {
-  char c = name[0];
-  int x = c - 'A' - (c > 'I' ? 1 : 0);
-  int row = std::stoi(name.substr(1));
-  return Point{int8_t(x), int8_t(size - row)};
-}
+using testnames::pt;
 Point pt(const Board& b, const std::string& name) { return pt(b.size(), name); }
 int idx(const Board& b, const std::string& name) { return b.index(pt(b, name)); }
 

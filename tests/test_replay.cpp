@@ -6,22 +6,13 @@
 #include <vector>
 
 #include "board/replay.h"
+#include "go_names.h"
 #include "sgf/parser.h"
 
 using namespace sgfpat;
+using namespace testnames;
 
 namespace {
-
-constexpr Color B = Color::Black;
-constexpr Color W = Color::White;
-constexpr Color E = Color::Empty;
-
-// "C3" style name (columns skip I, row 1 at the bottom) -> Point.
-Point pt(int size, const std::string& name) {
-  char c = name[0];
-  int x = c - 'A' - (c > 'I' ? 1 : 0);
-  return Point{int8_t(x), int8_t(size - std::stoi(name.substr(1)))};
-}
 
 struct GameBuilder {
   Game game;

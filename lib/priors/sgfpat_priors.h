@@ -263,15 +263,22 @@ class Priors {
     return off >= kHeaderBytes && off <= size && len <= size - off;
   }
 
-  // Interpolation search: keys are uniform 64-bit hashes, so a guess from
-  // the key's value lands within a few entries; binary search finishes.
+  // Interpolation search: keys are hashes of known distribution, so a guess
+  // from the key's value lands within a few entries; binary search finishes.
   long find(int level, uint64_t key) const {
     if (level < 1 || level > levels()) return -1;
     const uint64_t* k = keys_[level - 1];
     uint64_t n = header_->count[level - 1];
     if (n == 0) return -1;
     uint64_t lo = 0, hi = n;  // search [lo, hi)
-    uint64_t guess = uint64_t(double(key) * (double(n) / 18446744073709551616.0));
+    // With symmetry on a key is the least of 8 uniform hashes: its
+    // distribution function is 1 - (1 - u)^8, not u.
+    double u = double(key) / 18446744073709551616.0;
+    if (header_->symmetry) {
+      double r = 1.0 - u, r2 = r * r, r4 = r2 * r2;
+      u = 1.0 - r4 * r4;
+    }
+    uint64_t guess = uint64_t(u * double(n));
     if (guess >= n) guess = n - 1;
     // Widen a window around the guess until it brackets the key.
     uint64_t step = 8;
