@@ -10,7 +10,7 @@
 
 #include "board/replay.h"
 #include "eval/evaluator.h"
-#include "pattern/tracker.h"
+#include "pattern/tracking_observer.h"
 #include "priors/sgfpat_priors.h"
 #include "sgf/game_stream.h"
 
@@ -38,11 +38,10 @@ int main(int argc, char** argv) {
   Evaluator ev(priors);
   const int L = priors.levels();
   std::vector<uint64_t> keys;
-  struct Obs : ReplayObserver {
-    PatternTracker tracker;
+  struct Obs : TrackingObserver {
     std::vector<uint64_t>* keys;
     int L;
-    Obs(const KeyScheme& s, std::vector<uint64_t>* k, int l) : tracker(s), keys(k), L(l) {}
+    Obs(const KeyScheme& s, std::vector<uint64_t>* k, int l) : TrackingObserver(s), keys(k), L(l) {}
     void before_move(const Board& b, Color mover, Point move, int) override {
       if (move.is_pass()) return;
       for (int y = 0; y < b.size(); ++y)
@@ -52,7 +51,6 @@ int main(int argc, char** argv) {
           tracker.walk(idx, mover, [&](int, uint64_t k) { keys->push_back(k); return true; }, L);
         }
     }
-    void after_change(const Board& b, int idx, Color) override { tracker.after_play(b, idx); }
   } obs(ev.scheme(), &keys, L);
   GameStream stream({argv[2]});
   Game game;
@@ -62,7 +60,7 @@ int main(int argc, char** argv) {
   int games = 0;
   while (games < max_games && stream.next(&game, &st)) {
     if (!st.ok()) continue;
-    obs.tracker.reset(game.info.size);
+    obs.start_game(game.info.size);
     if (replay(game, &board, &rr, &obs).ok()) ++games;
   }
   const size_t candidates = keys.size() / size_t(L);

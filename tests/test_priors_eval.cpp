@@ -10,6 +10,7 @@
 #include "board/replay.h"
 #include "eval/accuracy.h"
 #include "eval/evaluator.h"
+#include "pattern/tracking_observer.h"
 #include "priors/priors_writer.h"
 #include "priors/sgfpat_priors.h"
 #include "sgf/game_stream.h"
@@ -52,14 +53,12 @@ Fixture& fixture() {
 // Calls visit(board, tracker, mover, move, number) before every move of the test games.
 template <class Visit>
 void for_test_positions(const KeyScheme& scheme, Visit&& visit) {
-  struct Obs : ReplayObserver {
-    PatternTracker tracker;
+  struct Obs : TrackingObserver {
     Visit* v;
-    Obs(const KeyScheme& s, Visit* vv) : tracker(s), v(vv) {}
+    Obs(const KeyScheme& s, Visit* vv) : TrackingObserver(s), v(vv) {}
     void before_move(const Board& b, Color mover, Point move, int n) override {
       if (!move.is_pass()) (*v)(b, tracker, mover, move, n);
     }
-    void after_change(const Board& b, int idx, Color) override { tracker.after_play(b, idx); }
   } obs(scheme, &visit);
   GameStream stream({fixture().test_games});
   Game game;
@@ -69,7 +68,7 @@ void for_test_positions(const KeyScheme& scheme, Visit&& visit) {
   int games = 0;
   while (stream.next(&game, &st)) {
     REQUIRE(st.ok());
-    obs.tracker.reset(game.info.size);
+    obs.start_game(game.info.size);
     if (replay(game, &board, &rr, &obs).ok()) ++games;
   }
   REQUIRE(games > 5);

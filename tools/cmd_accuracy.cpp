@@ -7,6 +7,7 @@
 #include "board/replay.h"
 #include "commands.h"
 #include "eval/accuracy.h"
+#include "pattern/tracking_observer.h"
 #include "priors_flags.h"
 #include "progress.h"
 #include "sgf/game_stream.h"
@@ -25,13 +26,12 @@ struct AccuracyArgs {
 };
 
 // Evaluates every position of a game just before its move is played.
-struct Predictor : ReplayObserver {
+struct Predictor : TrackingObserver {
   const Evaluator* evaluator;
-  PatternTracker tracker;
   AccuracyReport* report;
   bool allow_suicide = false;
   std::vector<MoveEval> moves;
-  Predictor(const Evaluator* e, AccuracyReport* r) : evaluator(e), tracker(e->scheme()), report(r) {}
+  Predictor(const Evaluator* e, AccuracyReport* r) : TrackingObserver(e->scheme()), evaluator(e), report(r) {}
   void before_move(const Board& board, Color mover, Point move, int number) override {
     if (move.is_pass()) return;
     auto t0 = Clock::now();
@@ -40,7 +40,6 @@ struct Predictor : ReplayObserver {
     report->candidates += moves.size();
     report->add_position(moves, move, number);
   }
-  void after_change(const Board& board, int idx, Color) override { tracker.after_play(board, idx); }
 };
 
 nlohmann::json stats_json(const PredictionStats& s) {
@@ -74,7 +73,7 @@ int run_accuracy(const AccuracyArgs& a) {
       ++report.skipped_games;
       continue;
     }
-    predictor.tracker.reset(game.info.size);
+    predictor.start_game(game.info.size);
     predictor.allow_suicide = game.info.suicide_allowed();
     replay(game, &board, &rr, &predictor);
     ++report.games;

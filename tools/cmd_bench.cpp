@@ -5,7 +5,7 @@
 
 #include "board/replay.h"
 #include "commands.h"
-#include "pattern/tracker.h"
+#include "pattern/tracking_observer.h"
 #include "progress.h"
 #include "sgf/game_stream.h"
 
@@ -13,13 +13,6 @@ namespace sgfpat::cli {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-
-// Keeps a PatternTracker in step, to time incremental key maintenance.
-struct TrackerObserver : ReplayObserver {
-  PatternTracker tracker;
-  explicit TrackerObserver(const KeyScheme& s) : tracker(s) {}
-  void after_change(const Board& board, int idx, Color) override { tracker.after_play(board, idx); }
-};
 
 int run_bench(const std::string& what, const std::vector<std::string>& inputs, int levels, bool json) {
   GameStream stream(inputs);
@@ -29,7 +22,7 @@ int run_bench(const std::string& what, const std::vector<std::string>& inputs, i
   ReplayResult result;
   KeyScheme scheme;
   scheme.levels = levels;
-  TrackerObserver observer(scheme);
+  TrackingObserver observer(scheme);  // times incremental key maintenance
   uint64_t games = 0, moves = 0, errors = 0, illegal = 0;
   double replay_s = 0;
   auto t0 = Clock::now();
@@ -40,7 +33,7 @@ int run_bench(const std::string& what, const std::vector<std::string>& inputs, i
     }
     ++games;
     auto r0 = Clock::now();
-    if (what == "patterns") observer.tracker.reset(game.info.size);
+    if (what == "patterns") observer.start_game(game.info.size);
     Status legal = replay(game, &board, &result, what == "patterns" ? &observer : nullptr);
     replay_s += std::chrono::duration<double>(Clock::now() - r0).count();
     if (!legal.ok()) ++illegal;

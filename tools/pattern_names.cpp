@@ -7,7 +7,7 @@
 
 #include "board/replay.h"
 #include "pattern/pattern_string.h"
-#include "pattern/tracker.h"
+#include "pattern/tracking_observer.h"
 #include "store/game_record.h"
 
 namespace sgfpat::cli {
@@ -139,19 +139,17 @@ void PatternTable::set_string(int level, size_t i, std::string_view pattern) {
 // ---- representatives ----
 
 namespace {
-struct Finder : ReplayObserver {
-  PatternTracker tracker;
+struct Finder : TrackingObserver {
   PatternTable* table;
   RepresentativeSearch* search;
   const KeyScheme& scheme;
   std::vector<int> wanted_levels;  // sparse search: levels with wanted keys
 
-  Finder(const KeyScheme& s, PatternTable* t, RepresentativeSearch* rs) : tracker(s), table(t), search(rs), scheme(s) {
+  Finder(const KeyScheme& s, PatternTable* t, RepresentativeSearch* rs)
+      : TrackingObserver(s), table(t), search(rs), scheme(s) {
     for (int l = 1; l <= t->levels(); ++l)
       if (t->size(l) > 0) wanted_levels.push_back(l);
   }
-
-  void after_change(const Board& board, int idx, Color) override { tracker.after_play(board, idx); }
 
   void record(const Board& board, Point move, Color mover, int level, uint64_t key, size_t i) {
     std::string s = export_form(spell_pattern(board, move, level, mover), scheme);
@@ -199,7 +197,7 @@ Status find_representatives(PatternDb& db, PatternTable* table, RepresentativeSe
       err = Status::Error("stored game: " + st.message());
       return false;
     }
-    finder.tracker.reset(game.info.size);
+    finder.start_game(game.info.size);
     ReplayResult rr;
     st = replay(game, &board, &rr, &finder);
     ++search->games_replayed;

@@ -13,7 +13,7 @@
 #include "count/count_table.h"
 #include "count/kept_filter.h"
 #include "count/sketch.h"
-#include "pattern/tracker.h"
+#include "pattern/tracking_observer.h"
 #include "store/game_record.h"
 
 namespace sgfpat {
@@ -96,20 +96,13 @@ Status for_all_games(PatternDb& db, int threads, const std::function<Status(int,
   return first_error;
 }
 
-// Keeps the tracker in step with the board during a replay.
-struct TrackingObserver : ReplayObserver {
-  PatternTracker* tracker;
-  explicit TrackingObserver(PatternTracker* t) : tracker(t) {}
-  void after_change(const Board& board, int idx, Color) override { tracker->after_play(board, idx); }
-};
-
 // Pass 1: every played pattern, every level, into a thread-local buffer.
 struct PlayedCollector : TrackingObserver {
   std::vector<uint64_t>* items;
-  PlayedCollector(PatternTracker* t, std::vector<uint64_t>* out) : TrackingObserver(t), items(out) {}
+  PlayedCollector(const KeyScheme& s, std::vector<uint64_t>* out) : TrackingObserver(s), items(out) {}
   void before_move(const Board& board, Color mover, Point move, int) override {
     if (move.is_pass()) return;
-    tracker->walk(board.index(move), mover, [&](int level, uint64_t key) {
+    tracker.walk(board.index(move), mover, [&](int level, uint64_t key) {
       items->push_back(level_item(level, key));
       return true;
     });
@@ -161,12 +154,11 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
         items.clear();
         Game game;
         Board board;
-        PatternTracker tracker(settings.scheme);
+        PlayedCollector obs(settings.scheme, &items);
         for (const std::string& rec : batch) {
           Status st = decode_game(rec, &game);
           if (!st.ok()) return st;
-          tracker.reset(game.info.size);
-          PlayedCollector obs(&tracker, &items);
+          obs.start_game(game.info.size);
           ReplayResult rr;
           st = replay(game, &board, &rr, &obs);
           if (!st.ok()) return Status::Error("stored game " + game.origin.describe() + ": " + st.message());
