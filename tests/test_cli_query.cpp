@@ -72,11 +72,13 @@ struct Fixture {
     db = dir + "/db";
     tsv = dir + "/patterns.tsv";
     std::string src = std::string(SGFPAT_CORPUS_DIR) + "/tygem-dev/tygem-2005-11.sgf.gz";
+    REQUIRE_MESSAGE(std::filesystem::exists(src), "the shared corpus is missing: " << src);
     REQUIRE(std::system(("zcat " + quote(src) + " | head -200 > " + quote(games)).c_str()) == 0);
     Run r = run("ingest --db " + quote(db) + " " + quote(games) + " -j 2 -q --json");
     REQUIRE_MESSAGE(r.code == 0, r.err);
     json j = json::parse(r.out);
     ingested = j["games_in_db"].get<int>();
+    REQUIRE(ingested > 0);
     r = run("stats --db " + quote(db) + " --json --top 0");
     REQUIRE_MESSAGE(r.code == 0, r.err);
     j = json::parse(r.out);

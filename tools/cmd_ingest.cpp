@@ -138,7 +138,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     co.progress = [&](const CountProgress& p) {
       if (p.pass != pass) pass = p.pass, t_pass = Clock::now();
       double el = std::chrono::duration<double>(Clock::now() - t_pass).count();
-      std::string line = "count pass " + std::to_string(p.pass) + "/2: " + with_commas(p.games_done) + " / " +
+      std::string line = "count pass " + std::to_string(p.pass) + "/3: " + with_commas(p.games_done) + " / " +
                          with_commas(p.games_total) + " games";
       if (p.games_done > 0 && el > 0) {
         line += ", " + with_commas(uint64_t(double(p.games_done) / el)) + " games/s";
@@ -177,7 +177,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   j["import_games_per_s"] = import_seconds > 0 ? double(is.games_read) / import_seconds : 0.0;
   if (counted) {
     j["count"] = nlohmann::json::parse(cs.to_json());
-    j["count_games_per_s"] = double(cs.games) / std::max(1e-9, cs.seconds_pass1 + cs.seconds_pass2 + cs.seconds_commit);
+    j["count_games_per_s"] = double(cs.games) / std::max(1e-9, cs.seconds_pass1 + cs.seconds_kept + cs.seconds_pass2 + cs.seconds_commit);
   }
   j["scheme"] = db->settings().scheme.describe();
   j["min_played"] = db->settings().min_played;
@@ -205,8 +205,9 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
                 << "  patterns kept per level (played >= " << db->settings().min_played << "):";
       for (size_t i = 0; i < cs.patterns_per_level.size(); ++i)
         std::cout << (i % 5 == 0 ? "\n    " : "  ") << "L" << (i + 1) << " " << with_commas(cs.patterns_per_level[i]);
-      std::cout << "\n  count time      pass 1 " << duration_text(cs.seconds_pass1) << ", pass 2 "
-                << duration_text(cs.seconds_pass2) << ", commit " << duration_text(cs.seconds_commit) << "\n";
+      std::cout << "\n  count time      sketch " << duration_text(cs.seconds_pass1) << ", kept set "
+                << duration_text(cs.seconds_kept) << ", exact counts " << duration_text(cs.seconds_pass2) << " ("
+                << cs.mode << "), commit " << duration_text(cs.seconds_commit) << "\n";
     } else {
       std::cout << "  counts          up to date (no new games)\n";
     }
@@ -238,7 +239,7 @@ Runner register_ingest(CLI::App& app) {
   cmd->add_option("--sizes", a->sizes, "Only these board sizes (e.g. --sizes 19 or --sizes 9,13,19)")->delimiter(',');
   cmd->add_flag("--skip-handicap", a->skip_handicap, "Skip handicap games (HA >= 2 or setup stones)");
   cmd->add_option("--min-rank", a->min_rank, "Only games where both BR and WR are at least this rank (e.g. 5d)");
-  cmd->add_option("--memory-mb", a->memory_mb, "Memory budget for counting, MiB")->capture_default_str()->check(CLI::Range(16, 1 << 20));
+  cmd->add_option("--memory-mb", a->memory_mb, "Memory budget for counting, MiB")->capture_default_str()->check(CLI::Range(4, 1 << 20));
   cmd->add_flag("--json", a->json, "Print the summary as JSON");
   cmd->add_flag("--quiet,-q", a->quiet, "Do not print rejected records");
   cmd->add_option("--max-errors-shown", a->max_errors_shown, "Print at most this many problems")->capture_default_str();

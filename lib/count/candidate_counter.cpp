@@ -1,17 +1,25 @@
 #include "count/candidate_counter.h"
 
-#include "count/sketch.h"
+#include "count/draining_counts.h"
+#include "count/resident_table.h"
 
 namespace sgfpat {
 
-CandidateCounter::CandidateCounter(const KeyScheme& scheme, KeptFilter* filter, CountTable* table)
-    : tracker_(scheme), filter_(filter), table_(table), levels_(scheme.levels) {
+namespace {
+// played and wins are 32-bit in the table: drain before they could wrap.
+constexpr uint64_t kMaxPositionsPerDrain = uint64_t(1) << 31;
+}  // namespace
+
+template <class Counts>
+CandidateCounter<Counts>::CandidateCounter(const KeyScheme& scheme, Counts* counts)
+    : tracker_(scheme), counts_(counts), levels_(scheme.levels) {
   const auto& all = diamond_offsets();
   offsets_.assign(all.begin(), all.begin() + level_points(levels_));
   for (size_t o = 0; o < offsets_.size(); ++o) ring_.push_back(uint8_t(offset_ring(int(o))));
 }
 
-void CandidateCounter::start_game(const Game& game) {
+template <class Counts>
+void CandidateCounter<Counts>::start_game(const Game& game) {
   if (game.info.size != size_) {
     size_ = game.info.size;
     stride_ = size_ + 2;
@@ -28,24 +36,40 @@ void CandidateCounter::start_game(const Game& game) {
   allow_suicide_ = game.info.suicide_allowed();
 }
 
-void CandidateCounter::flush(int idx, int player, int from_level) {
+template <class Counts>
+void CandidateCounter<Counts>::flush(int idx, int player, int from_level) {
   const size_t base = cell(idx, player);
   const int known = known_[size_t(idx) * 2 + size_t(player)];
   for (int level = from_level; level <= known; ++level) {
     const size_t c = base + size_t(level - 1);
-    if (slot_[c] >= 0 && pending_[c]) table_->counts(slot_[c]).seen += pending_[c];
+    if (slot_[c] >= 0 && pending_[c]) counts_->add_seen(level, slot_[c], pending_[c]);
     pending_[c] = 0;
     slot_[c] = kUnknown;
   }
   if (known >= from_level) known_[size_t(idx) * 2 + size_t(player)] = uint8_t(from_level - 1);
 }
 
-void CandidateCounter::finish_game() {
+template <class Counts>
+void CandidateCounter<Counts>::flush_all() {
   for (int idx : points_)
     for (int player = 0; player < 2; ++player) flush(idx, player, 1);
 }
 
-void CandidateCounter::invalidate_around(int idx) {
+template <class Counts>
+void CandidateCounter<Counts>::drain() {
+  positions_since_drain_ = 0;
+  Status s = counts_->drain();
+  if (status_.ok() && !s.ok()) status_ = s;
+}
+
+template <class Counts>
+void CandidateCounter<Counts>::finish_game() {
+  flush_all();
+  if (counts_->wants_drain()) drain();
+}
+
+template <class Counts>
+void CandidateCounter<Counts>::invalidate_around(int idx) {
   const int qx = idx % stride_ - 1, qy = idx / stride_ - 1;
   for (size_t o = 0; o < offsets_.size(); ++o) {
     const int cx = qx - offsets_[o].dx, cy = qy - offsets_[o].dy;
@@ -57,58 +81,84 @@ void CandidateCounter::invalidate_around(int idx) {
   }
 }
 
-void CandidateCounter::after_change(const Board& board, int idx, Color) {
+template <class Counts>
+void CandidateCounter<Counts>::after_change(const Board& board, int idx, Color) {
   tracker_.after_play(board, idx);
   invalidate_around(idx);
   for (int r : board.last_removed()) invalidate_around(r);
 }
 
-void CandidateCounter::before_move(const Board& board, Color mover, Point move, int) {
+template <class Counts>
+void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Point move, int) {
   if (move.is_pass()) return;
+  // Slots handed out stay valid only until a drain, so a mid-game drain
+  // first ends every pending pattern (the next look-ups start afresh).
+  if (counts_->must_drain() || positions_since_drain_ >= kMaxPositionsPerDrain) {
+    flush_all();
+    drain();
+  }
   ++positions_;
+  ++positions_since_drain_;
   const int m = board.index(move);
   const int player = mover == Color::White ? 1 : 0;
   const bool win = winner_ == mover;
+
+  // Levels still valid since their look-up cost no memory access beyond
+  // this counter's arrays; collect the candidates that need look-ups.
+  walks_.clear();
   for (int idx : points_) {
     if (board.at_index(idx) != Color::Empty || !board.is_legal_index(idx, mover, allow_suicide_)) continue;
     ++candidates_;
     const size_t base = cell(idx, player);
-    uint8_t& known = known_[size_t(idx) * 2 + size_t(player)];
+    const int known = known_[size_t(idx) * 2 + size_t(player)];
     const bool played = idx == m;
     int level = 1;
-    // Levels whose pattern is unchanged since they were looked up.
     for (; level <= known; ++level) {
       const int32_t s = slot_[base + size_t(level - 1)];
       if (s == kNotKept) break;
       ++pending_[base + size_t(level - 1)];
-      if (played) {
-        PatternCounts& c = table_->counts(s);
-        ++c.played;
-        c.wins += win;
-      }
+      if (played) counts_->add_played(level, s, win);
     }
-    if (level <= known) continue;  // stopped at a level that is not kept
-    // Look up the levels above, until one is not kept.
-    tracker_.walk(idx, mover, [&](int lv, uint64_t key) {
-      if (lv < level) return true;  // already handled above
-      const size_t c = base + size_t(lv - 1);
-      int32_t s = table_->find(lv, key);
-      if (s < 0 && filter_->kept(level_item(lv, key))) s = table_->add(lv, key);
-      known = uint8_t(lv);
+    if (level <= known || known == levels_) continue;
+    Walk& w = walks_.emplace_back();
+    w.idx = idx;
+    w.cursor = PatternTracker::Cursor{};
+    for (int l = 0; l < known; ++l) tracker_.fold(idx, &w.cursor);
+    w.key = tracker_.next_key(idx, mover, &w.cursor);
+    counts_->prefetch(w.cursor.level, w.key);
+  }
+
+  // Look up one level of every pending candidate per round, until each
+  // reaches a level that is not kept (or L).
+  size_t active = walks_.size();
+  if (found_.size() < active) found_.resize(active);
+  while (active > 0) {
+    for (size_t i = 0; i < active; ++i) found_[i] = counts_->lookup(walks_[i].cursor.level, walks_[i].key);
+    size_t next = 0;
+    for (size_t i = 0; i < active; ++i) {
+      Walk& w = walks_[i];
+      const int lv = w.cursor.level;
+      const size_t c = cell(w.idx, player) + size_t(lv - 1);
+      const int32_t s = found_[i];
+      known_[size_t(w.idx) * 2 + size_t(player)] = uint8_t(lv);
       if (s < 0) {
         slot_[c] = kNotKept;
-        return false;
+        continue;
       }
       slot_[c] = s;
       ++pending_[c];
-      if (played) {
-        PatternCounts& pc = table_->counts(s);
-        ++pc.played;
-        pc.wins += win;
-      }
-      return true;
-    });
+      if (w.idx == m) counts_->add_played(lv, s, win);
+      if (lv == levels_) continue;
+      w.key = tracker_.next_key(w.idx, mover, &w.cursor);
+      counts_->prefetch(w.cursor.level, w.key);
+      if (next != i) walks_[next] = w;
+      ++next;
+    }
+    active = next;
   }
 }
+
+template class CandidateCounter<DrainingCounts>;
+template class CandidateCounter<ResidentTable>;
 
 }  // namespace sgfpat

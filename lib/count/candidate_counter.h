@@ -2,30 +2,41 @@
 // of every kept pattern of every candidate of every position.
 //
 // A candidate's level-i pattern stays the same until a stone changes within
-// distance i of it, so instead of touching the count table for every
-// candidate, level and position, the counter keeps per (point, player,
-// level) the table entry of the current pattern and a pending number of
-// positions; the pending number is added to the entry when a stone change
-// (or the end of the game) ends that pattern.  The result is identical to
-// incrementing seen at every position.
+// distance i of it, so instead of touching the counts for every candidate,
+// level and position, the counter keeps per (point, player, level) the
+// slot of the current pattern and a pending number of positions; the
+// pending number is added to the slot when a stone change (or the end of
+// the game) ends that pattern.  The result is identical to incrementing
+// seen at every position.
+//
+// The counts are far bigger than the CPU caches, so the look-ups of a
+// position go in rounds, one level of every pending candidate per round,
+// with each key's cache line prefetched a round ahead: the misses overlap
+// instead of queueing behind each other.
+//
+// `Counts` is DrainingCounts or ResidentTable: lookup(level, key) -> slot
+// or -1 when not kept, prefetch, add_seen, add_played, and must_drain()
+// (before a position) / wants_drain() (after a game) / drain().
 #pragma once
 #include <cstdint>
 #include <vector>
 
 #include "board/replay.h"
-#include "count/count_table.h"
-#include "count/kept_filter.h"
+#include "core/status.h"
 #include "pattern/tracker.h"
 
 namespace sgfpat {
 
+template <class Counts>
 class CandidateCounter : public ReplayObserver {
  public:
-  CandidateCounter(const KeyScheme& scheme, KeptFilter* filter, CountTable* table);
+  CandidateCounter(const KeyScheme& scheme, Counts* counts);
 
   // Call before replaying `game` with this observer; finish_game() after.
   void start_game(const Game& game);
   void finish_game();
+  // The first error of a drain, if any (counting stops being exact then).
+  const Status& status() const { return status_; }
 
   uint64_t positions() const { return positions_; }
   uint64_t candidates() const { return candidates_; }
@@ -41,22 +52,39 @@ class CandidateCounter : public ReplayObserver {
   // Ends the patterns of levels >= ring of the centers around a changed point.
   void invalidate_around(int idx);
   void flush(int idx, int player, int from_level);
+  void flush_all();
+  void drain();
 
   PatternTracker tracker_;
-  KeptFilter* filter_;
-  CountTable* table_;
+  Counts* counts_;
+  Status status_;
   int levels_;
   int size_ = 0;
   int stride_ = 0;
   Color winner_ = Color::Empty;
   bool allow_suicide_ = false;
   std::vector<int> points_;       // on-board indices
-  std::vector<int32_t> slot_;     // [idx][player][level-1] -> table entry / kUnknown / kNotKept
+  std::vector<int32_t> slot_;     // [idx][player][level-1] -> slot / kUnknown / kNotKept
   std::vector<uint32_t> pending_; // same layout: positions not yet added to seen
   std::vector<uint8_t> known_;    // [idx][player]: levels 1..known_ have a valid slot_
+  // A candidate of this position whose levels above the known ones need
+  // look-ups, paused before looking up `key` (level cursor.level).
+  struct Walk {
+    PatternTracker::Cursor cursor;
+    uint64_t key;
+    int idx;
+  };
+  std::vector<Walk> walks_;
+  std::vector<int32_t> found_;    // look-up results of one round
   std::vector<Offset> offsets_;
   std::vector<uint8_t> ring_;
   uint64_t positions_ = 0, candidates_ = 0;
+  uint64_t positions_since_drain_ = 0;
 };
+
+class DrainingCounts;
+class ResidentTable;
+extern template class CandidateCounter<DrainingCounts>;
+extern template class CandidateCounter<ResidentTable>;
 
 }  // namespace sgfpat

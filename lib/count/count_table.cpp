@@ -1,58 +1,48 @@
 #include "count/count_table.h"
 
-#include "count/sketch.h"
+#include <algorithm>
+#include <bit>
 
 namespace sgfpat {
 
-namespace {
-inline size_t slot_hash(int level, uint64_t key) {
-  uint64_t z = level_item(level, key);
-  z = (z ^ (z >> 31)) * 0x7fb5d329728ea185ULL;
-  return size_t(z ^ (z >> 27));
-}
-}  // namespace
-
-CountTable::CountTable(size_t max_entries) : max_entries_(max_entries ? max_entries : 1) { rehash(1024); }
-
-void CountTable::rehash(size_t slots) {
-  index_.assign(slots, 0);
+CountTable::CountTable(size_t max_entries) : max_entries_(std::max<size_t>(max_entries, kMinEntries)) {
+  // Load at most 1/2 when full(), 3/4 at the hard limit: linear probing
+  // stays within a cache line or two.
+  const size_t slots = std::min(std::bit_ceil(max_entries_ * 2), size_t(1) << 31);  // slots are int32
+  max_entries_ = std::min(max_entries_, slots / 2);
   mask_ = slots - 1;
-  for (size_t e = 0; e < entries_.size(); ++e) {
-    size_t i = slot_hash(entries_[e].level, entries_[e].key) & mask_;
-    while (index_[i]) i = (i + 1) & mask_;
-    index_[i] = uint32_t(e + 1);
-  }
+  hard_limit_ = slots / 4 * 3;
+  slots_ = HugeArray<Entry>(slots);
 }
 
 int32_t CountTable::find(int level, uint64_t key) const {
-  size_t i = slot_hash(level, key) & mask_;
-  while (uint32_t e = index_[i]) {
-    const Entry& en = entries_[e - 1];
-    if (en.key == key && en.level == level) return int32_t(e - 1);
-    i = (i + 1) & mask_;
+  for (size_t i = hash(level, key) & mask_;; i = (i + 1) & mask_) {
+    const Entry& e = slots_[i];
+    if (e.level == 0) return -1;
+    if (e.key == key && e.level == uint32_t(level)) return int32_t(i);
   }
-  return -1;
 }
 
 int32_t CountTable::add(int level, uint64_t key) {
-  int32_t found = find(level, key);
-  if (found >= 0) return found;
-  if ((entries_.size() + 1) * 2 > index_.size()) rehash(index_.size() * 2);
-  size_t i = slot_hash(level, key) & mask_;
-  while (index_[i]) i = (i + 1) & mask_;
-  entries_.push_back(Entry{key, level, PatternCounts{}});
-  index_[i] = uint32_t(entries_.size());
-  return int32_t(entries_.size() - 1);
+  for (size_t i = hash(level, key) & mask_;; i = (i + 1) & mask_) {
+    Entry& e = slots_[i];
+    if (e.level == 0) {
+      e.key = key;
+      e.level = uint32_t(level);
+      ++size_;
+      return int32_t(i);
+    }
+    if (e.key == key && e.level == uint32_t(level)) return int32_t(i);
+  }
 }
 
-std::vector<std::tuple<int, uint64_t, PatternCounts>> CountTable::drain() {
-  std::vector<std::tuple<int, uint64_t, PatternCounts>> out;
-  out.reserve(entries_.size());
-  for (const Entry& e : entries_) out.emplace_back(e.level, e.key, e.counts);
-  entries_.clear();
-  entries_.shrink_to_fit();
-  rehash(1024);
-  return out;
+void CountTable::drain(const std::function<void(int, uint64_t, const PatternCounts&)>& sink) {
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    const Entry& e = slots_[i];
+    if (e.level) sink(int(e.level), e.key, PatternCounts{e.played, e.seen, e.wins});
+  }
+  slots_.clear();
+  size_ = 0;
 }
 
 }  // namespace sgfpat

@@ -12,11 +12,11 @@ namespace sgfpat {
 class KeptFilter {
  public:
   KeptFilter(const CountMinSketch* sketch, int min_played)
-      : sketch_(sketch), min_(uint8_t(min_played)), tags_(kSize, 0), kept_(kSize, 0), valid_(kSize, 0) {}
+      : sketch_(sketch), min_(unsigned(min_played)), tags_(kSize, 0), kept_(kSize, 0), valid_(kSize, 0) {}
 
   // True when the sketch says `item` (level_item()) was played >= min_played times.
   bool kept(uint64_t item) {
-    size_t i = size_t((item * 0x9e3779b97f4a7c15ULL) >> (64 - kBits));
+    size_t i = line(item);
     if (valid_[i] && tags_[i] == item) return kept_[i];
     bool k = sketch_->estimate(item) >= min_;
     tags_[i] = item;
@@ -25,11 +25,18 @@ class KeptFilter {
     return k;
   }
 
+  // Starts fetching what kept(item) will read.
+  void prefetch(uint64_t item) const {
+    prefetch_line(&tags_[line(item)]);
+    sketch_->prefetch(item);
+  }
+
  private:
+  static size_t line(uint64_t item) { return size_t((item * 0x9e3779b97f4a7c15ULL) >> (64 - kBits)); }
   static constexpr int kBits = 16;
   static constexpr size_t kSize = size_t(1) << kBits;
   const CountMinSketch* sketch_;
-  uint8_t min_;
+  unsigned min_;
   std::vector<uint64_t> tags_;
   std::vector<uint8_t> kept_, valid_;
 };

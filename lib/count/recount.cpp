@@ -5,12 +5,16 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <optional>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "board/replay.h"
 #include "count/candidate_counter.h"
 #include "count/count_table.h"
+#include "count/draining_counts.h"
+#include "count/resident_table.h"
 #include "count/kept_filter.h"
 #include "count/sketch.h"
 #include "pattern/tracking_observer.h"
@@ -109,6 +113,64 @@ struct PlayedCollector : TrackingObserver {
   }
 };
 
+// Pass 1b: the keys of every level of every played pattern, L per move.
+struct PlayedKeys : TrackingObserver {
+  std::vector<uint64_t>* keys;
+  PlayedKeys(const KeyScheme& s, std::vector<uint64_t>* out) : TrackingObserver(s), keys(out) {}
+  void before_move(const Board& board, Color mover, Point move, int) override {
+    if (move.is_pass()) return;
+    tracker.walk(board.index(move), mover, [&](int, uint64_t key) {
+      keys->push_back(key);
+      return true;
+    });
+  }
+};
+
+Status replay_stored(const std::string& rec, Game* game, Board* board, TrackingObserver* obs) {
+  Status st = decode_game(rec, game);
+  if (!st.ok()) return st;
+  obs->start_game(game->info.size);
+  ReplayResult rr;
+  st = replay(*game, board, &rr, obs);
+  if (!st.ok()) return Status::Error("stored game " + game->origin.describe() + ": " + st.message());
+  return Status::OK();
+}
+
+// Distinct keys per level, kept compact by sorting and deduplicating
+// whenever the raw list has doubled.
+class KeySet {
+ public:
+  explicit KeySet(int levels) : keys_(size_t(levels)), unique_(size_t(levels), 0) {}
+  void add(int level, uint64_t key) {
+    auto& v = keys_[size_t(level - 1)];
+    v.push_back(key);
+    if (v.size() >= std::max<size_t>(size_t(1) << 16, 2 * unique_[size_t(level - 1)])) compact(level - 1);
+  }
+  void merge(KeySet&& other) {
+    for (size_t l = 0; l < keys_.size(); ++l) {
+      keys_[l].insert(keys_[l].end(), other.keys_[l].begin(), other.keys_[l].end());
+      std::vector<uint64_t>().swap(other.keys_[l]);
+      compact(int(l));
+    }
+  }
+  size_t entries() const {
+    size_t n = 0;
+    for (const auto& v : keys_) n += v.size();
+    return n;
+  }
+  std::vector<std::vector<uint64_t>>& by_level() { return keys_; }
+
+ private:
+  void compact(int l) {
+    auto& v = keys_[size_t(l)];
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    unique_[size_t(l)] = v.size();
+  }
+  std::vector<std::vector<uint64_t>> keys_;
+  std::vector<size_t> unique_;
+};
+
 }  // namespace
 
 std::string CountSummary::to_json() const {
@@ -121,32 +183,133 @@ std::string CountSummary::to_json() const {
   j["sketch_bytes"] = sketch_bytes;
   j["flushes"] = flushes;
   j["pruned"] = pruned;
-  j["seconds"] = {{"pass1", seconds_pass1}, {"pass2", seconds_pass2}, {"commit", seconds_commit}};
+  j["mode"] = mode;
+  j["kept_keys"] = kept_keys;
+  j["seconds"] = {{"pass1", seconds_pass1}, {"kept", seconds_kept}, {"pass2", seconds_pass2}, {"commit", seconds_commit}};
   return j.dump();
 }
+
+namespace {
+
+// Pass 2 with every kept pattern in one shared ResidentTable.
+Status count_resident(PatternDb& db, int threads, ResidentTable* table, const std::function<void(uint64_t)>& progress,
+                      std::atomic<uint64_t>* positions, std::atomic<uint64_t>* candidates) {
+  const KeyScheme& scheme = db.settings().scheme;
+  return for_all_games(
+      db, threads,
+      [&](int, std::vector<std::string>& batch) -> Status {
+        Game game;
+        Board board;
+        CandidateCounter<ResidentTable> counter(scheme, table);
+        for (const std::string& rec : batch) {
+          Status st = decode_game(rec, &game);
+          if (!st.ok()) return st;
+          counter.start_game(game);
+          ReplayResult rr;
+          st = replay(game, &board, &rr, &counter);
+          if (!st.ok()) return Status::Error("stored game " + game.origin.describe() + ": " + st.message());
+          counter.finish_game();
+        }
+        *positions += counter.positions();
+        *candidates += counter.candidates();
+        return Status::OK();
+      },
+      progress);
+}
+
+// Pass 2 with per-thread tables that learn kept patterns from the sketch
+// and drain into the database generation `gen` when full.
+Status count_draining(PatternDb& db, int threads, uint32_t gen, const CountMinSketch& sketch, size_t table_entries,
+                      const std::function<void(uint64_t)>& progress, std::atomic<uint64_t>* positions,
+                      std::atomic<uint64_t>* candidates, std::atomic<uint64_t>* flushes) {
+  const DbSettings& settings = db.settings();
+  std::vector<CountTable> tables;
+  std::vector<KeptFilter> filters;
+  for (int t = 0; t < threads; ++t) {
+    tables.emplace_back(table_entries);
+    filters.emplace_back(&sketch, settings.min_played);
+  }
+  // Partial sums go to the database in chunks, so a drain needs little
+  // memory beyond the table itself.
+  auto drain = [&](int t) -> Status {
+    std::vector<std::tuple<int, uint64_t, PatternCounts>> chunk;
+    chunk.reserve(size_t(1) << 16);
+    Status st;
+    tables[size_t(t)].drain([&](int level, uint64_t key, const PatternCounts& c) {
+      if (!st.ok()) return;
+      chunk.emplace_back(level, key, c);
+      if (chunk.size() == chunk.capacity()) {
+        st = db.add_counts(gen, chunk);
+        chunk.clear();
+      }
+    });
+    if (st.ok() && !chunk.empty()) st = db.add_counts(gen, chunk);
+    ++*flushes;
+    return st;
+  };
+  Status s = for_all_games(
+      db, threads,
+      [&](int t, std::vector<std::string>& batch) -> Status {
+        Game game;
+        Board board;
+        DrainingCounts counts(&tables[size_t(t)], &filters[size_t(t)], [&, t] { return drain(t); });
+        CandidateCounter<DrainingCounts> counter(settings.scheme, &counts);
+        for (const std::string& rec : batch) {
+          Status st = decode_game(rec, &game);
+          if (!st.ok()) return st;
+          counter.start_game(game);
+          ReplayResult rr;
+          st = replay(game, &board, &rr, &counter);
+          if (!st.ok()) return Status::Error("stored game " + game.origin.describe() + ": " + st.message());
+          counter.finish_game();
+          if (!counter.status().ok()) return counter.status();
+        }
+        *positions += counter.positions();
+        *candidates += counter.candidates();
+        return Status::OK();
+      },
+      progress);
+  if (!s.ok()) return s;
+  for (int t = 0; t < threads; ++t) {
+    if (tables[size_t(t)].size() == 0) continue;
+    s = drain(t);
+    if (!s.ok()) return s;
+  }
+  return Status::OK();
+}
+
+}  // namespace
 
 Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary) {
   *summary = CountSummary{};
   const DbSettings& settings = db.settings();
   const int threads = std::max(1, options.threads);
   const int levels = settings.scheme.levels;
+  const unsigned min_played = unsigned(settings.min_played);
   if (settings.min_played < 1 || settings.min_played > 255)
     return Status::Error("min_played must be between 1 and 255");
 
-  // At most half the budget for the sketch, a quarter for the count tables.
-  // A sketch with ~2 cells per row for each played (level, pattern) is
-  // enough to keep false "kept" answers rare; more only costs page faults.
-  const size_t wanted = size_t(std::min<uint64_t>(uint64_t(options.memory_budget / 2),
-                                                  std::max<uint64_t>(1 << 20, db.move_count() * uint64_t(levels) * 2 *
-                                                                                  CountMinSketch::kRows)));
-  CountMinSketch sketch(wanted);
-  summary->sketch_bytes = sketch.bytes();
-  const size_t table_entries = std::max<size_t>(1024, options.memory_budget / 4 / size_t(threads) / 96);
-  std::atomic<uint64_t> games{0};
+  // At most half the budget for the sketch.  About two cells per row for
+  // each played (level, pattern) keeps false "kept" answers rare; more only
+  // costs memory.  It shrinks for small databases.
+  const uint64_t played_items = std::max<uint64_t>(1, db.move_count() * uint64_t(levels));
+  const int cell_bits = CountMinSketch::cell_bits_for(settings.min_played);
+  const size_t sketch_bytes =
+      size_t(std::min<uint64_t>(options.memory_budget / 2, played_items * 2 * CountMinSketch::kRows * cell_bits / 8));
+  std::atomic<uint64_t> positions{0}, candidates{0}, flushes{0};
+  auto progress = [&](int pass) {
+    return [&, pass](uint64_t done) {
+      if (options.progress) options.progress({pass, done, db.game_count()});
+    };
+  };
+  std::optional<CountMinSketch> sketch;
+  sketch.emplace(sketch_bytes, settings.min_played);
+  summary->sketch_bytes = sketch->bytes();
 
-  // ---- pass 1 ----
+  // ---- pass 1: the sketch of played patterns ----
   auto t0 = Clock::now();
   std::mutex sketch_mu;
+  std::atomic<uint64_t> games{0};
   Status s = for_all_games(
       db, threads,
       [&](int, std::vector<std::string>& batch) -> Status {
@@ -156,84 +319,129 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
         Board board;
         PlayedCollector obs(settings.scheme, &items);
         for (const std::string& rec : batch) {
-          Status st = decode_game(rec, &game);
+          Status st = replay_stored(rec, &game, &board, &obs);
           if (!st.ok()) return st;
-          obs.start_game(game.info.size);
-          ReplayResult rr;
-          st = replay(game, &board, &rr, &obs);
-          if (!st.ok()) return Status::Error("stored game " + game.origin.describe() + ": " + st.message());
         }
+        // Fetch a few items ahead: the sketch is far out of the caches.
+        constexpr size_t kAhead = 16;
         std::lock_guard<std::mutex> lock(sketch_mu);
-        for (uint64_t it : items) sketch.add(it);
+        for (size_t i = 0; i < items.size(); ++i) {
+          if (i + kAhead < items.size()) sketch->prefetch(items[i + kAhead]);
+          sketch->add(items[i]);
+        }
         games += batch.size();
         return Status::OK();
       },
-      [&](uint64_t done) {
-        if (options.progress) options.progress({1, done, db.game_count()});
-      });
+      progress(1));
   if (!s.ok()) return s;
   summary->seconds_pass1 = since(t0);
-  summary->sketch_fill = sketch.fill_ratio();
+  summary->sketch_fill = sketch->fill_ratio();
   summary->games = games;
 
-  // ---- pass 2 ----
+  // ---- pass 1b: the kept set, if it fits in memory ----
+  // A played pattern is kept when the sketch says it was played at least
+  // min_played times and so were all its smaller levels.  Every pattern
+  // ever counted is played somewhere, so this is the whole kept set.
   t0 = Clock::now();
+  const size_t max_resident = options.memory_budget / 2;
+  const size_t max_raw_keys = options.memory_budget / 4 / sizeof(uint64_t);
+  KeySet kept(levels);
+  std::atomic<bool> fits{db.move_count() < (uint64_t(1) << 32)};  // played/wins are 32-bit there
+  std::mutex kept_mu;
+  if (fits) {
+    s = for_all_games(
+        db, threads,
+        [&](int, std::vector<std::string>& batch) -> Status {
+          if (!fits) return Status::OK();
+          thread_local std::vector<uint64_t> keys, found;
+          keys.clear();
+          found.clear();
+          Game game;
+          Board board;
+          PlayedKeys obs(settings.scheme, &keys);
+          for (const std::string& rec : batch) {
+            Status st = replay_stored(rec, &game, &board, &obs);
+            if (!st.ok()) return st;
+          }
+          // keys holds L keys per move; look them up with the lines of the
+          // move after next already on their way, and keep each move's
+          // prefix of kept levels.
+          const size_t L = size_t(levels), n = keys.size();
+          for (size_t i = 0; i < n; i += L) {
+            if (i + 2 * L < n)
+              for (size_t l = 0; l < L; ++l) sketch->prefetch(level_item(int(l + 1), keys[i + 2 * L + l]));
+            for (size_t l = 0; l < L; ++l) {
+              if (sketch->estimate(level_item(int(l + 1), keys[i + l])) < min_played) break;
+              found.push_back(keys[i + l]);
+              found.push_back(l + 1);
+            }
+          }
+          std::lock_guard<std::mutex> lock(kept_mu);
+          for (size_t i = 0; i < found.size(); i += 2) kept.add(int(found[i + 1]), found[i]);
+          if (kept.entries() > max_raw_keys) fits = false;
+          return Status::OK();
+        },
+        progress(2));
+    if (!s.ok()) return s;
+  }
+  const bool resident = fits && ResidentTable::bytes_for(kept.entries()) <= max_resident;
+  summary->seconds_kept = since(t0);
+
+  // ---- pass 2: exact counts ----
   uint32_t gen = 0;
   s = db.begin_generation(&gen);
   if (!s.ok()) return s;
-  std::vector<CountTable> tables;
-  std::vector<KeptFilter> filters;
-  for (int t = 0; t < threads; ++t) {
-    tables.emplace_back(table_entries);
-    filters.emplace_back(&sketch, settings.min_played);
-  }
-  std::atomic<uint64_t> positions{0}, candidates{0}, flushes{0};
-  s = for_all_games(
-      db, threads,
-      [&](int t, std::vector<std::string>& batch) -> Status {
-        Game game;
-        Board board;
-        CandidateCounter counter(settings.scheme, &filters[t], &tables[t]);
-        for (const std::string& rec : batch) {
-          Status st = decode_game(rec, &game);
-          if (!st.ok()) return st;
-          counter.start_game(game);
-          ReplayResult rr;
-          st = replay(game, &board, &rr, &counter);
-          if (!st.ok()) return Status::Error("stored game " + game.origin.describe() + ": " + st.message());
-          counter.finish_game();
-          if (tables[t].full()) {
-            st = db.add_counts(gen, tables[t].drain());
-            ++flushes;
-            if (!st.ok()) return st;
-          }
-        }
-        positions += counter.positions();
-        candidates += counter.candidates();
-        return Status::OK();
-      },
-      [&](uint64_t done) {
-        if (options.progress) options.progress({2, done, db.game_count()});
-      });
-  if (!s.ok()) return s;
-  for (auto& table : tables) {
-    if (table.size() == 0) continue;
-    s = db.add_counts(gen, table.drain());
-    ++flushes;
-    if (!s.ok()) return s;
-  }
-  summary->seconds_pass2 = since(t0);
-  summary->positions = positions;
-  summary->candidates = candidates;
-  summary->flushes = flushes;
-
-  // ---- commit ----
   t0 = Clock::now();
   uint64_t pruned = 0;
   summary->patterns_per_level.assign(size_t(levels), 0);
-  s = db.prune_generation(gen, &pruned, &summary->patterns_per_level);
-  if (!s.ok()) return s;
+  if (resident) {
+    summary->mode = "resident";
+    sketch.reset();
+    ResidentTable table(kept.by_level());
+    kept = KeySet(levels);
+    summary->kept_keys = table.size();
+    s = count_resident(db, threads, &table, progress(3), &positions, &candidates);
+    if (!s.ok()) return s;
+    summary->seconds_pass2 = since(t0);
+    // Only the patterns truly played min_played times are reported; the
+    // others were sketch over-estimates.
+    t0 = Clock::now();
+    std::vector<std::tuple<int, uint64_t, PatternCounts>> chunk;
+    table.for_each([&](int level, uint64_t key, const PatternCounts& c) {
+      if (!s.ok()) return;
+      if (c.played < min_played) {
+        ++pruned;
+        return;
+      }
+      ++summary->patterns_per_level[size_t(level - 1)];
+      chunk.emplace_back(level, key, c);
+      if (chunk.size() == size_t(1) << 16) {
+        s = db.add_counts(gen, chunk);
+        chunk.clear();
+      }
+    });
+    if (s.ok() && !chunk.empty()) s = db.add_counts(gen, chunk);
+    if (!s.ok()) return s;
+    flushes = 1;
+  } else {
+    summary->mode = "draining";
+    kept = KeySet(levels);
+    const size_t table_entries = size_t(std::min<uint64_t>(
+        options.memory_budget / 4 / size_t(threads) / (2 * sizeof(CountTable::Entry)), played_items));
+    s = count_draining(db, threads, gen, *sketch, table_entries, progress(3), &positions, &candidates, &flushes);
+    if (!s.ok()) return s;
+    sketch.reset();
+    summary->seconds_pass2 = since(t0);
+    t0 = Clock::now();
+    s = db.prune_generation(gen, &pruned, &summary->patterns_per_level);
+    if (!s.ok()) return s;
+  }
+  summary->positions = positions;
+  summary->candidates = candidates;
+  summary->flushes = flushes;
   summary->pruned = pruned;
+
+  // ---- commit ----
   s = db.commit_generation(gen, summary->to_json());
   if (!s.ok()) return s;
   summary->seconds_commit = since(t0);

@@ -22,7 +22,7 @@
 namespace sgfpat {
 
 struct CountProgress {
-  int pass = 1;             // 1 or 2
+  int pass = 1;             // 1 sketch, 2 kept set, 3 exact counts
   uint64_t games_done = 0;  // in this pass
   uint64_t games_total = 0;
 };
@@ -42,7 +42,9 @@ struct CountSummary {
   size_t sketch_bytes = 0;
   uint64_t flushes = 0;
   uint64_t pruned = 0;  // counted but played < min_played (sketch over-estimates)
-  double seconds_pass1 = 0, seconds_pass2 = 0, seconds_commit = 0;
+  std::string mode;         // "resident": all kept patterns in memory; "draining": tables drained when full
+  uint64_t kept_keys = 0;   // resident: patterns counted (reported + pruned)
+  double seconds_pass1 = 0, seconds_kept = 0, seconds_pass2 = 0, seconds_commit = 0;
   std::string to_json() const;
 };
 

@@ -1,54 +1,63 @@
 #include "count/sketch.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace sgfpat {
 
-namespace {
-uint64_t mix64(uint64_t z) {
-  z = (z ^ (z >> 33)) * 0xff51afd7ed558ccdULL;
-  z = (z ^ (z >> 33)) * 0xc4ceb9fe1a85ec53ULL;
-  return z ^ (z >> 33);
-}
-}  // namespace
-
-CountMinSketch::CountMinSketch(size_t bytes) {
-  static_assert(kRows * 16 == 64, "one block per cache line");
+CountMinSketch::CountMinSketch(size_t bytes, int threshold) {
+  bits_ = cell_bits_for(threshold);
+  cap_ = (1u << bits_) - 1;
+  mask_ = cap_;
+  index_bits_ = std::countr_zero(unsigned(128 / bits_));
   blocks_ = std::max<size_t>(16, bytes / 64);
-  cells_.assign(blocks_ * 64, 0);
+  words_ = HugeArray<uint64_t>(blocks_ * 8);
 }
 
-void CountMinSketch::slots(uint64_t item, size_t out[kRows]) const {
-  uint64_t h = mix64(item);
-  // High bits choose the block (multiply-shift range reduction), the low
-  // 16 bits choose one cell in each row of it.
-  size_t block = size_t((unsigned __int128)(h >> 16) * blocks_ >> 48);
-  for (int r = 0; r < kRows; ++r) out[r] = block * 64 + size_t(r) * 16 + ((h >> (4 * r)) & 15);
+CountMinSketch::Cells CountMinSketch::cells(uint64_t item) const {
+  const uint64_t h = mix(item);
+  uint64_t* block = const_cast<uint64_t*>(&words_[block_of(h) * 8]);
+  Cells c;
+  for (int r = 0; r < kRows; ++r) {
+    const unsigned bit = unsigned((h >> (index_bits_ * r)) & ((1u << index_bits_) - 1)) * unsigned(bits_);
+    c.word[r] = block + 2 * r + (bit >> 6);
+    c.shift[r] = bit & 63;
+  }
+  return c;
 }
 
 void CountMinSketch::add(uint64_t item) {
-  size_t s[kRows];
-  slots(item, s);
-  uint8_t m = 255;
-  for (size_t i : s) m = std::min(m, cells_[i]);
-  if (m == 255) return;
-  // Conservative update: raise only the cells that hold the minimum.
-  for (size_t i : s)
-    if (cells_[i] == m) cells_[i] = uint8_t(m + 1);
+  Cells c = cells(item);
+  unsigned v[kRows], m = cap_;
+  for (int r = 0; r < kRows; ++r) {
+    v[r] = unsigned((*c.word[r] >> c.shift[r]) & mask_);
+    m = std::min(m, v[r]);
+  }
+  if (m == cap_) return;
+  // Conservative update: raise only the cells that hold the minimum (two
+  // rows may share a word, so each update reads the word afresh).
+  for (int r = 0; r < kRows; ++r)
+    if (v[r] == m) *c.word[r] += uint64_t(1) << c.shift[r];
 }
 
-uint8_t CountMinSketch::estimate(uint64_t item) const {
-  size_t s[kRows];
-  slots(item, s);
-  uint8_t m = 255;
-  for (size_t i : s) m = std::min(m, cells_[i]);
+unsigned CountMinSketch::estimate(uint64_t item) const {
+  Cells c = cells(item);
+  unsigned m = cap_;
+  for (int r = 0; r < kRows; ++r) m = std::min(m, unsigned((*c.word[r] >> c.shift[r]) & mask_));
   return m;
 }
 
 double CountMinSketch::fill_ratio() const {
+  // A cell is non-zero when any of its bits is: fold them onto its lowest.
+  uint64_t low = 0;
+  for (int i = 0; i < 64; i += bits_) low |= uint64_t(1) << i;
   size_t nz = 0;
-  for (uint8_t c : cells_) nz += c != 0;
-  return double(nz) / double(cells_.size());
+  for (size_t w = 0; w < words_.size(); ++w) {
+    uint64_t x = words_[w];
+    for (int s = 1; s < bits_; ++s) x |= words_[w] >> s;
+    nz += size_t(std::popcount(x & low));
+  }
+  return double(nz) / double(words_.size() * size_t(64 / bits_));
 }
 
 }  // namespace sgfpat

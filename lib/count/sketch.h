@@ -1,31 +1,61 @@
-// A count-min sketch with conservative update and saturating 8-bit cells,
-// for "has this pattern been played at least K times?" in fixed memory.
-// It never under-counts: estimate(x) >= true count(x) (capped at 255).
+// A count-min sketch with conservative update and saturating cells, for
+// "has this pattern been played at least K times?" in fixed memory.
+// It never under-counts: estimate(x) >= min(true count(x), cap()).
+//
+// Cells are only as wide as the question needs (2 bits for K <= 3, 4 bits
+// for K <= 15, else 8): the same memory then holds 4x more cells for the
+// default K = 2, so far fewer patterns played once look like kept ones.
 // Blocked layout: an item's kRows cells share one 64-byte cache line (one
-// 16-cell row each), so a look-up costs one cache miss, not kRows.
+// 128-bit row each), so a look-up costs one cache miss, not kRows.
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+
+#include "core/prefetch.h"
+#include "count/huge_array.h"
 
 namespace sgfpat {
 
 class CountMinSketch {
  public:
   static constexpr int kRows = 4;
-  // Uses about `bytes` of memory (rounded down to a power of two per row).
-  explicit CountMinSketch(size_t bytes);
+  // Uses about `bytes` of memory; cells count up to at least `threshold`.
+  CountMinSketch(size_t bytes, int threshold);
+  // Bits per cell for questions up to `threshold`.
+  static int cell_bits_for(int threshold) { return threshold <= 3 ? 2 : threshold <= 15 ? 4 : 8; }
 
   void add(uint64_t item);
-  uint8_t estimate(uint64_t item) const;
-  size_t bytes() const { return cells_.size(); }
+  // The estimated count, capped at cap().
+  unsigned estimate(uint64_t item) const;
+  // Starts fetching the cache line of `item`, for a look-up soon after.
+  void prefetch(uint64_t item) const { prefetch_line(&words_[block_of(mix(item)) * 8]); }
+  unsigned cap() const { return cap_; }
+  int cell_bits() const { return bits_; }
+  size_t bytes() const { return words_.bytes(); }
   // Fraction of non-zero cells: how crowded the sketch is.
   double fill_ratio() const;
 
  private:
-  void slots(uint64_t item, size_t out[kRows]) const;
+  static uint64_t mix(uint64_t z) {
+    z = (z ^ (z >> 33)) * 0xff51afd7ed558ccdULL;
+    z = (z ^ (z >> 33)) * 0xc4ceb9fe1a85ec53ULL;
+    return z ^ (z >> 33);
+  }
+  // High bits choose the block (multiply-shift range reduction); the low
+  // bits choose one cell in each row of it.
+  size_t block_of(uint64_t h) const { return size_t((unsigned __int128)(h >> 24) * blocks_ >> 40); }
+  struct Cells {
+    uint64_t* word[kRows];
+    unsigned shift[kRows];
+  };
+  Cells cells(uint64_t item) const;
+
+  int bits_;
+  unsigned cap_;
+  uint64_t mask_;  // one cell's bits
+  int index_bits_;  // log2(cells per row)
   size_t blocks_;
-  std::vector<uint8_t> cells_;  // blocks_ blocks of kRows x 16 cells
+  HugeArray<uint64_t> words_;  // blocks_ blocks of kRows rows of 2 words
 };
 
 // One 64-bit item for (level, key): keys of different levels are different

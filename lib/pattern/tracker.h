@@ -32,6 +32,24 @@ class PatternTracker {
   // Key of the level-`level` pattern around idx for `mover` to play.
   uint64_t key(int idx, int level, Color mover) const;
 
+  // A walk up the levels of one point that can be paused between levels.
+  struct Cursor {
+    uint64_t acc[8] = {};
+    int level = 0;  // levels folded in so far
+  };
+  // Folds the next level of idx into `c` and returns that level's key for
+  // `mover` (c->level must be below the scheme's L).
+  uint64_t next_key(int idx, Color mover, Cursor* c) const {
+    fold(idx, c);
+    return canonical(c->acc, mover == Color::White);
+  }
+  // The same without computing the key.
+  void fold(int idx, Cursor* c) const {
+    const uint64_t* ring = &rings_[(size_t(idx) * size_t(levels_) + size_t(c->level)) * 8];
+    for (int s = 0; s < 8; ++s) c->acc[s] ^= ring[s];
+    ++c->level;
+  }
+
   // Calls visit(level, key) for level = 1, 2, ... up to max_level (or the
   // scheme's L if 0) and stops early when visit returns false.  Returns the
   // last level visited.

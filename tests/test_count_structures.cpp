@@ -1,0 +1,153 @@
+// The counting pass's building blocks against plain std::map references:
+// the packed count-min sketch, the drained CountTable, the ResidentTable
+// and the tracker's level cursor.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "count/count_table.h"
+#include "count/resident_table.h"
+#include "count/sketch.h"
+#include "pattern/tracker.h"
+
+using namespace sgfpat;
+
+namespace {
+// Skewed item stream: a few hot items and a long tail, like patterns.
+std::vector<uint64_t> skewed_items(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint64_t> out;
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t r = rng();
+    out.push_back((r & 3) == 0 ? r % 97 : (r & 3) == 1 ? r % 5003 : r);
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("sketch: never under-counts, for every cell width") {
+  for (int k : {1, 2, 3, 4, 15, 16, 200}) {
+    CAPTURE(k);
+    // Small on purpose: many collisions.
+    CountMinSketch sketch(64 * 1024, k);
+    CHECK(sketch.cap() >= unsigned(k));
+    std::map<uint64_t, unsigned> truth;
+    for (uint64_t it : skewed_items(200000, uint64_t(k))) {
+      sketch.add(it);
+      ++truth[it];
+    }
+    size_t false_kept = 0, below = 0;
+    for (auto& [it, c] : truth) {
+      unsigned e = sketch.estimate(it);
+      CHECK(e >= std::min(c, sketch.cap()));
+      if (c < unsigned(k)) {
+        ++below;
+        false_kept += e >= unsigned(k);
+      }
+    }
+    if (below) MESSAGE("k=" << k << ": " << false_kept << " of " << below << " items below k look kept");
+    CHECK(sketch.fill_ratio() > 0.0);
+    CHECK(sketch.fill_ratio() <= 1.0);
+  }
+}
+
+TEST_CASE("sketch: a roomy sketch is nearly exact at the threshold") {
+  CountMinSketch sketch(size_t(16) << 20, 2);
+  CHECK(sketch.cell_bits() == 2);
+  std::map<uint64_t, unsigned> truth;
+  for (uint64_t it : skewed_items(100000, 7)) {
+    sketch.add(it);
+    ++truth[it];
+  }
+  size_t wrong = 0;
+  for (auto& [it, c] : truth) wrong += (sketch.estimate(it) >= 2) != (c >= 2);
+  CHECK(wrong * 1000 < truth.size());  // under 0.1% false "kept"
+}
+
+TEST_CASE("count table: add, find, drain, and reuse after a drain") {
+  CountTable table(20000);
+  std::map<std::pair<int, uint64_t>, uint64_t> truth;
+  std::mt19937_64 rng(3);
+  for (int round = 0; round < 2; ++round) {
+    truth.clear();
+    while (!table.full()) {
+      int level = int(rng() % 16) + 1;
+      uint64_t key = rng() % 30000;  // same key at several levels
+      int32_t s = table.add(level, key);
+      CHECK(table.find(level, key) == s);
+      table.at(s).seen += 3;
+      truth[{level, key}] += 3;
+    }
+    CHECK(table.room() > 0);
+    CHECK(table.find(17, 1) == -1);
+    std::map<std::pair<int, uint64_t>, uint64_t> drained;
+    table.drain([&](int level, uint64_t key, const PatternCounts& c) { drained[{level, key}] += c.seen; });
+    CHECK(drained == truth);
+    CHECK(table.size() == 0);
+    CHECK(table.find(truth.begin()->first.first, truth.begin()->first.second) == -1);
+  }
+}
+
+TEST_CASE("resident table: exactly the given keys, key 0 included, counts add up") {
+  std::mt19937_64 rng(11);
+  std::vector<std::vector<uint64_t>> keys(4);
+  std::set<std::pair<int, uint64_t>> in;
+  for (int l = 0; l < 4; ++l) {
+    for (int i = 0; i < 1000 * (l + 1); ++i) keys[size_t(l)].push_back(rng());
+    if (l == 2) keys[size_t(l)].push_back(0);
+    for (uint64_t k : keys[size_t(l)]) in.insert({l + 1, k});
+  }
+  ResidentTable table(keys);
+  CHECK(table.size() == in.size());
+  CHECK(table.bytes() <= ResidentTable::bytes_for(in.size()) + 4 * 24 * 17);
+  for (auto [level, key] : in) {
+    int32_t s = table.find(level, key);
+    REQUIRE(s >= 0);
+    table.add_seen(level, s, uint64_t(level) + key % 7);
+    table.add_played(level, s, key % 2 == 0);
+  }
+  for (int i = 0; i < 10000; ++i) {
+    uint64_t key = rng();
+    int level = int(rng() % 4) + 1;
+    CHECK((table.find(level, key) >= 0) == (in.count({level, key}) == 1));
+  }
+  CHECK(table.find(1, 0) == -1);
+  size_t visited = 0;
+  table.for_each([&](int level, uint64_t key, const PatternCounts& c) {
+    ++visited;
+    CHECK(in.count({level, key}) == 1);
+    CHECK(c.seen == uint64_t(level) + key % 7);
+    CHECK(c.played == 1);
+    CHECK(c.wins == (key % 2 == 0 ? 1u : 0u));
+  });
+  CHECK(visited == in.size());
+}
+
+TEST_CASE("tracker cursor: next_key gives walk()'s keys level by level") {
+  KeyScheme scheme;
+  scheme.levels = 8;
+  PatternTracker tracker(scheme, 13);
+  Board board(13);
+  std::mt19937_64 rng(5);
+  for (int n = 0; n < 60; ++n) {
+    Point p{int8_t(rng() % 13), int8_t(rng() % 13)};
+    Color c = n % 2 ? Color::White : Color::Black;
+    if (board.play(p, c) != MoveError::None) continue;
+    tracker.after_play(board, board.index(p));
+  }
+  for (int y = 0; y < 13; ++y)
+  for (int x = 0; x < 13; ++x) {
+    const int idx = board.index(Point{int8_t(x), int8_t(y)});
+    for (Color mover : {Color::Black, Color::White}) {
+      std::vector<uint64_t> want;
+      tracker.walk(idx, mover, [&](int, uint64_t k) { want.push_back(k); return true; });
+      PatternTracker::Cursor c;
+      tracker.fold(idx, &c);  // skip level 1 without its key
+      for (int l = 2; l <= 8; ++l) CHECK(tracker.next_key(idx, mover, &c) == want[size_t(l - 1)]);
+      CHECK(c.level == 8);
+    }
+  }
+}
