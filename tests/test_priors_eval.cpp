@@ -1,9 +1,14 @@
-// Priors file and move evaluator: file validation, dichotomic lookup against
-// a linear scan, evaluation from the file against evaluation from the
-// database counts, edges and corners, and the player to move.
+// Priors file and move evaluator: file validation, every database count
+// found in the file's hash tables, dichotomic lookup against a linear scan,
+// batched look-ups against single ones, evaluation from the file against
+// evaluation from the database counts, edges and corners, and the player to
+// move.
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
 #include <random>
 
 #include "board/position_text.h"
@@ -43,7 +48,9 @@ struct Fixture {
     REQUIRE(st.ok());
     REQUIRE(summary.patterns_per_level.size() == 8);
     REQUIRE(summary.patterns_per_level[0] > 0);
+    max_probe = summary.max_probe_per_level;
   }
+  std::vector<uint32_t> max_probe;
 };
 Fixture& fixture() {
   static Fixture f;
@@ -105,7 +112,8 @@ TEST_CASE("priors file: corrupt, truncated and foreign files are refused") {
   CHECK(refused(""));
   CHECK(refused("hello, not priors"));
   CHECK(refused(bytes.substr(0, bytes.size() - 1)));    // truncated by a byte
-  CHECK(refused(bytes.substr(0, 600)));                 // truncated in the tables
+  CHECK(refused(bytes.substr(0, 600)));                 // truncated in the header
+  CHECK(refused(bytes.substr(0, 5000)));                // truncated in the tables
   CHECK(refused(bytes + std::string(8, '\0')));         // extended
   std::string flipped = bytes;
   flipped[100] ^= 1;  // inside the header: checksum catches it
@@ -121,6 +129,130 @@ TEST_CASE("priors file: corrupt, truncated and foreign files are refused") {
   REQUIRE(p.open(dir / "data", &error));
   CHECK_FALSE(p.verify(&error));
   CHECK(error.find("checksum") != std::string::npos);
+}
+
+namespace {
+// The file's header, edited by `edit`, with its checksum made right again:
+// what a buggy writer (rather than a disk error) would produce.
+template <class Edit>
+std::string forged(const std::string& bytes, Edit&& edit) {
+  sgfpat_priors::Header h;
+  std::memcpy(&h, bytes.data(), sizeof h);
+  edit(h);
+  h.header_checksum = 0;
+  h.header_checksum = sgfpat_priors::checksum64(&h, sizeof h);
+  std::string out = bytes;
+  std::memcpy(out.data(), &h, sizeof h);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("priors file: forged tables and an older version are refused at open") {
+  std::string bytes = testutil::read_file(fixture().priors_path);
+  TempDir dir("sgfpat-forged-priors");
+  sgfpat_priors::Priors p;
+  std::string error;
+  auto refusal = [&](const std::string& content) {
+    testutil::write_file(dir / "bad", content);
+    error.clear();
+    return p.open(dir / "bad", &error) ? std::string() : error;
+  };
+  using sgfpat_priors::Header;
+  // The forging itself keeps a good file good.
+  CHECK(refusal(forged(bytes, [](Header&) {})).empty());
+  std::string version = bytes;
+  version[8] = 1;  // the version field, before the checksum is even looked at
+  CHECK(refusal(version).find("version 1") != std::string::npos);
+  const std::string table = "table out of bounds";
+  CHECK(refusal(forged(bytes, [&](Header& h) { h.level[2].buckets_offset = bytes.size() - 64; }))
+            .find(table) != std::string::npos);
+  CHECK(refusal(forged(bytes, [&](Header& h) { h.level[2].counts_offset = bytes.size() - 8; })).find(table) !=
+        std::string::npos);
+  CHECK(refusal(forged(bytes, [](Header& h) { h.level[2].buckets_offset += 8; })).find(table) !=  // misaligned
+        std::string::npos);
+  CHECK(refusal(forged(bytes, [](Header& h) { h.level[2].patterns = h.level[2].buckets * 7 + 1; })).find(table) !=
+        std::string::npos);
+  CHECK(refusal(forged(bytes, [](Header& h) { h.level[2].max_probe = 0; })).find(table) != std::string::npos);
+  CHECK(refusal(forged(bytes, [](Header& h) { h.level[2].max_probe = uint32_t(h.level[2].buckets + 1); }))
+            .find(table) != std::string::npos);
+  CHECK(refusal(forged(bytes, [](Header& h) { h.level[2].buckets = 0; })).find(table) != std::string::npos);
+  CHECK(refusal(forged(bytes, [](Header& h) { h.level[2].buckets = UINT64_MAX / 2; })).find(table) !=
+        std::string::npos);
+  CHECK(refusal(forged(bytes, [](Header& h) { h.levels = 17; })).find("level count") != std::string::npos);
+}
+
+TEST_CASE("priors file: corrupt buckets make look-ups fail, never read past the tables") {
+  std::string bytes = testutil::read_file(fixture().priors_path);
+  sgfpat_priors::Header h;
+  std::memcpy(&h, bytes.data(), sizeof h);
+  // Every bucket of level 4 claims too many keys, an overflow, and records
+  // past the end; its first key slot keeps a real key.
+  const sgfpat_priors::LevelTable& t = h.level[3];
+  REQUIRE(t.buckets > 0);
+  std::vector<uint64_t> real_keys;
+  for (uint64_t b = 0; b < t.buckets; ++b) {
+    sgfpat_priors::Bucket bk;
+    std::memcpy(&bk, bytes.data() + t.buckets_offset + b * 64, 64);
+    if (bk.used > 0) real_keys.push_back(bk.keys[0]);
+    bk.used = 255;
+    bk.overflow = 1;
+    bk.base = UINT32_MAX - 3;
+    std::memcpy(bytes.data() + t.buckets_offset + b * 64, &bk, 64);
+  }
+  REQUIRE(real_keys.size() > 100);
+  TempDir dir("sgfpat-corrupt-buckets");
+  testutil::write_file(dir / "bad", bytes);
+  sgfpat_priors::Priors p;
+  std::string error;
+  REQUIRE(p.open(dir / "bad", &error));  // open() reads no data
+  CHECK_FALSE(p.verify(&error));
+  sgfpat_priors::Counts c;
+  for (uint64_t key : real_keys) CHECK_FALSE(p.lookup(4, key, &c));
+  CHECK_FALSE(p.lookup(4, 12345, &c));
+  std::vector<int> levels(real_keys.size(), 4);
+  std::vector<sgfpat_priors::Counts> out(real_keys.size());
+  std::unique_ptr<bool[]> found(new bool[real_keys.size()]);
+  p.lookup_many(levels.data(), real_keys.data(), real_keys.size(), out.data(), found.get());
+  for (size_t i = 0; i < real_keys.size(); ++i) CHECK_FALSE(found[i]);
+}
+
+TEST_CASE("priors file: every database count above the threshold is found, with its counts") {
+  sgfpat_priors::Priors p;
+  std::string error;
+  REQUIRE(p.open(fixture().priors_path, &error));
+  std::unique_ptr<PatternDb> db;
+  OpenOptions o;
+  o.read_only = true;
+  REQUIRE(PatternDb::Open(fixture().db_path, o, &db).ok());
+  std::mt19937_64 rng(7);
+  for (int level = 1; level <= p.levels(); ++level) {
+    uint64_t kept = 0, mismatched = 0, wrongly_absent = 0, wrongly_present = 0;
+    REQUIRE(db->for_each_count(level, [&](int, uint64_t key, const PatternCounts& c) {
+      sgfpat_priors::Counts got;
+      bool present = p.lookup(level, key, &got);
+      if (c.played < 2) {
+        wrongly_present += present;
+        return true;
+      }
+      ++kept;
+      if (!present) ++wrongly_absent;
+      else if (got.played != c.played || got.seen != c.seen || got.wins != c.wins) ++mismatched;
+      return true;
+    }).ok());
+    for (int i = 0; i < 1000; ++i) wrongly_present += p.contains(level, rng());
+    INFO("level " << level);
+    CHECK(kept == p.count(level));
+    CHECK(wrongly_absent == 0);
+    CHECK(mismatched == 0);
+    CHECK(wrongly_present == 0);
+    // The key mix spreads min-of-8 keys evenly: no long probe chains.
+    CHECK(fixture().max_probe[size_t(level - 1)] >= 1);
+    CHECK(fixture().max_probe[size_t(level - 1)] <= 16);
+    CHECK(p.header().level[level - 1].max_probe == fixture().max_probe[size_t(level - 1)]);
+  }
+  sgfpat_priors::Counts c;
+  CHECK_FALSE(p.lookup(0, 1, &c));
+  CHECK_FALSE(p.lookup(p.levels() + 1, 1, &c));
 }
 
 TEST_CASE("dichotomic lookup agrees with a linear scan for every candidate of real positions") {
@@ -148,6 +280,99 @@ TEST_CASE("dichotomic lookup agrees with a linear scan for every candidate of re
   MESSAGE("candidates checked: " << checked << ", with level >= 3: " << deep);
   CHECK(checked > 10000);
   CHECK(deep > 100);
+}
+
+TEST_CASE("batched look-ups agree with single ones for every candidate of real positions") {
+  sgfpat_priors::Priors p;
+  std::string error;
+  REQUIRE(p.open(fixture().priors_path, &error));
+  Evaluator ev(p);
+  const int L = p.levels();
+  uint64_t checked = 0, positions = 0;
+  std::map<int, uint64_t> by_level;
+  for_test_positions(ev.scheme(), [&](const Board& b, const PatternTracker& t, Color mover, Point, int) {
+    // Keys with a stride wider than L, as an engine with room for more levels would lay them out.
+    const size_t stride = size_t(L) + 3;
+    std::vector<uint64_t> keys;
+    for (int y = 0; y < b.size(); ++y)
+      for (int x = 0; x < b.size(); ++x) {
+        int idx = b.index(Point{int8_t(x), int8_t(y)});
+        if (!b.is_legal_index(idx, mover)) continue;
+        keys.resize(keys.size() + stride, 0);
+        t.walk(idx, mover, [&](int level, uint64_t k) { keys[keys.size() - stride + size_t(level) - 1] = k; return true; });
+      }
+    const size_t n = keys.size() / stride;
+    for (int max_level : {L, 3, L + 2}) {
+      std::vector<int> batched(n, -1);
+      p.largest_levels(keys.data(), stride, max_level, n, batched.data());
+      for (size_t c = 0; c < n; ++c) {
+        int single = p.largest_level(&keys[c * stride], max_level);
+        CHECK(batched[c] == single);
+        if (max_level == L) ++by_level[single];
+      }
+    }
+    // lookup_many over every (candidate, level), present or not, and levels out of range.
+    std::vector<int> levels;
+    std::vector<uint64_t> flat;
+    for (size_t c = 0; c < n; ++c)
+      for (int level = 0; level <= L + 1; ++level) {
+        levels.push_back(level);
+        flat.push_back(level >= 1 && level <= L ? keys[c * stride + size_t(level) - 1] : keys[c * stride]);
+      }
+    std::vector<sgfpat_priors::Counts> out(levels.size());
+    std::unique_ptr<bool[]> found(new bool[levels.size()]);
+    p.lookup_many(levels.data(), flat.data(), levels.size(), out.data(), found.get());
+    for (size_t i = 0; i < levels.size(); ++i) {
+      sgfpat_priors::Counts single;
+      bool present = p.lookup(levels[i], flat[i], &single);
+      CHECK(found[i] == present);
+      if (present && found[i]) {
+        CHECK(out[i].played == single.played);
+        CHECK(out[i].seen == single.seen);
+        CHECK(out[i].wins == single.wins);
+      }
+    }
+    checked += n;
+    ++positions;
+  });
+  MESSAGE("candidates checked: " << checked << " in " << positions << " batches");
+  CHECK(checked > 10000);
+  // Every outcome of the search occurs, from an unknown shape to the largest level.
+  for (int m = 0; m <= L; ++m) {
+    INFO("largest level " << m);
+    CHECK(by_level[m] > 0);
+  }
+  // An empty batch writes nothing.
+  int untouched = -7;
+  p.largest_levels(nullptr, size_t(L), L, 0, &untouched);
+  p.lookup_many(nullptr, nullptr, 0, nullptr, nullptr);
+  CHECK(untouched == -7);
+}
+
+TEST_CASE("evaluate() scores every legal move as score() does") {
+  sgfpat_priors::Priors p;
+  std::string error;
+  REQUIRE(p.open(fixture().priors_path, &error));
+  for (Estimator est : {Estimator::Raw, Estimator::Smoothed}) {
+    EvalOptions opts;
+    opts.estimator = est;
+    Evaluator ev(p, opts);
+    int positions = 0;
+    for_test_positions(ev.scheme(), [&](const Board& b, const PatternTracker& t, Color mover, Point, int n) {
+      if (n % 5 != 0) return;
+      std::vector<MoveEval> moves;
+      ev.evaluate(b, t, mover, &moves);
+      for (const MoveEval& e : moves) {
+        MoveEval s = ev.score(t, b.index(e.point), mover);
+        CHECK(e.level == s.level);
+        CHECK(e.score == s.score);
+        CHECK(e.counts.played == s.counts.played);
+        CHECK(e.counts.seen == s.counts.seen);
+      }
+      ++positions;
+    });
+    CHECK(positions > 100);
+  }
 }
 
 TEST_CASE("evaluation from the priors file equals evaluation from the database counts") {

@@ -30,6 +30,7 @@ int export_priors(PatternDb& db, const std::string& out_path, const PriorsExport
                         {"bytes", summary.bytes},
                         {"patterns", total},
                         {"patterns_per_level", summary.patterns_per_level},
+                        {"max_probe_per_level", summary.max_probe_per_level},
                         {"min_played", summary.min_played},
                         {"min_seen", options.min_seen},
                         {"seconds", seconds}};

@@ -1,5 +1,7 @@
 #include "eval/evaluator.h"
 
+#include <algorithm>
+
 namespace sgfpat {
 
 Evaluator::Evaluator(const sgfpat_priors::Priors& priors, EvalOptions options)
@@ -8,6 +10,26 @@ Evaluator::Evaluator(const sgfpat_priors::Priors& priors, EvalOptions options)
   scheme_.levels = priors.levels();
   scheme_.symmetry = priors.symmetry();
   base_rate_ = priors.base_rate() > 0 ? priors.base_rate() : 1e-3;
+}
+
+void Evaluator::estimate(MoveEval* e, const sgfpat_priors::Counts* counts) const {
+  if (e->level == 0) {
+    e->score = base_rate_;
+    return;
+  }
+  const int first = first_level(e->level);
+  e->counts = counts[e->level - first];
+  if (options_.estimator == Estimator::Raw) {
+    e->score = e->counts.seen ? double(e->counts.played) / double(e->counts.seen) : base_rate_;
+    return;
+  }
+  double p = base_rate_;
+  const double a = options_.smoothing;
+  for (int level = first; level <= e->level; ++level) {
+    const sgfpat_priors::Counts& c = counts[level - first];
+    p = (double(c.played) + a * p) / (double(c.seen) + a);
+  }
+  e->score = p;
 }
 
 MoveEval Evaluator::score(const PatternTracker& tracker, int idx, Color mover) const {
@@ -19,41 +41,65 @@ MoveEval Evaluator::score(const PatternTracker& tracker, int idx, Color mover) c
   }, top);
   MoveEval e;
   e.level = priors_.largest_level(keys, top);
-  if (e.level == 0) {
-    e.score = base_rate_;
-    return e;
-  }
-  priors_.lookup(e.level, keys[e.level - 1], &e.counts);
-  if (options_.estimator == Estimator::Raw) {
-    e.score = e.counts.seen ? double(e.counts.played) / double(e.counts.seen) : base_rate_;
-    return e;
-  }
-  double p = base_rate_;
-  const double a = options_.smoothing;
-  for (int level = 1; level <= e.level; ++level) {
-    sgfpat_priors::Counts c;
-    if (level == e.level) c = e.counts;
-    else priors_.lookup(level, keys[level - 1], &c);
-    p = (double(c.played) + a * p) / (double(c.seen) + a);
-  }
-  e.score = p;
+  sgfpat_priors::Counts counts[kMaxLevels];
+  if (e.level > 0)
+    for (int level = first_level(e.level); level <= e.level; ++level)
+      priors_.lookup(level, keys[level - 1], &counts[level - first_level(e.level)]);
+  estimate(&e, counts);
   return e;
 }
 
 void Evaluator::evaluate(const Board& board, const PatternTracker& tracker, Color mover, std::vector<MoveEval>* out,
                          bool allow_suicide) const {
   out->clear();
-  double total = 0;
+  const int top = std::min(priors_.levels(), tracker.scheme().levels);
+  const size_t stride = size_t(std::max(top, 1));
+  // Every candidate's keys first, so that the look-ups can be batched.
+  std::vector<uint64_t> keys;
+  keys.reserve(size_t(board.size()) * size_t(board.size()) * stride);
   for (int y = 0; y < board.size(); ++y)
     for (int x = 0; x < board.size(); ++x) {
       Point p{int8_t(x), int8_t(y)};
       int idx = board.index(p);
       if (!board.is_legal_index(idx, mover, allow_suicide)) continue;
-      MoveEval e = score(tracker, idx, mover);
+      MoveEval e;
       e.point = p;
-      total += e.score;
       out->push_back(e);
+      keys.resize(keys.size() + stride);
+      uint64_t* k = &keys[keys.size() - stride];
+      tracker.walk(idx, mover, [&](int level, uint64_t key) {
+        k[level - 1] = key;
+        return true;
+      }, top);
     }
+  const size_t n = out->size();
+  std::vector<int> levels(n);
+  priors_.largest_levels(keys.data(), stride, top, n, levels.data());
+
+  // The counts each estimate needs, candidate after candidate.
+  std::vector<int> q_level;
+  std::vector<uint64_t> q_key;
+  std::vector<size_t> first_query(n + 1);
+  for (size_t c = 0; c < n; ++c) {
+    first_query[c] = q_level.size();
+    if (levels[c] == 0) continue;
+    for (int level = first_level(levels[c]); level <= levels[c]; ++level) {
+      q_level.push_back(level);
+      q_key.push_back(keys[c * stride + size_t(level) - 1]);
+    }
+  }
+  first_query[n] = q_level.size();
+  std::vector<sgfpat_priors::Counts> counts(q_level.size());
+  // Absent counts (only in a file whose closure is broken) stay zero, as in score().
+  priors_.lookup_many(q_level.data(), q_key.data(), q_level.size(), counts.data(), nullptr);
+
+  double total = 0;
+  for (size_t c = 0; c < n; ++c) {
+    MoveEval& e = (*out)[c];
+    e.level = levels[c];
+    estimate(&e, counts.data() + first_query[c]);
+    total += e.score;
+  }
   for (MoveEval& e : *out) e.prob = total > 0 ? e.score / total : 1.0 / double(out->size());
 }
 

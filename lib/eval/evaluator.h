@@ -1,6 +1,7 @@
 // The move evaluator: for every legal move of a position, the largest
 // pattern level known to the priors (dichotomic lookup) and a move
-// probability derived from the counts.
+// probability derived from the counts.  evaluate() looks all the legal moves
+// up together (Priors::largest_levels, lookup_many); score() looks up one.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -38,17 +39,24 @@ class Evaluator {
   KeyScheme scheme() const { return scheme_; }
   const EvalOptions& options() const { return options_; }
 
-  // Scores the candidate at `idx` for `mover` (tracker in step with the board).
+  // Scores the candidate at `idx` for `mover` (tracker in step with the
+  // board); prob is left 0.  Same level, score and counts as evaluate().
   MoveEval score(const PatternTracker& tracker, int idx, Color mover) const;
 
   // Every legal move of `mover` (no pass), probabilities summing to 1, in
-  // board order.  `tracker` must be in step with `board`.
+  // board order.  `tracker` must be in step with `board`.  Thread-safe.
   void evaluate(const Board& board, const PatternTracker& tracker, Color mover, std::vector<MoveEval>* out,
                 bool allow_suicide = false) const;
   // The same, building a tracker for the board first (slower).
   std::vector<MoveEval> evaluate(const Board& board, Color mover, bool allow_suicide = false) const;
 
  private:
+  // The first level whose counts the estimator needs for a largest level m > 0.
+  int first_level(int m) const { return options_.estimator == Estimator::Raw ? m : 1; }
+  // Sets e->counts and e->score from e->level and `counts`, the counts of
+  // levels first_level(e->level) .. e->level (absent ones zero).
+  void estimate(MoveEval* e, const sgfpat_priors::Counts* counts) const;
+
   const sgfpat_priors::Priors& priors_;
   EvalOptions options_;
   KeyScheme scheme_;

@@ -18,6 +18,7 @@ struct PriorsExportOptions {
 
 struct PriorsExportSummary {
   std::vector<uint64_t> patterns_per_level;
+  std::vector<uint32_t> max_probe_per_level;  // most buckets a look-up of a present key reads
   uint64_t bytes = 0;
   int min_played = 0;
 };

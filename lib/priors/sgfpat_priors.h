@@ -13,13 +13,23 @@
 //   if (m > 0 && priors.lookup(m, keys[m - 1], &c))
 //     double play_rate = double(c.played) / double(c.seen);
 //
-// File layout (little-endian, version 1): a 512-byte header (magic
-// "SGFPRIOR", version, sizes, key scheme, thresholds, corpus summary,
-// per-level tables, data checksum, header checksum), then for each level
-// its keys (sorted u64) and its counts ({u64 seen, u32 played, u32 wins}),
-// 8-byte aligned.  open() validates the header and every table's bounds, so
-// a corrupt, truncated or foreign file is refused and never read past its
-// end; verify() also checks the data checksum (reads the whole file).
+// An engine that scores all the legal moves of a position at once should use
+// largest_levels() and lookup_many(): same answers, but the candidates' cache
+// misses overlap instead of following one another.
+//
+// File layout (little-endian, version 2): a 1024-byte header (magic
+// "SGFPRIOR", version, sizes, key scheme, thresholds, corpus summary, one
+// LevelTable per level, data checksum, header checksum), then for each level
+// a hash table of 64-byte buckets (64-byte aligned) and a dense counts array
+// ({u64 seen, u32 played, u32 wins}).  A key's home bucket is
+// bucket_of(key, buckets); a bucket holds up to 7 keys and the index of its
+// first key's counts, and keys that find their home full go to the next
+// bucket (cyclically), so a look-up usually reads one cache line of keys and
+// one of counts.  open() validates the header and every table's bounds in
+// O(levels), so a corrupt, truncated or foreign file is refused; look-ups
+// bound every index they read by the tables' sizes, so even corrupt data is
+// never read past its end.  verify() also checks the data checksum (reads the
+// whole file).
 #pragma once
 #include <cerrno>
 #include <cstdint>
@@ -36,13 +46,31 @@
 #define SGFPAT_PRIORS_MMAP 1
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+#define SGFPAT_PRIORS_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define SGFPAT_PRIORS_PREFETCH(p) ((void)(p))
+#endif
+
 namespace sgfpat_priors {
 
 inline constexpr char kMagic[8] = {'S', 'G', 'F', 'P', 'R', 'I', 'O', 'R'};
-inline constexpr uint32_t kVersion = 1;
-inline constexpr uint32_t kHeaderBytes = 512;
+inline constexpr uint32_t kVersion = 2;
+inline constexpr uint32_t kHeaderBytes = 1024;
 inline constexpr int kMaxLevels = 16;
 inline constexpr uint32_t kByteOrderMark = 0x01020304;
+inline constexpr int kBucketKeys = 7;
+
+// Where one level's tables are.  buckets is 0 exactly when patterns is 0.
+struct LevelTable {
+  uint64_t patterns;        // keys of this level = records of its counts array
+  uint64_t buckets;         // hash buckets
+  uint64_t buckets_offset;  // byte offset of Bucket[buckets], 64-byte aligned
+  uint64_t counts_offset;   // byte offset of CountsRecord[patterns]
+  uint32_t max_probe;       // most buckets the search for a present key visits
+  uint32_t reserved;
+};
+static_assert(sizeof(LevelTable) == 40, "level table layout");
 
 struct Header {
   char magic[8];
@@ -59,14 +87,22 @@ struct Header {
   uint64_t positions;
   uint64_t candidates;
   int64_t export_time;  // unix seconds
-  uint64_t count[kMaxLevels];           // patterns of level i+1
-  uint64_t keys_offset[kMaxLevels];     // byte offset of its sorted keys
-  uint64_t counts_offset[kMaxLevels];   // byte offset of its CountsRecord array
-  uint64_t data_checksum;               // checksum64 of bytes [header_bytes, file_bytes)
-  uint64_t header_checksum;             // checksum64 of the header with this field 0
-  char reserved[kHeaderBytes - 488];
+  LevelTable level[kMaxLevels];  // level[i]: patterns of level i+1
+  uint64_t data_checksum;        // checksum64 of bytes [header_bytes, file_bytes)
+  uint64_t header_checksum;      // checksum64 of the header with this field 0
+  char reserved[kHeaderBytes - 744];
 };
 static_assert(sizeof(Header) == kHeaderBytes, "header layout");
+
+// One cache line of a level's hash table.
+struct Bucket {
+  uint32_t base;      // index in the level's counts array of keys[0]'s record
+  uint8_t used;       // keys[0..used) are in use (at most kBucketKeys)
+  uint8_t overflow;   // 1: some key whose search passes here lies further on
+  uint16_t reserved;
+  uint64_t keys[kBucketKeys];
+};
+static_assert(sizeof(Bucket) == 64, "bucket layout");
 
 struct CountsRecord {
   uint64_t seen;
@@ -80,6 +116,27 @@ struct Counts {
   uint64_t seen = 0;
   uint64_t wins = 0;
 };
+
+// The high 64 bits of a * b.
+inline uint64_t mul_high64(uint64_t a, uint64_t b) {
+#if defined(__SIZEOF_INT128__)
+  __extension__ typedef unsigned __int128 u128;
+  return uint64_t((u128(a) * b) >> 64);
+#else
+  uint64_t a_lo = uint32_t(a), a_hi = a >> 32, b_lo = uint32_t(b), b_hi = b >> 32;
+  uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
+  uint64_t cross = (lo_lo >> 32) + uint32_t(hi_lo) + lo_hi;
+  return hi_hi + (hi_lo >> 32) + (cross >> 32);
+#endif
+}
+
+// The home bucket of `key` in a table of `buckets` (> 0) buckets.  Keys with
+// symmetry on are the least of 8 hashes, so their high bits are skewed toward
+// 0: mix them before scaling the hash to [0, buckets).
+inline uint64_t bucket_of(uint64_t key, uint64_t buckets) {
+  uint64_t h = (key ^ (key >> 32)) * 0x9E3779B97F4A7C15ULL;
+  return mul_high64(h, buckets);
+}
 
 // A fast 64-bit checksum over 8-byte words, fed in pieces whose sizes are
 // multiples of 8 (the last piece may be shorter).
@@ -126,6 +183,7 @@ class Priors {
   ~Priors() { close(); }
 
   // Maps and validates a priors file; false with *error set if it is not one.
+  // Reads only the header: cost independent of the file's size.
   bool open(const std::string& path, std::string* error) {
     close();
 #ifdef SGFPAT_PRIORS_MMAP
@@ -141,6 +199,10 @@ class Priors {
     if (p == MAP_FAILED) return fail(error, path + ": cannot map: " + std::strerror(errno));
     map_ = p;
     map_size_ = size_t(st.st_size);
+    // Look-ups hit random buckets all over the file: on a cold file, start
+    // reading it all in the background (it does not block) rather than fault
+    // page by page (10x slower first look-ups than this, with MADV_RANDOM).
+    ::madvise(p, map_size_, MADV_WILLNEED);
     return attach(p, map_size_, path, error);
 #else
     std::FILE* f = std::fopen(path.c_str(), "rb");
@@ -156,7 +218,8 @@ class Priors {
 #endif
   }
 
-  // Uses priors already in memory (8-byte aligned, must outlive this object).
+  // Uses priors already in memory (8-byte aligned, 64 is faster; must
+  // outlive this object).
   bool from_memory(const void* data, size_t size, std::string* error) {
     close();
     return attach(data, size, "priors", error);
@@ -177,7 +240,7 @@ class Priors {
   int levels() const { return int(header_->levels); }
   uint64_t seed() const { return header_->seed; }
   bool symmetry() const { return header_->symmetry != 0; }
-  uint64_t count(int level) const { return level >= 1 && level <= levels() ? header_->count[level - 1] : 0; }
+  uint64_t count(int level) const { return level >= 1 && level <= levels() ? tables_[level - 1].patterns : 0; }
   // Overall play rate: positions / candidates (the prior of a move no level knows).
   double base_rate() const {
     return header_->candidates ? double(header_->positions) / double(header_->candidates) : 0.0;
@@ -185,10 +248,9 @@ class Priors {
 
   // Counts of the level-`level` pattern with this key, if present.
   bool lookup(int level, uint64_t key, Counts* out) const {
-    long i = find(level, key);
+    int64_t i = find(level, key);
     if (i < 0) return false;
-    const CountsRecord& r = counts_[level - 1][i];
-    *out = Counts{r.played, r.seen, r.wins};
+    *out = counts_at(level, uint64_t(i));
     return true;
   }
   bool contains(int level, uint64_t key) const { return find(level, key) >= 0; }
@@ -212,6 +274,67 @@ class Priors {
     return m;
   }
 
+  // Batched largest_level() for n candidates: out[c] =
+  // largest_level(keys + c * stride, max_level) for c < n, where candidate
+  // c's key of level l is keys[c * stride + l - 1] (stride >= the levels
+  // searched).  The candidates' binary searches advance in lockstep and each
+  // probe is prefetched a round ahead, so their cache misses overlap.
+  void largest_levels(const uint64_t* keys, size_t stride, int max_level, size_t n, int* out) const {
+    const int top = max_level < levels() ? max_level : levels();
+    for (size_t c0 = 0; c0 < n; c0 += kBatch) {
+      const size_t m = n - c0 < kBatch ? n - c0 : kBatch;
+      const uint64_t* k = keys + c0 * stride;
+      int lo[kBatch], hi[kBatch];
+      uint64_t bucket[kBatch];
+      size_t active[kBatch], n_active = 0;
+      for (size_t i = 0; i < m; ++i) {
+        lo[i] = 0;
+        hi[i] = top;
+        if (top > 0) {
+          const int mid = (top + 1) / 2;
+          bucket[i] = prefetch_bucket(mid, k[i * stride + size_t(mid) - 1]);
+          active[n_active++] = i;
+        }
+      }
+      while (n_active > 0) {
+        size_t still = 0;
+        for (size_t a = 0; a < n_active; ++a) {
+          const size_t i = active[a];
+          int mid = (lo[i] + hi[i] + 1) / 2;
+          if (find_from(mid, bucket[i], k[i * stride + size_t(mid) - 1]) >= 0) lo[i] = mid;
+          else hi[i] = mid - 1;
+          if (lo[i] < hi[i]) {
+            mid = (lo[i] + hi[i] + 1) / 2;
+            bucket[i] = prefetch_bucket(mid, k[i * stride + size_t(mid) - 1]);
+            active[still++] = i;
+          }
+        }
+        n_active = still;
+      }
+      for (size_t i = 0; i < m; ++i) out[c0 + i] = lo[i];
+    }
+  }
+
+  // Batched lookup(): found[i] = lookup(levels[i], keys[i], &out[i]) for
+  // i < n, with the misses overlapped.  out[i] is left alone when the key is
+  // absent; found may be null.
+  void lookup_many(const int* levels, const uint64_t* keys, size_t n, Counts* out, bool* found) const {
+    for (size_t i0 = 0; i0 < n; i0 += kBatch) {
+      const size_t m = n - i0 < kBatch ? n - i0 : kBatch;
+      uint64_t bucket[kBatch];
+      int64_t record[kBatch];
+      for (size_t i = 0; i < m; ++i) bucket[i] = prefetch_bucket(levels[i0 + i], keys[i0 + i]);
+      for (size_t i = 0; i < m; ++i) {
+        record[i] = find_from(levels[i0 + i], bucket[i], keys[i0 + i]);
+        if (record[i] >= 0) SGFPAT_PRIORS_PREFETCH(&counts_[levels[i0 + i] - 1][record[i]]);
+      }
+      for (size_t i = 0; i < m; ++i) {
+        if (found) found[i0 + i] = record[i] >= 0;
+        if (record[i] >= 0) out[i0 + i] = counts_at(levels[i0 + i], uint64_t(record[i]));
+      }
+    }
+  }
+
   // Checks the data checksum (reads every byte).
   bool verify(std::string* error) const {
     if (!header_) return fail(error, "no priors file open");
@@ -222,6 +345,10 @@ class Priors {
   }
 
  private:
+  // Candidates (or keys) in flight in the batched calls: enough misses to
+  // keep the memory system busy, few enough for their lines to stay in L1.
+  static constexpr size_t kBatch = 64;
+
   static bool fail(std::string* error, const std::string& msg) {
     if (error) *error = msg;
     return false;
@@ -235,7 +362,7 @@ class Priors {
     if (h->byte_order != kByteOrderMark) return fail(error, name + ": written on a machine of another byte order");
     if (h->version != kVersion)
       return fail(error, name + ": priors format version " + std::to_string(h->version) + ", this reader reads " +
-                             std::to_string(kVersion));
+                             std::to_string(kVersion) + " (export the priors again)");
     Header copy;
     std::memcpy(&copy, h, sizeof copy);
     copy.header_checksum = 0;
@@ -245,17 +372,23 @@ class Priors {
                              " bytes, file has " + std::to_string(size) + ")");
     if (h->levels < 1 || h->levels > uint32_t(kMaxLevels)) return fail(error, name + ": bad level count");
     for (uint32_t l = 0; l < h->levels; ++l) {
-      uint64_t n = h->count[l];
-      if (n > size / 24 || !in_bounds(h->keys_offset[l], n * 8, size) || !in_bounds(h->counts_offset[l], n * 16, size) ||
-          h->keys_offset[l] % 8 || h->counts_offset[l] % 8)
-        return fail(error, name + ": level " + std::to_string(l + 1) + " table out of bounds (corrupt file)");
+      const LevelTable& t = h->level[l];
+      // Sizes are bounded by the file before they are multiplied, so the
+      // products below cannot wrap.
+      bool ok = t.patterns <= size / 16 && t.patterns <= UINT32_MAX && t.buckets <= size / 64 &&
+                (t.patterns == 0) == (t.buckets == 0) && t.patterns <= t.buckets * kBucketKeys &&
+                t.max_probe <= t.buckets && (t.buckets == 0 || t.max_probe >= 1) &&
+                in_bounds(t.buckets_offset, t.buckets * 64, size) && in_bounds(t.counts_offset, t.patterns * 16, size) &&
+                t.buckets_offset % 64 == 0 && t.counts_offset % 8 == 0;
+      if (!ok) return fail(error, name + ": level " + std::to_string(l + 1) + " table out of bounds (corrupt file)");
     }
     base_ = data;
     header_ = h;
     const unsigned char* b = static_cast<const unsigned char*>(data);
     for (uint32_t l = 0; l < h->levels; ++l) {
-      keys_[l] = reinterpret_cast<const uint64_t*>(b + h->keys_offset[l]);
-      counts_[l] = reinterpret_cast<const CountsRecord*>(b + h->counts_offset[l]);
+      tables_[l] = h->level[l];
+      buckets_[l] = reinterpret_cast<const Bucket*>(b + h->level[l].buckets_offset);
+      counts_[l] = reinterpret_cast<const CountsRecord*>(b + h->level[l].counts_offset);
     }
     return true;
   }
@@ -263,36 +396,43 @@ class Priors {
     return off >= kHeaderBytes && off <= size && len <= size - off;
   }
 
-  // Interpolation search: keys are hashes of known distribution, so a guess
-  // from the key's value lands within a few entries; binary search finishes.
-  long find(int level, uint64_t key) const {
+  Counts counts_at(int level, uint64_t record) const {
+    const CountsRecord& r = counts_[level - 1][record];
+    return Counts{r.played, r.seen, r.wins};
+  }
+
+  // Index of the key's counts record, or -1.
+  int64_t find(int level, uint64_t key) const {
+    if (level < 1 || level > levels() || tables_[level - 1].buckets == 0) return -1;
+    return find_from(level, bucket_of(key, tables_[level - 1].buckets), key);
+  }
+
+  // The key's home bucket, its line prefetched; find_from() takes it on.
+  uint64_t prefetch_bucket(int level, uint64_t key) const {
+    if (level < 1 || level > levels() || tables_[level - 1].buckets == 0) return 0;
+    uint64_t b = bucket_of(key, tables_[level - 1].buckets);
+    SGFPAT_PRIORS_PREFETCH(&buckets_[level - 1][b]);
+    return b;
+  }
+
+  // find() from the key's home bucket `b`.  A bucket without the overflow
+  // mark ends the search; max_probe bounds it even in corrupt data.
+  int64_t find_from(int level, uint64_t b, uint64_t key) const {
     if (level < 1 || level > levels()) return -1;
-    const uint64_t* k = keys_[level - 1];
-    uint64_t n = header_->count[level - 1];
-    if (n == 0) return -1;
-    uint64_t lo = 0, hi = n;  // search [lo, hi)
-    // With symmetry on a key is the least of 8 uniform hashes: its
-    // distribution function is 1 - (1 - u)^8, not u.
-    double u = double(key) / 18446744073709551616.0;
-    if (header_->symmetry) {
-      double r = 1.0 - u, r2 = r * r, r4 = r2 * r2;
-      u = 1.0 - r4 * r4;
+    const LevelTable& t = tables_[level - 1];
+    const Bucket* buckets = buckets_[level - 1];
+    for (uint32_t probe = 0; probe < t.max_probe; ++probe) {
+      const Bucket& bk = buckets[b];
+      const unsigned used = bk.used < kBucketKeys ? bk.used : unsigned(kBucketKeys);
+      for (unsigned i = 0; i < used; ++i)
+        if (bk.keys[i] == key) {
+          uint64_t r = uint64_t(bk.base) + i;
+          return r < t.patterns ? int64_t(r) : -1;
+        }
+      if (!bk.overflow) return -1;
+      if (++b == t.buckets) b = 0;
     }
-    uint64_t guess = uint64_t(u * double(n));
-    if (guess >= n) guess = n - 1;
-    // Widen a window around the guess until it brackets the key.
-    uint64_t step = 8;
-    uint64_t a = guess > step ? guess - step : 0, b = guess + step < n ? guess + step : n;
-    while (a > 0 && k[a] > key) { step *= 4; a = guess > step ? guess - step : 0; }
-    while (b < n && k[b - 1] < key) { step *= 4; b = guess + step < n ? guess + step : n; }
-    lo = a;
-    hi = b;
-    while (lo < hi) {
-      uint64_t mid = lo + (hi - lo) / 2;
-      if (k[mid] < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < n && k[lo] == key ? long(lo) : -1;
+    return -1;
   }
 
   void* map_ = nullptr;
@@ -300,7 +440,8 @@ class Priors {
   std::vector<uint64_t> owned_;
   const void* base_ = nullptr;
   const Header* header_ = nullptr;
-  const uint64_t* keys_[kMaxLevels] = {};
+  LevelTable tables_[kMaxLevels] = {};
+  const Bucket* buckets_[kMaxLevels] = {};
   const CountsRecord* counts_[kMaxLevels] = {};
 };
 
