@@ -1,5 +1,7 @@
 #include "count/candidate_counter.h"
 
+#include <algorithm>
+
 #include "count/draining_counts.h"
 #include "count/resident_table.h"
 
@@ -28,9 +30,11 @@ void CandidateCounter<Counts>::start_game(const Game& game) {
     for (int y = 0; y < size_; ++y)
       for (int x = 0; x < size_; ++x) points_.push_back(b.index(Point{int8_t(x), int8_t(y)}));
     slot_.assign(size_t(stride_) * stride_ * 2 * size_t(levels_), kUnknown);
-    pending_.assign(slot_.size(), 0);
+    start_.assign(slot_.size(), 0);
     known_.assign(size_t(stride_) * stride_ * 2, 0);
   }
+  // flush_all() at the end of the last game left every known_ at 0.
+  candidate_count_.assign(known_.size(), 0);
   tracker_.reset(size_);
   winner_ = game.info.winner();
   allow_suicide_ = game.info.suicide_allowed();
@@ -38,15 +42,20 @@ void CandidateCounter<Counts>::start_game(const Game& game) {
 
 template <class Counts>
 void CandidateCounter<Counts>::flush(int idx, int player, int from_level) {
+  const size_t cp = size_t(idx) * 2 + size_t(player);
   const size_t base = cell(idx, player);
-  const int known = known_[size_t(idx) * 2 + size_t(player)];
+  const int known = known_[cp];
+  const uint32_t now = candidate_count_[cp];
   for (int level = from_level; level <= known; ++level) {
     const size_t c = base + size_t(level - 1);
-    if (slot_[c] >= 0 && pending_[c]) counts_->add_seen(level, slot_[c], pending_[c]);
-    pending_[c] = 0;
+    const uint32_t n = now - start_[c];
+    if (slot_[c] >= 0 && n) {
+      counts_->prefetch_slot(level, slot_[c]);
+      seen_queue_.push_back(SeenAdd{slot_[c], level, n});
+    }
     slot_[c] = kUnknown;
   }
-  if (known >= from_level) known_[size_t(idx) * 2 + size_t(player)] = uint8_t(from_level - 1);
+  if (known >= from_level) known_[cp] = uint8_t(from_level - 1);
 }
 
 template <class Counts>
@@ -56,7 +65,14 @@ void CandidateCounter<Counts>::flush_all() {
 }
 
 template <class Counts>
+void CandidateCounter<Counts>::apply_seen() {
+  for (const SeenAdd& a : seen_queue_) counts_->add_seen(a.level, a.slot, a.n);
+  seen_queue_.clear();
+}
+
+template <class Counts>
 void CandidateCounter<Counts>::drain() {
+  apply_seen();
   positions_since_drain_ = 0;
   Status s = counts_->drain();
   if (status_.ok() && !s.ok()) status_ = s;
@@ -65,6 +81,7 @@ void CandidateCounter<Counts>::drain() {
 template <class Counts>
 void CandidateCounter<Counts>::finish_game() {
   flush_all();
+  apply_seen();
   if (counts_->wants_drain()) drain();
 }
 
@@ -109,17 +126,15 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
   for (int idx : points_) {
     if (board.at_index(idx) != Color::Empty || !board.is_legal_index(idx, mover, allow_suicide_)) continue;
     ++candidates_;
+    const size_t cp = size_t(idx) * 2 + size_t(player);
     const size_t base = cell(idx, player);
-    const int known = known_[size_t(idx) * 2 + size_t(player)];
-    const bool played = idx == m;
-    int level = 1;
-    for (; level <= known; ++level) {
-      const int32_t s = slot_[base + size_t(level - 1)];
-      if (s == kNotKept) break;
-      ++pending_[base + size_t(level - 1)];
-      if (played) counts_->add_played(level, s, win);
-    }
-    if (level <= known || known == levels_) continue;
+    const int known = known_[cp];
+    ++candidate_count_[cp];
+    const bool stopped = known > 0 && slot_[base + size_t(known - 1)] == kNotKept;
+    if (idx == m)
+      for (int level = 1; level <= known - int(stopped); ++level)
+        counts_->add_played(level, slot_[base + size_t(level - 1)], win);
+    if (stopped || known == levels_) continue;
     Walk& w = walks_.emplace_back();
     w.idx = idx;
     w.cursor = PatternTracker::Cursor{};
@@ -127,9 +142,13 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
     w.key = tracker_.next_key(idx, mover, &w.cursor);
     counts_->prefetch(w.cursor.level, w.key);
   }
+  // The seen additions queued by the stone changes since the last position,
+  // while the look-ups' lines are on their way.
+  apply_seen();
 
   // Look up one level of every pending candidate per round, until each
-  // reaches a level that is not kept (or L).
+  // reaches a level that is not kept (or L).  A pattern found now begins
+  // with this position, which its candidate count already includes.
   size_t active = walks_.size();
   if (found_.size() < active) found_.resize(active);
   while (active > 0) {
@@ -138,15 +157,16 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
     for (size_t i = 0; i < active; ++i) {
       Walk& w = walks_[i];
       const int lv = w.cursor.level;
+      const size_t cp = size_t(w.idx) * 2 + size_t(player);
       const size_t c = cell(w.idx, player) + size_t(lv - 1);
       const int32_t s = found_[i];
-      known_[size_t(w.idx) * 2 + size_t(player)] = uint8_t(lv);
+      known_[cp] = uint8_t(lv);
       if (s < 0) {
         slot_[c] = kNotKept;
         continue;
       }
       slot_[c] = s;
-      ++pending_[c];
+      start_[c] = candidate_count_[cp] - 1;
       if (w.idx == m) counts_->add_played(lv, s, win);
       if (lv == levels_) continue;
       w.key = tracker_.next_key(w.idx, mover, &w.cursor);

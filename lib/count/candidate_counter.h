@@ -3,20 +3,26 @@
 //
 // A candidate's level-i pattern stays the same until a stone changes within
 // distance i of it, so instead of touching the counts for every candidate,
-// level and position, the counter keeps per (point, player, level) the
-// slot of the current pattern and a pending number of positions; the
-// pending number is added to the slot when a stone change (or the end of
-// the game) ends that pattern.  The result is identical to incrementing
-// seen at every position.
+// level and position, the counter keeps per (point, player) the number of
+// positions so far in which the point was a candidate, and per (point,
+// player, level) the slot of the current pattern and that number when the
+// pattern began.  When a stone change (or the end of the game) ends the
+// pattern, the difference is added to its seen count.  The result is
+// identical to incrementing seen at every position, and a position costs
+// one increment per candidate whatever the number of levels.
 //
-// The counts are far bigger than the CPU caches, so the look-ups of a
+// The counts are far bigger than the CPU caches, so memory accesses are
+// made in batches whose cache lines are fetched ahead: the look-ups of a
 // position go in rounds, one level of every pending candidate per round,
-// with each key's cache line prefetched a round ahead: the misses overlap
-// instead of queueing behind each other.
+// each key's line prefetched a round ahead; the seen additions of ended
+// patterns are queued, their lines prefetched, and applied after the next
+// position's candidate scan.  The misses then overlap instead of queueing behind each
+// other (an atomic add waits for its line and holds back what follows).
 //
 // `Counts` is DrainingCounts or ResidentTable: lookup(level, key) -> slot
-// or -1 when not kept, prefetch, add_seen, add_played, and must_drain()
-// (before a position) / wants_drain() (after a game) / drain().
+// or -1 when not kept, prefetch(level, key), prefetch_slot(level, slot),
+// add_seen, add_played, and must_drain() (before a position) /
+// wants_drain() (after a game) / drain().
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -51,8 +57,12 @@ class CandidateCounter : public ReplayObserver {
   size_t cell(int idx, int player) const { return (size_t(idx) * 2 + size_t(player)) * size_t(levels_); }
   // Ends the patterns of levels >= ring of the centers around a changed point.
   void invalidate_around(int idx);
+  // Ends the patterns of levels >= from_level of (idx, player), queueing
+  // their seen additions (their lines are fetched from then on).
   void flush(int idx, int player, int from_level);
   void flush_all();
+  // Applies the queued seen additions (before any slot can go stale).
+  void apply_seen();
   void drain();
 
   PatternTracker tracker_;
@@ -65,8 +75,16 @@ class CandidateCounter : public ReplayObserver {
   bool allow_suicide_ = false;
   std::vector<int> points_;       // on-board indices
   std::vector<int32_t> slot_;     // [idx][player][level-1] -> slot / kUnknown / kNotKept
-  std::vector<uint32_t> pending_; // same layout: positions not yet added to seen
-  std::vector<uint8_t> known_;    // [idx][player]: levels 1..known_ have a valid slot_
+  std::vector<uint32_t> start_;   // same layout: candidate_count_ when the pattern began
+  std::vector<uint32_t> candidate_count_;  // [idx][player]: positions as a candidate, this game
+  std::vector<uint8_t> known_;    // [idx][player]: levels 1..known_ have a valid slot_;
+                                  // only the last known one can be kNotKept
+  struct SeenAdd {
+    int32_t slot;
+    int32_t level;
+    uint64_t n;
+  };
+  std::vector<SeenAdd> seen_queue_;
   // A candidate of this position whose levels above the known ones need
   // look-ups, paused before looking up `key` (level cursor.level).
   struct Walk {

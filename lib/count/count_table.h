@@ -37,6 +37,7 @@ class CountTable {
   // room() additions may follow a full() check.
   int32_t add(int level, uint64_t key);
   Entry& at(int32_t slot) { return slots_[size_t(slot)]; }
+  const Entry& at(int32_t slot) const { return slots_[size_t(slot)]; }
   void prefetch(int level, uint64_t key) const { prefetch_line(&slots_[hash(level, key) & mask_]); }
 
   size_t size() const { return size_; }

@@ -5,6 +5,7 @@
 #pragma once
 #include <functional>
 
+#include "core/prefetch.h"
 #include "core/status.h"
 #include "count/count_table.h"
 #include "count/kept_filter.h"
@@ -28,6 +29,7 @@ class DrainingCounts {
     table_->prefetch(level, key);
     filter_->prefetch(level_item(level, key));
   }
+  void prefetch_slot(int, int32_t slot) const { prefetch_line(&table_->at(slot)); }
   void add_seen(int, int32_t slot, uint64_t n) { table_->at(slot).seen += n; }
   void add_played(int, int32_t slot, bool win) {
     CountTable::Entry& e = table_->at(slot);

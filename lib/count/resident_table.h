@@ -33,6 +33,12 @@ class ResidentTable {
   // Slot of (level, key), or -1 when the key is not in the set.
   int32_t find(int level, uint64_t key) const;
   void prefetch(int level, uint64_t key) const { prefetch_line(&levels_[size_t(level - 1)].slots[home(level, key)]); }
+  // Both lines of the slot's entry (entries straddle lines).
+  void prefetch_slot(int level, int32_t slot) const {
+    const Entry* e = &levels_[size_t(level - 1)].slots[size_t(slot)];
+    prefetch_line(e);
+    prefetch_line(reinterpret_cast<const char*>(e) + sizeof(Entry) - 1);
+  }
   void add_seen(int level, int32_t slot, uint64_t n) {
     std::atomic_ref<uint64_t>(entry(level, slot).seen).fetch_add(n, std::memory_order_relaxed);
   }
