@@ -100,7 +100,7 @@ TEST_CASE("resident table: exactly the given keys, key 0 included, counts add up
     if (l == 2) keys[size_t(l)].push_back(0);
     for (uint64_t k : keys[size_t(l)]) in.insert({l + 1, k});
   }
-  ResidentTable table(keys);
+  ResidentTable table(keys, {});
   CHECK(table.size() == in.size());
   CHECK(table.bytes() <= ResidentTable::bytes_for(in.size()) + 4 * 24 * 17);
   for (auto [level, key] : in) {
@@ -116,7 +116,7 @@ TEST_CASE("resident table: exactly the given keys, key 0 included, counts add up
   }
   CHECK(table.find(1, 0) == -1);
   size_t visited = 0;
-  table.for_each([&](int level, uint64_t key, const PatternCounts& c) {
+  for (int level = 1; level <= table.levels(); ++level) table.for_each_at(level, [&](uint64_t key, const PatternCounts& c) {
     ++visited;
     CHECK(in.count({level, key}) == 1);
     CHECK(c.seen == uint64_t(level) + key % 7);
@@ -124,6 +124,38 @@ TEST_CASE("resident table: exactly the given keys, key 0 included, counts add up
     CHECK(c.wins == (key % 2 == 0 ? 1u : 0u));
   });
   CHECK(visited == in.size());
+}
+
+TEST_CASE("resident table: extends() is true exactly for the keys said to be extended") {
+  std::mt19937_64 rng(12);
+  std::vector<std::vector<uint64_t>> keys(3), extended(3);
+  std::set<std::pair<int, uint64_t>> ext;
+  for (int l = 0; l < 3; ++l)
+    for (int i = 0; i < 5000; ++i) {
+      const uint64_t k = rng();
+      keys[size_t(l)].push_back(k);
+      if (k % 3 == 0) {
+        // Listed twice, as the counting pass may list a key once per move.
+        extended[size_t(l)].push_back(k);
+        extended[size_t(l)].push_back(k);
+        ext.insert({l + 1, k});
+      }
+    }
+  extended[1].push_back(rng());  // not a kept key: ignored
+  ResidentTable table(keys, extended);
+  size_t yes = 0;
+  for (int l = 0; l < 3; ++l)
+    for (uint64_t k : keys[size_t(l)]) {
+      const int32_t s = table.find(l + 1, k);
+      REQUIRE(s >= 0);
+      CHECK(table.extends(l + 1, s) == (ext.count({l + 1, k}) == 1));
+      yes += table.extends(l + 1, s);
+    }
+  CHECK(yes == ext.size());
+  CHECK(yes > 4000);
+  // Without the list, nothing is extended.
+  ResidentTable plain(keys, {});
+  for (uint64_t k : keys[0]) CHECK_FALSE(plain.extends(1, plain.find(1, k)));
 }
 
 TEST_CASE("tracker cursor: next_key gives walk()'s keys level by level") {

@@ -59,6 +59,12 @@ void CandidateCounter<Counts>::flush(int idx, int player, int from_level) {
 }
 
 template <class Counts>
+void CandidateCounter<Counts>::stop_after(size_t cp, size_t base, int level) {
+  known_[cp] = uint8_t(level + 1);
+  slot_[base + size_t(level)] = kNotKept;
+}
+
+template <class Counts>
 void CandidateCounter<Counts>::flush_all() {
   for (int idx : points_)
     for (int player = 0; player < 2; ++player) flush(idx, player, 1);
@@ -135,6 +141,10 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
       for (int level = 1; level <= known - int(stopped); ++level)
         counts_->add_played(level, slot_[base + size_t(level - 1)], win);
     if (stopped || known == levels_) continue;
+    if (known > 0 && !counts_->extends(known, slot_[base + size_t(known - 1)])) {
+      stop_after(cp, base, known);
+      continue;
+    }
     Walk& w = walks_.emplace_back();
     w.idx = idx;
     w.cursor = PatternTracker::Cursor{};
@@ -169,6 +179,10 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
       start_[c] = candidate_count_[cp] - 1;
       if (w.idx == m) counts_->add_played(lv, s, win);
       if (lv == levels_) continue;
+      if (!counts_->extends(lv, s)) {
+        stop_after(cp, c - size_t(lv - 1), lv);
+        continue;
+      }
       w.key = tracker_.next_key(w.idx, mover, &w.cursor);
       counts_->prefetch(w.cursor.level, w.key);
       if (next != i) walks_[next] = w;

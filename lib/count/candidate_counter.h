@@ -20,7 +20,8 @@
 // other (an atomic add waits for its line and holds back what follows).
 //
 // `Counts` is DrainingCounts or ResidentTable: lookup(level, key) -> slot
-// or -1 when not kept, prefetch(level, key), prefetch_slot(level, slot),
+// or -1 when not kept, extends(level, slot) -> false when the next level
+// is surely not kept, prefetch(level, key), prefetch_slot(level, slot),
 // add_seen, add_played, and must_drain() (before a position) /
 // wants_drain() (after a game) / drain().
 #pragma once
@@ -61,6 +62,9 @@ class CandidateCounter : public ReplayObserver {
   // their seen additions (their lines are fetched from then on).
   void flush(int idx, int player, int from_level);
   void flush_all();
+  // Records that the pattern of level + 1 of cell cp (slots from `base`) is
+  // not kept, known without a look-up: no kept pattern extends `level`'s.
+  void stop_after(size_t cp, size_t base, int level);
   // Applies the queued seen additions (before any slot can go stale).
   void apply_seen();
   void drain();

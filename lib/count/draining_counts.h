@@ -29,6 +29,8 @@ class DrainingCounts {
     table_->prefetch(level, key);
     filter_->prefetch(level_item(level, key));
   }
+  // The sketch cannot tell which patterns extend to the next level.
+  bool extends(int, int32_t) const { return true; }
   void prefetch_slot(int, int32_t slot) const { prefetch_line(&table_->at(slot)); }
   void add_seen(int, int32_t slot, uint64_t n) { table_->at(slot).seen += n; }
   void add_played(int, int32_t slot, bool win) {

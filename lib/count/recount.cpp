@@ -341,11 +341,14 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
   // ---- pass 1b: the kept set, if it fits in memory ----
   // A played pattern is kept when the sketch says it was played at least
   // min_played times and so were all its smaller levels.  Every pattern
-  // ever counted is played somewhere, so this is the whole kept set.
+  // ever counted is played somewhere, so this is the whole kept set.  A
+  // kept pattern extended by a kept pattern one level up is the inner part
+  // of it at some played move, so the same walk finds those too.
   t0 = Clock::now();
   const size_t max_resident = options.memory_budget / 2;
   const size_t max_raw_keys = options.memory_budget / 4 / sizeof(uint64_t);
-  KeySet kept(levels);
+  KeySet kept(levels), extended(levels);
+  constexpr uint64_t kExtendedFlag = uint64_t(1) << 32;
   std::atomic<bool> fits{db.move_count() < (uint64_t(1) << 32)};  // played/wins are 32-bit there
   std::mutex kept_mu;
   if (fits) {
@@ -370,15 +373,22 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
           for (size_t i = 0; i < n; i += L) {
             if (i + 2 * L < n)
               for (size_t l = 0; l < L; ++l) sketch->prefetch(level_item(int(l + 1), keys[i + 2 * L + l]));
-            for (size_t l = 0; l < L; ++l) {
-              if (sketch->estimate(level_item(int(l + 1), keys[i + l])) < min_played) break;
+            size_t kept_levels = 0;
+            while (kept_levels < L && sketch->estimate(level_item(int(kept_levels + 1), keys[i + kept_levels])) >= min_played)
+              ++kept_levels;
+            // (key, level, extended by the next kept level)
+            for (size_t l = 0; l < kept_levels; ++l) {
               found.push_back(keys[i + l]);
-              found.push_back(l + 1);
+              found.push_back((l + 1) | (l + 1 < kept_levels ? kExtendedFlag : 0));
             }
           }
           std::lock_guard<std::mutex> lock(kept_mu);
-          for (size_t i = 0; i < found.size(); i += 2) kept.add(int(found[i + 1]), found[i]);
-          if (kept.entries() > max_raw_keys) fits = false;
+          for (size_t i = 0; i < found.size(); i += 2) {
+            const int level = int(found[i + 1] & ~kExtendedFlag);
+            kept.add(level, found[i]);
+            if (found[i + 1] & kExtendedFlag) extended.add(level, found[i]);
+          }
+          if (kept.entries() + extended.entries() > max_raw_keys) fits = false;
           return Status::OK();
         },
         progress(2));
@@ -397,8 +407,9 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
   if (resident) {
     summary->mode = "resident";
     sketch.reset();
-    ResidentTable table(kept.by_level());
+    ResidentTable table(kept.by_level(), extended.by_level());
     kept = KeySet(levels);
+    extended = KeySet(levels);
     summary->kept_keys = table.size();
     s = count_resident(db, threads, &table, progress(3), &positions, &candidates);
     if (!s.ok()) return s;
@@ -406,26 +417,30 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
     // Only the patterns truly played min_played times are reported; the
     // others were sketch over-estimates.
     t0 = Clock::now();
-    std::vector<std::tuple<int, uint64_t, PatternCounts>> chunk;
-    table.for_each([&](int level, uint64_t key, const PatternCounts& c) {
-      if (!s.ok()) return;
-      if (c.played < min_played) {
-        ++pruned;
-        return;
+    // One level at a time, sorted by key: the order of the database.
+    s = db.write_sorted_counts(gen, [&](const PatternDb::CountSink& sink) -> Status {
+      std::vector<std::pair<uint64_t, PatternCounts>> sorted;
+      for (int level = 1; level <= levels; ++level) {
+        sorted.clear();
+        table.for_each_at(level, [&](uint64_t key, const PatternCounts& c) {
+          if (c.played < min_played) ++pruned;
+          else sorted.emplace_back(key, c);
+        });
+        std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        summary->patterns_per_level[size_t(level - 1)] = sorted.size();
+        for (const auto& [key, c] : sorted) {
+          Status st = sink(level, key, c);
+          if (!st.ok()) return st;
+        }
       }
-      ++summary->patterns_per_level[size_t(level - 1)];
-      chunk.emplace_back(level, key, c);
-      if (chunk.size() == size_t(1) << 16) {
-        s = db.add_counts(gen, chunk);
-        chunk.clear();
-      }
+      return Status::OK();
     });
-    if (s.ok() && !chunk.empty()) s = db.add_counts(gen, chunk);
     if (!s.ok()) return s;
     flushes = 1;
   } else {
     summary->mode = "draining";
     kept = KeySet(levels);
+    extended = KeySet(levels);
     const size_t table_entries = size_t(std::min<uint64_t>(
         options.memory_budget / 4 / size_t(threads) / (2 * sizeof(CountTable::Entry)), played_items));
     s = count_draining(db, threads, gen, *sketch, table_entries, progress(3), &positions, &candidates, &flushes);

@@ -10,9 +10,14 @@ namespace {
 size_t slots_for(size_t keys) { return keys + keys * 3 / 7 + 16; }
 }  // namespace
 
-size_t ResidentTable::bytes_for(size_t keys) { return (slots_for(keys) + 1) * sizeof(Entry); }
+size_t ResidentTable::bytes_for(size_t keys) {
+  const size_t slots = slots_for(keys) + 1;
+  return slots * sizeof(Entry) + slots / 8 + 8;
+}
 
-ResidentTable::ResidentTable(const std::vector<std::vector<uint64_t>>& keys) : levels_(keys.size()) {
+ResidentTable::ResidentTable(const std::vector<std::vector<uint64_t>>& keys,
+                             const std::vector<std::vector<uint64_t>>& extended)
+    : levels_(keys.size()) {
   for (size_t l = 0; l < keys.size(); ++l) {
     Level& lv = levels_[l];
     lv.n = slots_for(keys[l].size());
@@ -28,6 +33,12 @@ ResidentTable::ResidentTable(const std::vector<std::vector<uint64_t>>& keys) : l
       while (lv.slots[i].key != 0 && lv.slots[i].key != key) i = i + 1 == lv.n ? 0 : i + 1;
       lv.slots[i].key = key;
     }
+    lv.extended.assign((lv.n + 1 + 63) / 64, 0);
+    if (l < extended.size())
+      for (uint64_t key : extended[l]) {
+        const int32_t s = find(int(l + 1), key);
+        if (s >= 0) lv.extended[size_t(s) >> 6] |= uint64_t(1) << (s & 63);
+      }
   }
 }
 
@@ -43,7 +54,7 @@ int32_t ResidentTable::find(int level, uint64_t key) const {
 
 size_t ResidentTable::bytes() const {
   size_t b = 0;
-  for (const Level& lv : levels_) b += lv.slots.bytes();
+  for (const Level& lv : levels_) b += lv.slots.bytes() + lv.extended.size() * 8;
   return b;
 }
 

@@ -2,7 +2,14 @@
 // one open-addressing table per level, built from the keys the first
 // passes found kept, then shared by every counting thread.  Nothing is
 // inserted while counting (a key that is absent is not kept), so look-ups
-// need no lock, and counts are bumped with relaxed atomic adds.
+// need no lock, and counts are bumped with relaxed atomic adds.  A key
+// and its counts share an entry: the patterns looked up most often then
+// keep one cache line each in the caches, not two.
+//
+// The table also knows which kept patterns are the inner part of some kept
+// pattern one level up ("extended"): a walk up the levels that reaches a
+// pattern nobody extends can stop without looking up the next level, which
+// would miss.  One bit a slot, a small array that stays in the caches.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -25,8 +32,11 @@ class ResidentTable {
   };
   static_assert(sizeof(Entry) == 24, "compact entries");
 
-  // keys[level - 1]: the distinct keys of that level (any order).
-  explicit ResidentTable(const std::vector<std::vector<uint64_t>>& keys);
+  // keys[level - 1]: the distinct keys of that level (any order);
+  // extended[level - 1]: those of them that are the level-`level` part of a
+  // key of keys[level] (any order, duplicates allowed).  A key left out of
+  // `extended` ends the counting walks at its level.
+  ResidentTable(const std::vector<std::vector<uint64_t>>& keys, const std::vector<std::vector<uint64_t>>& extended);
   // Memory the table of this many keys in all takes.
   static size_t bytes_for(size_t keys);
 
@@ -48,6 +58,13 @@ class ResidentTable {
     if (win) std::atomic_ref<uint32_t>(e.wins).fetch_add(1, std::memory_order_relaxed);
   }
 
+  // False when no kept pattern of level + 1 has the pattern at `slot` as
+  // its level-`level` part (so the look-up of the next level would miss).
+  bool extends(int level, int32_t slot) const {
+    const std::vector<uint64_t>& bits = levels_[size_t(level - 1)].extended;
+    return (bits[size_t(slot) >> 6] >> (slot & 63)) & 1;
+  }
+
   // The interface CandidateCounter counts through (see DrainingCounts).
   int32_t lookup(int level, uint64_t key) const { return find(level, key); }
   bool must_drain() const { return false; }
@@ -56,16 +73,15 @@ class ResidentTable {
 
   size_t size() const { return size_; }
   size_t bytes() const;
-  // Calls f(level, key, counts) for every pattern (after counting is done).
+  int levels() const { return int(levels_.size()); }
+  // Calls f(key, counts) for every pattern of `level`, in no particular
+  // order (after counting is done).
   template <class F>
-  void for_each(F&& f) const {
-    for (size_t l = 0; l < levels_.size(); ++l) {
-      const Level& lv = levels_[l];
-      for (size_t i = 0; i < lv.slots.size(); ++i) {
-        const Entry& e = lv.slots[i];
-        if (e.key != 0 || (i == lv.n && lv.has_zero))
-          f(int(l + 1), e.key, PatternCounts{e.played, e.seen, e.wins});
-      }
+  void for_each_at(int level, F&& f) const {
+    const Level& lv = levels_[size_t(level - 1)];
+    for (size_t i = 0; i < lv.slots.size(); ++i) {
+      const Entry& e = lv.slots[i];
+      if (e.key != 0 || (i == lv.n && lv.has_zero)) f(e.key, PatternCounts{e.played, e.seen, e.wins});
     }
   }
 
@@ -76,6 +92,7 @@ class ResidentTable {
     size_t n = 0;  // slots for hashing (the array has n + 1)
     bool has_zero = false;
     HugeArray<Entry> slots;
+    std::vector<uint64_t> extended;  // a bit per slot
   };
   size_t home(int level, uint64_t key) const {
     uint64_t z = key;

@@ -5,6 +5,8 @@
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
 #include <rocksdb/filter_policy.h>
+#include <rocksdb/convenience.h>
+#include <rocksdb/sst_file_writer.h>
 #include <rocksdb/write_batch.h>
 #include <unistd.h>
 
@@ -297,6 +299,32 @@ Status PatternDb::add_counts(uint32_t gen, const std::vector<std::tuple<int, uin
   return from_rocks(db_->Write(wo, &batch), "writing counts");
 }
 
+Status PatternDb::write_sorted_counts(uint32_t gen, const std::function<Status(const CountSink&)>& produce) {
+  if (read_only_) return Status::Error("database opened read-only");
+  // In the database's folder, so that taking it in is a rename; a file left
+  // by a killed run is overwritten by the next one.
+  const std::string file = path_ + "/sgfpat-counts.sst.tmp";
+  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), db_->GetOptions(cf_[kCounts]), cf_[kCounts]);
+  Status st = from_rocks(writer.Open(file), "writing counts to " + file);
+  if (!st.ok()) return st;
+  uint64_t written = 0;
+  st = produce([&](int level, uint64_t key, const PatternCounts& c) {
+    const uint64_t a[3] = {c.played, c.seen, c.wins};
+    ++written;
+    return from_rocks(writer.Put(counts_key(gen, level, key), rocksdb::Slice(reinterpret_cast<const char*>(a), 24)),
+                      "writing counts to " + file);
+  });
+  if (st.ok() && written > 0) st = from_rocks(writer.Finish(), "writing counts to " + file);
+  if (st.ok() && written > 0) {
+    rocksdb::IngestExternalFileOptions io;
+    io.move_files = true;
+    st = from_rocks(db_->IngestExternalFile(cf_[kCounts], {file}, io), "taking in the counts");
+  }
+  std::error_code ec;
+  std::filesystem::remove(file, ec);
+  return st;
+}
+
 Status PatternDb::prune_generation(uint32_t gen, uint64_t* deleted, std::vector<uint64_t>* kept) {
   *deleted = 0;
   rocksdb::WriteOptions wo;
@@ -338,6 +366,12 @@ Status PatternDb::commit_generation(uint32_t gen, const std::string& summary_jso
   if (!s.ok()) return from_rocks(s, "switching to the new counts");
   generation_ = gen;
   summary_ = summary_json;
+  // Reclaim the old generation's space: its files go whole where they can,
+  // then a compaction removes what is left of it (and folds the partial sums
+  // of a generation written by add_counts()).
+  const std::string old_begin = counts_key(0, 0, 0), old_end = counts_key(gen, 0, 0);
+  const rocksdb::Slice begin(old_begin), end(old_end);
+  rocksdb::DeleteFilesInRange(db_.get(), cf_[kCounts], &begin, &end);
   rocksdb::CompactRangeOptions cro;
   db_->CompactRange(cro, cf_[kCounts], nullptr, nullptr);
   return Status::OK();

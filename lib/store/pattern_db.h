@@ -91,6 +91,12 @@ class PatternDb {
   // commit_generation() switches to it and drops the old one atomically.
   Status begin_generation(uint32_t* gen);
   Status add_counts(uint32_t gen, const std::vector<std::tuple<int, uint64_t, PatternCounts>>& partial);
+  // Writes whole counts of generation `gen` straight into one sorted table
+  // file that the database takes in at once: much faster than add_counts()
+  // for counts known in full.  `produce` calls the sink for every pattern in
+  // strictly increasing (level, key) order, and returns the first error.
+  using CountSink = std::function<Status(int level, uint64_t key, const PatternCounts&)>;
+  Status write_sorted_counts(uint32_t gen, const std::function<Status(const CountSink&)>& produce);
   // Deletes the patterns of generation `gen` played fewer than min_played
   // times (counted because the sketch over-estimated them) and collapses
   // the others' partial sums.  Says how many were deleted and how many are
