@@ -153,6 +153,14 @@ TEST_CASE("resident table: extends() is true exactly for the keys said to be ext
     }
   CHECK(yes == ext.size());
   CHECK(yes > 4000);
+  // Repeated keys take one entry.
+  std::vector<std::vector<uint64_t>> twice = keys;
+  for (auto& v : twice) v.insert(v.end(), v.begin(), v.end());
+  ResidentTable dedup(twice, extended);
+  CHECK(dedup.size() == table.size());
+  size_t entries = 0;
+  for (int l = 1; l <= dedup.levels(); ++l) dedup.for_each_at(l, [&](uint64_t, const PatternCounts&) { ++entries; });
+  CHECK(entries == 15000);
   // Without the list, nothing is extended.
   ResidentTable plain(keys, {});
   for (uint64_t k : keys[0]) CHECK_FALSE(plain.extends(1, plain.find(1, k)));

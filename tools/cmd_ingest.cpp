@@ -26,6 +26,7 @@ struct IngestArgs {
   int memory_mb = 2048;
   bool json = false;
   bool quiet = false;
+  bool recount = false;
   int max_errors_shown = 20;
 };
 
@@ -128,7 +129,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   CountSummary cs;
   nlohmann::json previous = nlohmann::json::parse(db->summary().empty() ? "{}" : db->summary(), nullptr, false);
   uint64_t counted_games = previous.is_object() && previous.contains("games") ? previous["games"].get<uint64_t>() : 0;
-  bool stale = db->generation() == 0 || counted_games != db->game_count();
+  bool stale = a.recount || db->generation() == 0 || counted_games != db->game_count();
   if (stale && db->game_count() > 0) {
     CountOptions co;
     co.threads = a.threads;
@@ -242,6 +243,8 @@ Runner register_ingest(CLI::App& app) {
   cmd->add_option("--memory-mb", a->memory_mb, "Memory budget for counting, MiB")->capture_default_str()->check(CLI::Range(4, 1 << 20));
   cmd->add_flag("--json", a->json, "Print the summary as JSON");
   cmd->add_flag("--quiet,-q", a->quiet, "Do not print rejected records");
+  cmd->add_flag("--recount", a->recount,
+                "Recount the stored games even if they did not change (inputs are optional then)");
   cmd->add_option("--max-errors-shown", a->max_errors_shown, "Print at most this many problems")->capture_default_str();
   return [a, cmd]() { return run_ingest(*a, *cmd); };
 }

@@ -153,12 +153,22 @@ class KeySet {
       compact(int(l));
     }
   }
+  size_t distinct() {
+    size_t n = 0;
+    for (const auto& v : by_level()) n += v.size();
+    return n;
+  }
   size_t entries() const {
     size_t n = 0;
     for (const auto& v : keys_) n += v.size();
     return n;
   }
-  std::vector<std::vector<uint64_t>>& by_level() { return keys_; }
+  // The distinct keys of every level.
+  const std::vector<std::vector<uint64_t>>& by_level() {
+    for (size_t l = 0; l < keys_.size(); ++l)
+      if (keys_[l].size() != unique_[l]) compact(int(l));
+    return keys_;
+  }
 
  private:
   void compact(int l) {
@@ -394,7 +404,7 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
         progress(2));
     if (!s.ok()) return s;
   }
-  const bool resident = fits && ResidentTable::bytes_for(kept.entries()) <= max_resident;
+  const bool resident = fits && ResidentTable::bytes_for(kept.distinct()) <= max_resident;
   summary->seconds_kept = since(t0);
 
   // ---- pass 2: exact counts ----

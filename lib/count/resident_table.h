@@ -1,15 +1,19 @@
 // The exact counts of a fixed set of patterns, all in memory at once:
-// one open-addressing table per level, built from the keys the first
-// passes found kept, then shared by every counting thread.  Nothing is
-// inserted while counting (a key that is absent is not kept), so look-ups
-// need no lock, and counts are bumped with relaxed atomic adds.  A key
-// and its counts share an entry: the patterns looked up most often then
-// keep one cache line each in the caches, not two.
+// per level a hash table of keys and a dense array of counts, built from the
+// keys the first passes found kept, then shared by every counting thread.
+// Nothing is inserted while counting (a key that is absent is not kept), so
+// look-ups need no lock, and counts are bumped with relaxed atomic adds.
+//
+// Look-ups are the counting pass's main cost, and most of them go to memory:
+// keys sit in 64-byte buckets of 7 (a key's home bucket, or the next ones
+// when it is full), so a look-up, hit or miss, reads one cache line of keys
+// almost always; the counts live apart and are touched only by the additions.
 //
 // The table also knows which kept patterns are the inner part of some kept
 // pattern one level up ("extended"): a walk up the levels that reaches a
 // pattern nobody extends can stop without looking up the next level, which
-// would miss.  One bit a slot, a small array that stays in the caches.
+// would miss.  That bit travels in the slot handle a look-up returns, so
+// asking costs no memory access.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -24,46 +28,33 @@ namespace sgfpat {
 
 class ResidentTable {
  public:
-  struct Entry {
-    uint64_t key;
-    uint64_t seen;
-    uint32_t played;
-    uint32_t wins;
-  };
-  static_assert(sizeof(Entry) == 24, "compact entries");
-
-  // keys[level - 1]: the distinct keys of that level (any order);
-  // extended[level - 1]: those of them that are the level-`level` part of a
-  // key of keys[level] (any order, duplicates allowed).  A key left out of
-  // `extended` ends the counting walks at its level.
+  // keys[level - 1]: the keys of that level (any order; a repeat is
+  // ignored, but costs memory); extended[level - 1]: those of them that are
+  // the level-`level` part of a key of keys[level] (any order, repeats
+  // allowed).  A key left out of `extended` ends the counting walks at its
+  // level.  Throws std::length_error past 2^30 keys in one level.
   ResidentTable(const std::vector<std::vector<uint64_t>>& keys, const std::vector<std::vector<uint64_t>>& extended);
-  // Memory the table of this many keys in all takes.
+  // Memory a table of this many keys in all takes (within a few buckets).
   static size_t bytes_for(size_t keys);
 
-  // Slot of (level, key), or -1 when the key is not in the set.
+  // Slot handle of (level, key), or -1 when the key is not in the set.
   int32_t find(int level, uint64_t key) const;
-  void prefetch(int level, uint64_t key) const { prefetch_line(&levels_[size_t(level - 1)].slots[home(level, key)]); }
-  // Both lines of the slot's entry (entries straddle lines).
-  void prefetch_slot(int level, int32_t slot) const {
-    const Entry* e = &levels_[size_t(level - 1)].slots[size_t(slot)];
-    prefetch_line(e);
-    prefetch_line(reinterpret_cast<const char*>(e) + sizeof(Entry) - 1);
+  void prefetch(int level, uint64_t key) const {
+    const Level& lv = levels_[size_t(level - 1)];
+    prefetch_line(&lv.buckets[home(key, lv.buckets.size())]);
   }
+  void prefetch_slot(int level, int32_t slot) const { prefetch_line(&counts(level, slot)); }
   void add_seen(int level, int32_t slot, uint64_t n) {
-    std::atomic_ref<uint64_t>(entry(level, slot).seen).fetch_add(n, std::memory_order_relaxed);
+    std::atomic_ref<uint64_t>(counts(level, slot).seen).fetch_add(n, std::memory_order_relaxed);
   }
   void add_played(int level, int32_t slot, bool win) {
-    Entry& e = entry(level, slot);
-    std::atomic_ref<uint32_t>(e.played).fetch_add(1, std::memory_order_relaxed);
-    if (win) std::atomic_ref<uint32_t>(e.wins).fetch_add(1, std::memory_order_relaxed);
+    Counts& c = counts(level, slot);
+    std::atomic_ref<uint32_t>(c.played).fetch_add(1, std::memory_order_relaxed);
+    if (win) std::atomic_ref<uint32_t>(c.wins).fetch_add(1, std::memory_order_relaxed);
   }
-
   // False when no kept pattern of level + 1 has the pattern at `slot` as
   // its level-`level` part (so the look-up of the next level would miss).
-  bool extends(int level, int32_t slot) const {
-    const std::vector<uint64_t>& bits = levels_[size_t(level - 1)].extended;
-    return (bits[size_t(slot) >> 6] >> (slot & 63)) & 1;
-  }
+  static bool extends(int /*level*/, int32_t slot) { return slot & 1; }
 
   // The interface CandidateCounter counts through (see DrainingCounts).
   int32_t lookup(int level, uint64_t key) const { return find(level, key); }
@@ -74,33 +65,52 @@ class ResidentTable {
   size_t size() const { return size_; }
   size_t bytes() const;
   int levels() const { return int(levels_.size()); }
-  // Calls f(key, counts) for every pattern of `level`, in no particular
-  // order (after counting is done).
   template <class F>
   void for_each_at(int level, F&& f) const {
     const Level& lv = levels_[size_t(level - 1)];
-    for (size_t i = 0; i < lv.slots.size(); ++i) {
-      const Entry& e = lv.slots[i];
-      if (e.key != 0 || (i == lv.n && lv.has_zero)) f(e.key, PatternCounts{e.played, e.seen, e.wins});
+    for (size_t b = 0; b < lv.buckets.size(); ++b) {
+      const Bucket& bk = lv.buckets[b];
+      for (unsigned i = 0; i < bk.used; ++i) {
+        const Counts& c = lv.counts[bk.base + i];
+        f(bk.keys[i], PatternCounts{c.played, c.seen, c.wins});
+      }
     }
   }
 
  private:
-  // Key 0 marks an empty slot; the real key 0, if kept, has the extra slot
-  // at index n.
-  struct Level {
-    size_t n = 0;  // slots for hashing (the array has n + 1)
-    bool has_zero = false;
-    HugeArray<Entry> slots;
-    std::vector<uint64_t> extended;  // a bit per slot
+  static constexpr unsigned kBucketKeys = 7;
+  struct Bucket {
+    uint64_t keys[kBucketKeys];
+    uint32_t base;      // index in the counts of keys[0]
+    uint8_t used;       // keys[0..used) are in use
+    uint8_t overflow;   // 1: some key whose search passes here lies further on
+    uint8_t extended;   // bit i: keys[i] is extended
+    uint8_t reserved;
   };
-  size_t home(int level, uint64_t key) const {
+  static_assert(sizeof(Bucket) == 64, "one cache line");
+  struct Counts {
+    uint64_t seen;
+    uint32_t played;
+    uint32_t wins;
+  };
+  static_assert(sizeof(Counts) == 16, "four a cache line");
+  struct Level {
+    HugeArray<Bucket> buckets;
+    HugeArray<Counts> counts;  // in bucket order
+  };
+
+  static size_t buckets_for(size_t keys);
+  static size_t home(uint64_t key, size_t buckets) {
     uint64_t z = key;
     z = (z ^ (z >> 31)) * 0x7fb5d329728ea185ULL;
     z ^= z >> 27;
-    return size_t((unsigned __int128)z * levels_[size_t(level - 1)].n >> 64);
+    return size_t((unsigned __int128)z * buckets >> 64);
   }
-  Entry& entry(int level, int32_t slot) { return levels_[size_t(level - 1)].slots[size_t(slot)]; }
+  // The slot handle: the counts index and the extended bit.
+  Counts& counts(int level, int32_t slot) { return levels_[size_t(level - 1)].counts[size_t(slot) >> 1]; }
+  const Counts& counts(int level, int32_t slot) const {
+    return levels_[size_t(level - 1)].counts[size_t(slot) >> 1];
+  }
 
   std::vector<Level> levels_;
   size_t size_ = 0;
