@@ -147,7 +147,8 @@ struct Expected {
 
 // Hand-made records: captures (single and multiple), ko with a forbidden
 // recapture, suicide points, passes, a double move, a White win, handicap
-// setup stones, small boards, an illegal record and a duplicate.
+// setup stones, a suicide and mid-game setup (New Zealand rules), small
+// boards, an illegal record and a duplicate.
 const char* kHandMade[] = {
     // 9x9: ko fought three times (B takes, W takes back after a threat, B
     // takes again after a pass), a 2-stone capture, a suicide point for B.
@@ -165,6 +166,10 @@ const char* kHandMade[] = {
     // A copy of the 5x5 game under another name: one game, stored once.
     "(;GM[1]FF[4]SZ[5]RE[B+R]GN[hand-5x5-copy];B[cc];W[bc];B[cb];W[cd];B[bd];W[dc];B[bb];B[ac];W[db];B[dd]"
     ";W[ce];B[de];W[ed];B[be];W[cd];B[ce];W[];B[])",
+    // 5x5 under New Zealand rules: Black's two-stone suicide, then a setup
+    // node in mid-game that removes a White stone and adds a Black one.
+    "(;GM[1]FF[4]SZ[5]RU[NZ]RE[B+R]GN[hand-nz];B[dd];W[ba];B[de];W[bb];B[aa];W[ac];B[ab];W[cc]"
+    ";AE[cc]AB[ee];W[ab];B[ed];W[aa];B[ce];W[];B[])",
     // 19x19 without a winner (RE[0]): nobody's wins count.
     "(;GM[1]FF[4]SZ[19]RE[0]GN[hand-draw];B[pd];W[dp];B[pp];W[dd];B[jj];W[jk];B[kk];W[kj];B[ji];W[ki]"
     ";B[lj];W[ik];B[jl];W[il];B[kl];W[];B[ij])",

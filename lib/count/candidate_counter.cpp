@@ -29,23 +29,86 @@ void CandidateCounter<Counts>::start_game(const Game& game) {
     points_.clear();
     for (int y = 0; y < size_; ++y)
       for (int x = 0; x < size_; ++x) points_.push_back(b.index(Point{int8_t(x), int8_t(y)}));
-    slot_.assign(size_t(stride_) * stride_ * 2 * size_t(levels_), kUnknown);
+    const size_t n = size_t(stride_) * size_t(stride_);
+    on_board_.assign(n, 0);
+    for (int idx : points_) on_board_[size_t(idx)] = 1;
+    slot_.assign(n * 2 * size_t(levels_), kUnknown);
     start_.assign(slot_.size(), 0);
-    known_.assign(size_t(stride_) * stride_ * 2, 0);
+    known_.assign(n * 2, 0);
+    is_illegal_.assign(n, 0);
   }
   // flush_all() at the end of the last game left every known_ at 0.
-  candidate_count_.assign(known_.size(), 0);
+  const size_t n = on_board_.size();
+  occupied_.assign(n, 0);
+  empty_nbrs_.assign(n, 0);
+  for (int idx : points_)
+    for (int nb : {idx - stride_, idx + 1, idx + stride_, idx - 1}) empty_nbrs_[size_t(idx)] += on_board_[size_t(nb)];
+  hole_at_.assign(n, -1);
+  holes_.clear();
+  empty_count_ = int(points_.size());
+  T_[0] = T_[1] = 0;
+  cand_.assign(n * 2, 0);
+  is_dirty_.assign(n * 2, 0);
+  for (int player = 0; player < 2; ++player) {
+    dirty_[player].clear();
+    for (int idx : points_) mark_dirty(idx, player);
+  }
   tracker_.reset(size_);
   winner_ = game.info.winner();
   allow_suicide_ = game.info.suicide_allowed();
 }
 
 template <class Counts>
+void CandidateCounter<Counts>::mark_dirty(int idx, int player) {
+  uint8_t& d = is_dirty_[cell(idx, player)];
+  if (d) return;
+  d = 1;
+  dirty_[player].push_back(idx);
+}
+
+template <class Counts>
+void CandidateCounter<Counts>::update_hole(int idx) {
+  const bool hole = !occupied_[size_t(idx)] && empty_nbrs_[size_t(idx)] == 0;
+  int32_t& at = hole_at_[size_t(idx)];
+  if (hole == (at >= 0)) return;
+  if (hole) {
+    at = int32_t(holes_.size());
+    holes_.push_back(idx);
+  } else {
+    const int last = holes_.back();
+    holes_[size_t(at)] = last;
+    hole_at_[size_t(last)] = at;
+    holes_.pop_back();
+    at = -1;
+  }
+}
+
+template <class Counts>
+void CandidateCounter<Counts>::update_point(int idx, bool occupied) {
+  if (occupied_[size_t(idx)] == occupied) return;  // e.g. a stone recolored by setup
+  occupied_[size_t(idx)] = occupied;
+  for (int player = 0; player < 2; ++player) {
+    uint32_t& c = cand_[cell(idx, player)];
+    c = T_[player] - c;
+  }
+  empty_count_ += occupied ? -1 : 1;
+  for (int nb : {idx - stride_, idx + 1, idx + stride_, idx - 1}) {
+    if (!on_board_[size_t(nb)]) continue;
+    empty_nbrs_[size_t(nb)] = uint8_t(empty_nbrs_[size_t(nb)] + (occupied ? -1 : 1));
+    update_hole(nb);
+  }
+  update_hole(idx);
+  // Its cells were left alone while it was occupied.
+  if (!occupied)
+    for (int player = 0; player < 2; ++player) mark_dirty(idx, player);
+}
+
+template <class Counts>
 void CandidateCounter<Counts>::flush(int idx, int player, int from_level) {
-  const size_t cp = size_t(idx) * 2 + size_t(player);
-  const size_t base = cell(idx, player);
+  const size_t cp = cell(idx, player);
+  const size_t base = levels_of(cp);
   const int known = known_[cp];
-  const uint32_t now = candidate_count_[cp];
+  const uint32_t now = candidate_count(idx, player);
   for (int level = from_level; level <= known; ++level) {
     const size_t c = base + size_t(level - 1);
     const uint32_t n = now - start_[c];
@@ -59,15 +122,18 @@ void CandidateCounter<Counts>::flush(int idx, int player, int from_level) {
 }
 
 template <class Counts>
-void CandidateCounter<Counts>::stop_after(size_t cp, size_t base, int level) {
+void CandidateCounter<Counts>::stop_after(size_t cp, int level) {
   known_[cp] = uint8_t(level + 1);
-  slot_[base + size_t(level)] = kNotKept;
+  slot_[levels_of(cp) + size_t(level)] = kNotKept;
 }
 
 template <class Counts>
 void CandidateCounter<Counts>::flush_all() {
   for (int idx : points_)
-    for (int player = 0; player < 2; ++player) flush(idx, player, 1);
+    for (int player = 0; player < 2; ++player) {
+      flush(idx, player, 1);
+      mark_dirty(idx, player);
+    }
 }
 
 template <class Counts>
@@ -100,13 +166,18 @@ void CandidateCounter<Counts>::invalidate_around(int idx) {
     const int c = (cy + 1) * stride_ + cx + 1;
     const int d = ring_[o];
     for (int player = 0; player < 2; ++player)
-      if (known_[size_t(c) * 2 + size_t(player)] >= d) flush(c, player, d);
+      if (known_[cell(c, player)] >= d) {
+        flush(c, player, d);
+        mark_dirty(c, player);
+      }
   }
 }
 
 template <class Counts>
 void CandidateCounter<Counts>::after_change(const Board& board, int idx, Color) {
   tracker_.after_play(board, idx);
+  update_point(idx, board.at_index(idx) != Color::Empty);
+  for (int r : board.last_removed()) update_point(r, board.at_index(r) != Color::Empty);
   invalidate_around(idx);
   for (int r : board.last_removed()) invalidate_around(r);
 }
@@ -126,24 +197,49 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
   const int player = mover == Color::White ? 1 : 0;
   const bool win = winner_ == mover;
 
-  // Levels still valid since their look-up cost no memory access beyond
-  // this counter's arrays; collect the candidates that need look-ups.
-  walks_.clear();
-  for (int idx : points_) {
-    if (board.at_index(idx) != Color::Empty || !board.is_legal_index(idx, mover, allow_suicide_)) continue;
-    ++candidates_;
-    const size_t cp = size_t(idx) * 2 + size_t(player);
-    const size_t base = cell(idx, player);
+  // This position counts for every empty point but the illegal holes.
+  ++T_[player];
+  illegal_.clear();
+  for (int h : holes_)
+    if (!board.is_legal_index(h, mover, allow_suicide_)) {
+      ++cand_[cell(h, player)];
+      is_illegal_[size_t(h)] = 1;
+      illegal_.push_back(h);
+    }
+  candidates_ += uint64_t(empty_count_) - illegal_.size();
+
+  // The played point's levels known already; its walk adds the others.
+  {
+    const size_t cp = cell(m, player);
     const int known = known_[cp];
-    ++candidate_count_[cp];
-    const bool stopped = known > 0 && slot_[base + size_t(known - 1)] == kNotKept;
-    if (idx == m)
-      for (int level = 1; level <= known - int(stopped); ++level)
-        counts_->add_played(level, slot_[base + size_t(level - 1)], win);
-    if (stopped || known == levels_) continue;
-    if (known > 0 && !counts_->extends(known, slot_[base + size_t(known - 1)])) {
-      stop_after(cp, base, known);
+    const bool stopped = known > 0 && slot_[levels_of(cp) + size_t(known - 1)] == kNotKept;
+    for (int level = 1; level <= known - int(stopped); ++level)
+      counts_->add_played(level, slot_[levels_of(cp) + size_t(level - 1)], win);
+  }
+
+  // The dirty cells that are candidates now start their walks; an illegal
+  // one waits for a position where it is legal, an occupied one for its
+  // stone to go.
+  walks_.clear();
+  std::vector<int>& dirty = dirty_[player];
+  size_t still_dirty = 0;
+  for (int idx : dirty) {
+    const size_t cp = cell(idx, player);
+    if (is_illegal_[size_t(idx)]) {
+      dirty[still_dirty++] = idx;
       continue;
+    }
+    is_dirty_[cp] = 0;
+    if (occupied_[size_t(idx)]) continue;
+    const int known = known_[cp];
+    if (known == levels_) continue;
+    if (known > 0) {
+      const int32_t top = slot_[levels_of(cp) + size_t(known - 1)];
+      if (top == kNotKept) continue;
+      if (!counts_->extends(known, top)) {
+        stop_after(cp, known);
+        continue;
+      }
     }
     Walk& w = walks_.emplace_back();
     w.idx = idx;
@@ -152,13 +248,15 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
     w.key = tracker_.next_key(idx, mover, &w.cursor);
     counts_->prefetch(w.cursor.level, w.key);
   }
+  dirty.resize(still_dirty);
+  for (int h : illegal_) is_illegal_[size_t(h)] = 0;
   // The seen additions queued by the stone changes since the last position,
   // while the look-ups' lines are on their way.
   apply_seen();
 
-  // Look up one level of every pending candidate per round, until each
-  // reaches a level that is not kept (or L).  A pattern found now begins
-  // with this position, which its candidate count already includes.
+  // Look up one level of every walking cell per round, until each reaches
+  // a level that is not kept (or L).  A pattern found now begins with this
+  // position, which its candidate count already includes.
   size_t active = walks_.size();
   if (found_.size() < active) found_.resize(active);
   while (active > 0) {
@@ -167,8 +265,8 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
     for (size_t i = 0; i < active; ++i) {
       Walk& w = walks_[i];
       const int lv = w.cursor.level;
-      const size_t cp = size_t(w.idx) * 2 + size_t(player);
-      const size_t c = cell(w.idx, player) + size_t(lv - 1);
+      const size_t cp = cell(w.idx, player);
+      const size_t c = levels_of(cp) + size_t(lv - 1);
       const int32_t s = found_[i];
       known_[cp] = uint8_t(lv);
       if (s < 0) {
@@ -176,11 +274,11 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
         continue;
       }
       slot_[c] = s;
-      start_[c] = candidate_count_[cp] - 1;
+      start_[c] = candidate_count(w.idx, player) - 1;
       if (w.idx == m) counts_->add_played(lv, s, win);
       if (lv == levels_) continue;
       if (!counts_->extends(lv, s)) {
-        stop_after(cp, c - size_t(lv - 1), lv);
+        stop_after(cp, lv);
         continue;
       }
       w.key = tracker_.next_key(w.idx, mover, &w.cursor);

@@ -2,22 +2,30 @@
 // of every kept pattern of every candidate of every position.
 //
 // A candidate's level-i pattern stays the same until a stone changes within
-// distance i of it, so instead of touching the counts for every candidate,
-// level and position, the counter keeps per (point, player) the number of
-// positions so far in which the point was a candidate, and per (point,
-// player, level) the slot of the current pattern and that number when the
-// pattern began.  When a stone change (or the end of the game) ends the
-// pattern, the difference is added to its seen count.  The result is
-// identical to incrementing seen at every position, and a position costs
-// one increment per candidate whatever the number of levels.
+// distance i of it, so the counter keeps per (point, player, level) the slot
+// of the current pattern and when it began, and adds the number of
+// positions in which the point was a candidate since then to the pattern's
+// seen count when a stone change (or the end of the game) ends it.  The
+// result is identical to incrementing seen at every position.
+//
+// A position then costs work only where something changed, not for every
+// point of the board:
+// - a point's number of candidate positions is the player's number of
+//   positions minus those in which the point was occupied (settled when
+//   its stone comes or goes) or illegal; only an empty point without an
+//   empty neighbour ("hole") can be illegal (suicide or ko), so only the
+//   holes are tested at each position;
+// - only (point, player) cells whose patterns a stone change ended ("dirty")
+//   walk their levels up again, looking up each level's pattern until one
+//   is not kept.
 //
 // The counts are far bigger than the CPU caches, so memory accesses are
 // made in batches whose cache lines are fetched ahead: the look-ups of a
-// position go in rounds, one level of every pending candidate per round,
-// each key's line prefetched a round ahead; the seen additions of ended
-// patterns are queued, their lines prefetched, and applied after the next
-// position's candidate scan.  The misses then overlap instead of queueing behind each
-// other (an atomic add waits for its line and holds back what follows).
+// position go in rounds, one level of every walking cell per round, each
+// key's line prefetched a round ahead; the seen additions of ended patterns
+// are queued, their lines prefetched, and applied after the walks have
+// been started.  The misses then overlap instead of queueing behind each
+// other.
 //
 // `Counts` is DrainingCounts or ResidentTable: lookup(level, key) -> slot
 // or -1 when not kept, extends(level, slot) -> false when the next level
@@ -55,16 +63,28 @@ class CandidateCounter : public ReplayObserver {
   static constexpr int32_t kUnknown = -1;  // not looked up since the last change
   static constexpr int32_t kNotKept = -2;
 
-  size_t cell(int idx, int player) const { return (size_t(idx) * 2 + size_t(player)) * size_t(levels_); }
+  // A (point, player) cell, and the first of its levels_ level entries.
+  static size_t cell(int idx, int player) { return size_t(idx) * 2 + size_t(player); }
+  size_t levels_of(size_t cp) const { return cp * size_t(levels_); }
+  // Positions so far in which the point was a candidate for the player.
+  uint32_t candidate_count(int idx, int player) const {
+    const uint32_t c = cand_[cell(idx, player)];
+    return occupied_[size_t(idx)] ? c : T_[player] - c;
+  }
+  void mark_dirty(int idx, int player);
+  // Keeps occupancy, candidate counts and holes in step with a point's stone.
+  void update_point(int idx, bool occupied);
+  void update_hole(int idx);
   // Ends the patterns of levels >= ring of the centers around a changed point.
   void invalidate_around(int idx);
   // Ends the patterns of levels >= from_level of (idx, player), queueing
   // their seen additions (their lines are fetched from then on).
   void flush(int idx, int player, int from_level);
+  // Ends every pattern; every cell walks again at its next position.
   void flush_all();
-  // Records that the pattern of level + 1 of cell cp (slots from `base`) is
-  // not kept, known without a look-up: no kept pattern extends `level`'s.
-  void stop_after(size_t cp, size_t base, int level);
+  // Records that the pattern of level + 1 of cell cp is not kept, known
+  // without a look-up: no kept pattern extends `level`'s.
+  void stop_after(size_t cp, int level);
   // Applies the queued seen additions (before any slot can go stale).
   void apply_seen();
   void drain();
@@ -77,19 +97,40 @@ class CandidateCounter : public ReplayObserver {
   int stride_ = 0;
   Color winner_ = Color::Empty;
   bool allow_suicide_ = false;
-  std::vector<int> points_;       // on-board indices
-  std::vector<int32_t> slot_;     // [idx][player][level-1] -> slot / kUnknown / kNotKept
-  std::vector<uint32_t> start_;   // same layout: candidate_count_ when the pattern began
-  std::vector<uint32_t> candidate_count_;  // [idx][player]: positions as a candidate, this game
-  std::vector<uint8_t> known_;    // [idx][player]: levels 1..known_ have a valid slot_;
-                                  // only the last known one can be kNotKept
+  std::vector<int> points_;         // on-board indices
+  std::vector<uint8_t> on_board_;   // [idx]
+
+  // Per point.
+  std::vector<uint8_t> occupied_;    // this counter's copy of the board
+  std::vector<uint8_t> empty_nbrs_;  // empty on-board neighbours
+  std::vector<int32_t> hole_at_;     // index in holes_, or -1
+  std::vector<int> holes_;           // empty points without an empty neighbour
+  std::vector<int> illegal_;         // the holes illegal at this position
+  std::vector<uint8_t> is_illegal_;  // [idx], during before_move()
+  int empty_count_ = 0;
+
+  // Per player: positions so far in this game.
+  uint32_t T_[2] = {0, 0};
+  // Per cell: while the point is empty, T_ minus its candidate count; while
+  // occupied, its candidate count (frozen).  A stone coming or going
+  // switches between the two, both ways by the same formula.
+  std::vector<uint32_t> cand_;
+  std::vector<uint8_t> known_;      // levels 1..known_ have a valid slot_;
+                                    // only the last known one can be kNotKept
+  std::vector<uint8_t> is_dirty_;
+  std::vector<int> dirty_[2];       // per player: points whose cell may walk
+
+  // Per cell and level.
+  std::vector<int32_t> slot_;     // slot / kUnknown / kNotKept
+  std::vector<uint32_t> start_;   // candidate_count() before the pattern began
+
   struct SeenAdd {
     int32_t slot;
     int32_t level;
     uint64_t n;
   };
   std::vector<SeenAdd> seen_queue_;
-  // A candidate of this position whose levels above the known ones need
+  // A cell of this position whose levels above the known ones need
   // look-ups, paused before looking up `key` (level cursor.level).
   struct Walk {
     PatternTracker::Cursor cursor;
