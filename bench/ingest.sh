@@ -17,7 +17,7 @@ sizes=("$@")
 work=$(mktemp -d /tmp/sgfpat-bench-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-printf '%8s %9s %8s %8s %8s %8s %8s %8s %9s %10s\n' games 'games/s' import sketch kept exact commit 'peak MB' 'db MB' 'KB/1000g'
+printf '%8s %9s %8s %8s %8s %8s %8s %9s %10s\n' games 'games/s' import pass1 pass2 commit 'peak MB' 'db MB' 'KB/1000g'
 for n in "${sizes[@]}"; do
   input="$work/input.sgf"
   if [ "$n" = all ]; then
@@ -33,8 +33,8 @@ import json, sys
 j = json.load(open(sys.argv[1])); mem_kb = int(open(sys.argv[2]).read().split()[-1])
 c = j["count"]; s = c["seconds"]; g = j["games_in_db"]
 total = j["elapsed_seconds"]
-print("%8d %9.0f %7.1fs %7.1fs %7.1fs %7.1fs %7.1fs %8.0f %9.1f %10.1f" % (
-    g, g / total, j["import_seconds"], s["pass1"], s["kept"], s["pass2"], s["commit"], mem_kb / 1024,
+print("%8d %9.0f %7.1fs %7.1fs %7.1fs %7.1fs %8.0f %9.1f %10.1f" % (
+    g, g / total, j["import_seconds"], s["pass1"], s["pass2"], s["commit"], mem_kb / 1024,
     j["disk_bytes"] / 2**20, j["disk_bytes"] / 1024 / (g / 1000)))
 print("         patterns per level:", " ".join(str(x) for x in c["patterns_per_level"]),
       "| %s, sketch fill %.2f, %d flushes, %d pruned" % (c["mode"], c["sketch_fill"], c["flushes"], c["pruned"]), file=sys.stderr)

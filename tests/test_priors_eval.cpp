@@ -282,6 +282,59 @@ TEST_CASE("dichotomic lookup agrees with a linear scan for every candidate of re
   CHECK(deep > 100);
 }
 
+TEST_CASE("priors file: thresholds keep presence closed under smaller levels") {
+  TempDir dir("sgfpat-thresholds");
+  std::unique_ptr<PatternDb> db;
+  REQUIRE(PatternDb::OpenReader(fixture().db_path, &db).ok());
+  PriorsExportOptions options;
+  options.min_played = 5;
+  options.min_seen = 60;
+  options.levels = 6;
+  PriorsExportSummary summary;
+  REQUIRE(write_priors(*db, options, dir / "t.priors", &summary).ok());
+  sgfpat_priors::Priors p;
+  std::string error;
+  REQUIRE(p.open(dir / "t.priors", &error));
+  CHECK(p.levels() == 6);
+  CHECK(p.header().min_played == 5);
+  CHECK(p.header().min_seen == 60);
+  Evaluator ev(p);
+  uint64_t checked = 0, deep = 0;
+  for_test_positions(ev.scheme(), [&](const Board& b, const PatternTracker& t, Color mover, Point, int) {
+    for (int y = 0; y < b.size(); ++y)
+      for (int x = 0; x < b.size(); ++x) {
+        int idx = b.index(Point{int8_t(x), int8_t(y)});
+        if (!b.is_legal_index(idx, mover)) continue;
+        // Present levels form a prefix 1..m, and each passed both thresholds.
+        bool gap = false;
+        int m = 0;
+        t.walk(idx, mover, [&](int level, uint64_t k) {
+          sgfpat_priors::Counts c;
+          const bool present = p.lookup(level, k, &c);
+          if (present) {
+            CHECK_FALSE(gap);
+            CHECK(c.played >= 5);
+            CHECK(c.seen >= 60);
+            m = level;
+          }
+          gap = gap || !present;
+          return true;
+        }, 6);
+        uint64_t keys[16];
+        t.walk(idx, mover, [&](int level, uint64_t k) { keys[level - 1] = k; return true; }, 6);
+        CHECK(p.largest_level(keys, 6) == m);
+        ++checked;
+        deep += m >= 3;
+      }
+  });
+  CHECK(checked > 10000);
+  CHECK(deep > 100);
+  // Fewer patterns than without thresholds, at every level that has any.
+  sgfpat_priors::Priors all;
+  REQUIRE(all.open(fixture().priors_path, &error));
+  for (int l = 2; l <= 6; ++l) CHECK(p.count(l) < all.count(l));
+}
+
 TEST_CASE("batched look-ups agree with single ones for every candidate of real positions") {
   sgfpat_priors::Priors p;
   std::string error;

@@ -139,7 +139,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     co.progress = [&](const CountProgress& p) {
       if (p.pass != pass) pass = p.pass, t_pass = Clock::now();
       double el = std::chrono::duration<double>(Clock::now() - t_pass).count();
-      std::string line = "count pass " + std::to_string(p.pass) + "/3: " + with_commas(p.games_done) + " / " +
+      std::string line = "count pass " + std::to_string(p.pass) + "/2: " + with_commas(p.games_done) + " / " +
                          with_commas(p.games_total) + " games";
       if (p.games_done > 0 && el > 0) {
         line += ", " + with_commas(uint64_t(double(p.games_done) / el)) + " games/s";
@@ -178,7 +178,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   j["import_games_per_s"] = import_seconds > 0 ? double(is.games_read) / import_seconds : 0.0;
   if (counted) {
     j["count"] = nlohmann::json::parse(cs.to_json());
-    j["count_games_per_s"] = double(cs.games) / std::max(1e-9, cs.seconds_pass1 + cs.seconds_kept + cs.seconds_pass2 + cs.seconds_commit);
+    j["count_games_per_s"] = double(cs.games) / std::max(1e-9, cs.seconds_pass1 + cs.seconds_pass2 + cs.seconds_commit);
   }
   j["scheme"] = db->settings().scheme.describe();
   j["min_played"] = db->settings().min_played;
@@ -206,8 +206,8 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
                 << "  patterns kept per level (played >= " << db->settings().min_played << "):";
       for (size_t i = 0; i < cs.patterns_per_level.size(); ++i)
         std::cout << (i % 5 == 0 ? "\n    " : "  ") << "L" << (i + 1) << " " << with_commas(cs.patterns_per_level[i]);
-      std::cout << "\n  count time      sketch " << duration_text(cs.seconds_pass1) << ", kept set "
-                << duration_text(cs.seconds_kept) << ", exact counts " << duration_text(cs.seconds_pass2) << " ("
+      std::cout << "\n  count time      sketch and kept set " << duration_text(cs.seconds_pass1)
+                << ", exact counts " << duration_text(cs.seconds_pass2) << " ("
                 << cs.mode << "), commit " << duration_text(cs.seconds_commit) << "\n";
     } else {
       std::cout << "  counts          up to date (no new games)\n";

@@ -100,20 +100,7 @@ Status for_all_games(PatternDb& db, int threads, const std::function<Status(int,
   return first_error;
 }
 
-// Pass 1: every played pattern, every level, into a thread-local buffer.
-struct PlayedCollector : TrackingObserver {
-  std::vector<uint64_t>* items;
-  PlayedCollector(const KeyScheme& s, std::vector<uint64_t>* out) : TrackingObserver(s), items(out) {}
-  void before_move(const Board& board, Color mover, Point move, int) override {
-    if (move.is_pass()) return;
-    tracker.walk(board.index(move), mover, [&](int level, uint64_t key) {
-      items->push_back(level_item(level, key));
-      return true;
-    });
-  }
-};
-
-// Pass 1b: the keys of every level of every played pattern, L per move.
+// Pass 1: the keys of every level of every played pattern, L per move.
 struct PlayedKeys : TrackingObserver {
   std::vector<uint64_t>* keys;
   PlayedKeys(const KeyScheme& s, std::vector<uint64_t>* out) : TrackingObserver(s), keys(out) {}
@@ -181,6 +168,35 @@ class KeySet {
   std::vector<size_t> unique_;
 };
 
+// The kept set as pass 1 finds it, for one thread.  A pattern is listed at
+// each of its moves whose estimate has reached min_played (its first such
+// move cannot be told from the others: other patterns' counts can lift the
+// estimate past min_played before it is played again), so a small cache
+// of recent listings drops the repeats of frequent patterns before they
+// reach the key sets.
+class KeptCollector {
+ public:
+  explicit KeptCollector(int levels)
+      : kept(levels), extended(levels), recent_(kRecent, 0), valid_(kRecent, 0) {}
+  void add(int level, uint64_t key, bool is_extended) {
+    const uint64_t tag = level_item(level, key) ^ (is_extended ? 0x5bd1e9955bd1e995ULL : 0);
+    const size_t i = size_t((tag * 0x9e3779b97f4a7c15ULL) >> (64 - kRecentBits));
+    if (valid_[i] && recent_[i] == tag) return;
+    recent_[i] = tag;
+    valid_[i] = 1;
+    (is_extended ? extended : kept).add(level, key);
+  }
+  size_t entries() const { return kept.entries() + extended.entries(); }
+
+  KeySet kept, extended;
+
+ private:
+  static constexpr int kRecentBits = 16;
+  static constexpr size_t kRecent = size_t(1) << kRecentBits;
+  std::vector<uint64_t> recent_;
+  std::vector<uint8_t> valid_;
+};
+
 }  // namespace
 
 std::string CountSummary::to_json() const {
@@ -195,7 +211,7 @@ std::string CountSummary::to_json() const {
   j["pruned"] = pruned;
   j["mode"] = mode;
   j["kept_keys"] = kept_keys;
-  j["seconds"] = {{"pass1", seconds_pass1}, {"kept", seconds_kept}, {"pass2", seconds_pass2}, {"commit", seconds_commit}};
+  j["seconds"] = {{"pass1", seconds_pass1}, {"pass2", seconds_pass2}, {"commit", seconds_commit}};
   return j.dump();
 }
 
@@ -316,96 +332,76 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
   sketch.emplace(sketch_bytes, settings.min_played);
   summary->sketch_bytes = sketch->bytes();
 
-  // ---- pass 1: the sketch of played patterns ----
+  // ---- pass 1: the sketch of played patterns, and the kept set ----
+  // A pattern is kept when the sketch says it was played at least
+  // min_played times.  The sketch never lags a true count, so a kept
+  // pattern's estimate has reached min_played at its min_played-th move at
+  // the latest, and listing every pattern whose estimate has reached it
+  // lists every kept pattern (and the sketch's false positives): the kept
+  // set is complete at the end of the pass, without a second one.  At such
+  // a move the pattern's level-below part was played at least as often, so
+  // it is kept too, and is recorded as extended (the walks of pass 2 go on
+  // past it).  Patterns whose smaller part is not kept can be listed (false
+  // positives); the walks never reach them.
   auto t0 = Clock::now();
+  const size_t max_resident = options.memory_budget / 2;
+  const size_t max_raw_keys = options.memory_budget / 4 / sizeof(uint64_t);
+  std::vector<KeptCollector> collectors(size_t(threads), KeptCollector{levels});
+  // played/wins are 32-bit in the resident table.
+  std::atomic<bool> collect{db.move_count() < (uint64_t(1) << 32)};
   std::mutex sketch_mu;
   std::atomic<uint64_t> games{0};
   Status s = for_all_games(
       db, threads,
-      [&](int, std::vector<std::string>& batch) -> Status {
-        thread_local std::vector<uint64_t> items;
-        items.clear();
+      [&](int t, std::vector<std::string>& batch) -> Status {
+        thread_local std::vector<uint64_t> keys;
+        thread_local std::vector<uint32_t> reached;
+        keys.clear();
+        reached.clear();
         Game game;
         Board board;
-        PlayedCollector obs(settings.scheme, &items);
+        PlayedKeys obs(settings.scheme, &keys);
         for (const std::string& rec : batch) {
           Status st = replay_stored(rec, &game, &board, &obs);
           if (!st.ok()) return st;
         }
-        // Fetch a few items ahead: the sketch is far out of the caches.
+        // keys holds L keys per move, levels 1..L.  Fetch a few items
+        // ahead: the sketch is far out of the caches.
         constexpr size_t kAhead = 16;
-        std::lock_guard<std::mutex> lock(sketch_mu);
-        for (size_t i = 0; i < items.size(); ++i) {
-          if (i + kAhead < items.size()) sketch->prefetch(items[i + kAhead]);
-          sketch->add(items[i]);
+        const size_t L = size_t(levels), n = keys.size();
+        auto item = [&](size_t i) { return level_item(int(i % L) + 1, keys[i]); };
+        {
+          std::lock_guard<std::mutex> lock(sketch_mu);
+          for (size_t i = 0; i < n; ++i) {
+            if (i + kAhead < n) sketch->prefetch(item(i + kAhead));
+            if (sketch->add(item(i)) + 1 >= min_played) reached.push_back(uint32_t(i));
+          }
         }
         games += batch.size();
+        if (!collect) return Status::OK();
+        KeptCollector& c = collectors[size_t(t)];
+        for (uint32_t i : reached) {
+          const int level = int(i % L) + 1;
+          c.add(level, keys[i], false);
+          if (level > 1) c.add(level - 1, keys[i - 1], true);
+        }
+        // Too many to hold: pass 2 will ask the sketch instead.
+        if (c.entries() * size_t(threads) > max_raw_keys) collect = false;
         return Status::OK();
       },
       progress(1));
   if (!s.ok()) return s;
+  KeySet kept(levels), extended(levels);
+  if (collect)
+    for (KeptCollector& c : collectors) {
+      kept.merge(std::move(c.kept));
+      extended.merge(std::move(c.extended));
+    }
+  collectors.clear();
   summary->seconds_pass1 = since(t0);
   summary->sketch_fill = sketch->fill_ratio();
   summary->games = games;
-
-  // ---- pass 1b: the kept set, if it fits in memory ----
-  // A played pattern is kept when the sketch says it was played at least
-  // min_played times and so were all its smaller levels.  Every pattern
-  // ever counted is played somewhere, so this is the whole kept set.  A
-  // kept pattern extended by a kept pattern one level up is the inner part
-  // of it at some played move, so the same walk finds those too.
-  t0 = Clock::now();
-  const size_t max_resident = options.memory_budget / 2;
-  const size_t max_raw_keys = options.memory_budget / 4 / sizeof(uint64_t);
-  KeySet kept(levels), extended(levels);
-  constexpr uint64_t kExtendedFlag = uint64_t(1) << 32;
-  std::atomic<bool> fits{db.move_count() < (uint64_t(1) << 32)};  // played/wins are 32-bit there
-  std::mutex kept_mu;
-  if (fits) {
-    s = for_all_games(
-        db, threads,
-        [&](int, std::vector<std::string>& batch) -> Status {
-          if (!fits) return Status::OK();
-          thread_local std::vector<uint64_t> keys, found;
-          keys.clear();
-          found.clear();
-          Game game;
-          Board board;
-          PlayedKeys obs(settings.scheme, &keys);
-          for (const std::string& rec : batch) {
-            Status st = replay_stored(rec, &game, &board, &obs);
-            if (!st.ok()) return st;
-          }
-          // keys holds L keys per move; look them up with the lines of the
-          // move after next already on their way, and keep each move's
-          // prefix of kept levels.
-          const size_t L = size_t(levels), n = keys.size();
-          for (size_t i = 0; i < n; i += L) {
-            if (i + 2 * L < n)
-              for (size_t l = 0; l < L; ++l) sketch->prefetch(level_item(int(l + 1), keys[i + 2 * L + l]));
-            size_t kept_levels = 0;
-            while (kept_levels < L && sketch->estimate(level_item(int(kept_levels + 1), keys[i + kept_levels])) >= min_played)
-              ++kept_levels;
-            // (key, level, extended by the next kept level)
-            for (size_t l = 0; l < kept_levels; ++l) {
-              found.push_back(keys[i + l]);
-              found.push_back((l + 1) | (l + 1 < kept_levels ? kExtendedFlag : 0));
-            }
-          }
-          std::lock_guard<std::mutex> lock(kept_mu);
-          for (size_t i = 0; i < found.size(); i += 2) {
-            const int level = int(found[i + 1] & ~kExtendedFlag);
-            kept.add(level, found[i]);
-            if (found[i + 1] & kExtendedFlag) extended.add(level, found[i]);
-          }
-          if (kept.entries() + extended.entries() > max_raw_keys) fits = false;
-          return Status::OK();
-        },
-        progress(2));
-    if (!s.ok()) return s;
-  }
-  const bool resident = fits && ResidentTable::bytes_for(kept.distinct()) <= max_resident;
-  summary->seconds_kept = since(t0);
+  const bool resident = collect && ResidentTable::bytes_for(kept.distinct()) <= max_resident;
 
   // ---- pass 2: exact counts ----
   uint32_t gen = 0;
@@ -421,7 +417,7 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
     kept = KeySet(levels);
     extended = KeySet(levels);
     summary->kept_keys = table.size();
-    s = count_resident(db, threads, &table, progress(3), &positions, &candidates);
+    s = count_resident(db, threads, &table, progress(2), &positions, &candidates);
     if (!s.ok()) return s;
     summary->seconds_pass2 = since(t0);
     // Only the patterns truly played min_played times are reported; the
@@ -453,7 +449,7 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
     extended = KeySet(levels);
     const size_t table_entries = size_t(std::min<uint64_t>(
         options.memory_budget / 4 / size_t(threads) / (2 * sizeof(CountTable::Entry)), played_items));
-    s = count_draining(db, threads, gen, *sketch, table_entries, progress(3), &positions, &candidates, &flushes);
+    s = count_draining(db, threads, gen, *sketch, table_entries, progress(2), &positions, &candidates, &flushes);
     if (!s.ok()) return s;
     sketch.reset();
     summary->seconds_pass2 = since(t0);

@@ -1,15 +1,16 @@
 // Exact pattern counting over every game stored in a PatternDb.
 //
 // Pass 1 replays every game and adds each played pattern (every level) to a
-// count-min sketch that never under-counts.  Pass 2 replays every game again
+// count-min sketch that never under-counts; the patterns whose estimate
+// reaches min_played are the kept set.  Pass 2 replays every game again
 // and, for each position, walks every candidate's levels upward from 1,
-// counting seen / played / wins exactly for each pattern the sketch says
-// was played at least min_played times and stopping at the first level that
-// is not.  Since a pattern is played at most as often as the smaller
-// patterns inside it, every pattern truly played min_played times has all
-// its smaller levels kept, so its counts are exact and the reported set
-// {played >= min_played} is closed under smaller levels.  Counts go to a new
-// database generation that replaces the old one atomically.
+// counting seen / played / wins exactly for each kept pattern and stopping
+// at the first level that is not kept.  Since a pattern is played at most
+// as often as the smaller patterns inside it, every pattern truly played
+// min_played times has all its smaller levels kept, so its counts are exact
+// and the reported set {played >= min_played} is closed under smaller
+// levels.  Counts go to a new database generation that replaces the old one
+// atomically.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -22,7 +23,7 @@
 namespace sgfpat {
 
 struct CountProgress {
-  int pass = 1;             // 1 sketch, 2 kept set, 3 exact counts
+  int pass = 1;             // 1 sketch and kept set, 2 exact counts
   uint64_t games_done = 0;  // in this pass
   uint64_t games_total = 0;
 };
@@ -44,7 +45,7 @@ struct CountSummary {
   uint64_t pruned = 0;  // counted but played < min_played (sketch over-estimates)
   std::string mode;         // "resident": all kept patterns in memory; "draining": tables drained when full
   uint64_t kept_keys = 0;   // resident: patterns counted (reported + pruned)
-  double seconds_pass1 = 0, seconds_kept = 0, seconds_pass2 = 0, seconds_commit = 0;
+  double seconds_pass1 = 0, seconds_pass2 = 0, seconds_commit = 0;
   std::string to_json() const;
 };
 

@@ -26,18 +26,19 @@ CountMinSketch::Cells CountMinSketch::cells(uint64_t item) const {
   return c;
 }
 
-void CountMinSketch::add(uint64_t item) {
+unsigned CountMinSketch::add(uint64_t item) {
   Cells c = cells(item);
   unsigned v[kRows], m = cap_;
   for (int r = 0; r < kRows; ++r) {
     v[r] = unsigned((*c.word[r] >> c.shift[r]) & mask_);
     m = std::min(m, v[r]);
   }
-  if (m == cap_) return;
+  if (m == cap_) return m;
   // Conservative update: raise only the cells that hold the minimum (two
   // rows may share a word, so each update reads the word afresh).
   for (int r = 0; r < kRows; ++r)
     if (v[r] == m) *c.word[r] += uint64_t(1) << c.shift[r];
+  return m;
 }
 
 unsigned CountMinSketch::estimate(uint64_t item) const {

@@ -24,7 +24,8 @@ class CountMinSketch {
   // Bits per cell for questions up to `threshold`.
   static int cell_bits_for(int threshold) { return threshold <= 3 ? 2 : threshold <= 15 ? 4 : 8; }
 
-  void add(uint64_t item);
+  // Counts one more `item`; returns its estimate from before.
+  unsigned add(uint64_t item);
   // The estimated count, capped at cap().
   unsigned estimate(uint64_t item) const;
   // Starts fetching the cache line of `item`, for a look-up soon after.
