@@ -3,13 +3,17 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
 #include <random>
 #include <set>
 
 #include "board/board.h"
+#include "board/replay.h"
 #include "pattern/diamond.h"
 #include "pattern/pattern_string.h"
 #include "pattern/tracker.h"
+#include "pattern/tracking_observer.h"
+#include "test_util.h"
 
 using namespace sgfpat;
 
@@ -176,4 +180,58 @@ TEST_CASE("tracker: the player to move decides which stones are X") {
   // Walk visits levels upward and stops when told.
   int visited = tracker.walk(c, Color::Black, [](int level, uint64_t) { return level < 3; });
   CHECK(visited == 3);
+}
+
+TEST_CASE("tracker keys equal keys from scratch at every move and point of real games") {
+  // Every move of a few corpus games: at every point (empty or not) and for
+  // both players to move, every level's incremental key is the key of the
+  // spelled pattern; and equal canonical strings have equal keys.
+  KeyScheme scheme;
+  struct Check : TrackingObserver {
+    using TrackingObserver::TrackingObserver;
+    uint64_t compared = 0, mismatches = 0, string_conflicts = 0;
+    std::map<std::string, uint64_t> key_of_canonical;  // levels 1..3
+    void before_move(const Board& b, Color, Point, int) override {
+      for (int y = 0; y < b.size(); ++y)
+        for (int x = 0; x < b.size(); ++x) {
+          const Point c{int8_t(x), int8_t(y)};
+          for (Color mover : {Color::Black, Color::White}) {
+            const std::string full = spell_pattern(b, c, tracker.scheme().levels, mover);
+            tracker.walk(b.index(c), mover, [&](int level, uint64_t key) {
+              const std::string_view sub(full.data(), size_t(level_points(level)));
+              ++compared;
+              mismatches += key != pattern_key(sub, tracker.scheme());
+              if (level <= 3) {
+                auto [it, fresh] = key_of_canonical.emplace(canonical_pattern(sub), key);
+                string_conflicts += !fresh && it->second != key;
+              }
+              return true;
+            });
+          }
+        }
+    }
+  } check(scheme);
+  auto lines = testutil::gz_lines(testutil::corpus_path("tygem-dev/tygem-2006-03.sgf.gz"), 0, 6);
+  REQUIRE(lines.size() == 6);
+  int moves = 0;
+  for (const std::string& line : lines) {
+    Game game;
+    REQUIRE(parse_game(line, &game).ok());
+    Board board;
+    ReplayResult rr;
+    check.start_game(game.info.size);
+    REQUIRE(replay(game, &board, &rr, &check).ok());
+    moves += rr.moves_played;
+  }
+  CHECK(moves > 600);
+  CHECK(check.compared == uint64_t(moves) * 361 * 2 * 10);
+  CHECK(check.mismatches == 0);
+  CHECK(check.string_conflicts == 0);
+  // Level 3 alone has far more shapes than these games hold: the map is a real test.
+  CHECK(check.key_of_canonical.size() > 1000);
+  // Different canonical strings of a level, different keys (keys of
+  // different levels may coincide: empty points add nothing to a key).
+  std::set<std::pair<size_t, uint64_t>> keys;
+  for (const auto& [str, key] : check.key_of_canonical) keys.insert({str.size(), key});
+  CHECK(keys.size() == check.key_of_canonical.size());
 }
