@@ -42,6 +42,19 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   open.settings.scheme.symmetry = !a.no_symmetry;
   open.settings.min_played = a.min_played;
   open.check_settings = cmd.count("--levels") || cmd.count("--min-played") || cmd.count("--no-symmetry");
+  // The budget is the whole process's: RocksDB gets an eighth (capped: its
+  // buffers gain little past a few hundred MB), and counting (sketch and
+  // tables) what is left after kFixedBytes, the peak measured beyond the two
+  // (code, stacks, game batches, RocksDB's flushes and compactions of
+  // partial counts: ~200 MB in a draining run on 100k tygem games).
+  constexpr size_t kFixedBytes = size_t(192) << 20;
+  const size_t budget = size_t(a.memory_mb) << 20;
+  open.memory_bytes = std::min(budget / 8, size_t(256) << 20);
+  const size_t count_budget = budget - open.memory_bytes - std::min(kFixedBytes, budget / 2);
+  if (budget < size_t(512) << 20)
+    std::cerr << "sgfpat ingest: warning: --memory-mb " << a.memory_mb
+              << " is below the ~250 MB the rest of the run needs; counting gets " << (count_budget >> 20)
+              << " MiB and the peak will exceed the budget\n";
   if (a.levels < 1 || a.levels > kMaxLevels) {
     std::cerr << "sgfpat ingest: --levels must be 1.." << kMaxLevels << "\n";
     return kUsage;
@@ -133,7 +146,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   if (stale && db->game_count() > 0) {
     CountOptions co;
     co.threads = a.threads;
-    co.memory_budget = size_t(a.memory_mb) << 20;
+    co.memory_budget = count_budget;
     int pass = 0;
     auto t_pass = Clock::now();
     co.progress = [&](const CountProgress& p) {
@@ -240,7 +253,7 @@ Runner register_ingest(CLI::App& app) {
   cmd->add_option("--sizes", a->sizes, "Only these board sizes (e.g. --sizes 19 or --sizes 9,13,19)")->delimiter(',');
   cmd->add_flag("--skip-handicap", a->skip_handicap, "Skip handicap games (HA >= 2 or setup stones)");
   cmd->add_option("--min-rank", a->min_rank, "Only games where both BR and WR are at least this rank (e.g. 5d)");
-  cmd->add_option("--memory-mb", a->memory_mb, "Memory budget for counting, MiB")->capture_default_str()->check(CLI::Range(4, 1 << 20));
+  cmd->add_option("--memory-mb", a->memory_mb, "Peak memory of the whole run, MiB (counting gets what the database and buffers leave)")->capture_default_str()->check(CLI::Range(4, 1 << 20));
   cmd->add_flag("--json", a->json, "Print the summary as JSON");
   cmd->add_flag("--quiet,-q", a->quiet, "Do not print rejected records");
   cmd->add_flag("--recount", a->recount,

@@ -1,5 +1,6 @@
 #include "store/pattern_db.h"
 
+#include <rocksdb/cache.h>
 #include <rocksdb/db.h>
 #include <rocksdb/merge_operator.h>
 #include <rocksdb/options.h>
@@ -117,9 +118,26 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   counts_opts.compression = rocksdb::kLZ4Compression;
   rocksdb::BlockBasedTableOptions table;
   table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
-  counts_opts.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   rocksdb::ColumnFamilyOptions games_opts;
   games_opts.compression = rocksdb::kZSTD;
+  if (options.memory_bytes > 0) {
+    // Half for the memtables of all column families together, half for a
+    // cache that also holds the index and filter blocks: both would
+    // otherwise grow with the number of table files, not with the budget.
+    const size_t half = options.memory_bytes / 2;
+    opts.db_write_buffer_size = half;
+    for (auto* cf : {&counts_opts, &games_opts}) {
+      cf->write_buffer_size = std::max<size_t>(1 << 20, half / 4);
+      cf->max_write_buffer_number = 2;
+    }
+    table.block_cache = rocksdb::NewLRUCache(std::max<size_t>(1 << 20, half));
+    table.cache_index_and_filter_blocks = true;
+    rocksdb::BlockBasedTableOptions games_table;
+    games_table.block_cache = table.block_cache;
+    games_table.cache_index_and_filter_blocks = true;
+    games_opts.table_factory.reset(rocksdb::NewBlockBasedTableFactory(games_table));
+  }
+  counts_opts.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {
       {rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions()},
       {"games", games_opts},

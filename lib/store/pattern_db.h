@@ -50,6 +50,10 @@ struct OpenOptions {
   bool read_only = false;  // open as a secondary instance
   DbSettings settings;     // used when creating; checked when `check_settings`
   bool check_settings = false;
+  // Bytes RocksDB may hold in write buffers and its block cache (index and
+  // filter blocks included), so that a process's peak stays within its
+  // budget; 0 leaves RocksDB's defaults (readers).
+  size_t memory_bytes = 0;
 };
 
 class PatternDb {
