@@ -397,3 +397,32 @@ TEST_CASE("readers opened while ingests commit new generations see whole generat
   DbSnapshot final_state = read_db(db);
   CHECK(final_state.game_count == 60);
 }
+
+TEST_CASE("a reader removes the scratch folders of readers killed before they could") {
+  TempDir tmp("sgfpat-crash");
+  const std::string db = tmp / "db";
+  std::vector<std::string> lines = gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, 5);
+  const std::string f = tmp / "games.sgf";
+  std::string text;
+  for (const auto& l : lines) text += l + "\n";
+  write_file(f, text);
+  ingest_ok(db, kFlags, {f}, tmp.path());
+
+  // A process that is gone for sure: a child we have waited for.
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) ::_exit(0);
+  REQUIRE(::waitpid(child, nullptr, 0) == child);
+  const auto scratch = std::filesystem::temp_directory_path();
+  const auto dead = scratch / ("sgfpat-reader-" + std::to_string(child) + "-12345");
+  const auto alive = scratch / ("sgfpat-reader-" + std::to_string(::getpid()) + "-12345");
+  std::filesystem::create_directories(dead / "sub");
+  std::filesystem::create_directories(alive);
+  write_file((dead / "sub" / "LOG").string(), "left by a killed reader");
+
+  DbSnapshot s = read_db(db);
+  CHECK(s.opened);
+  CHECK_FALSE(std::filesystem::exists(dead));
+  CHECK(std::filesystem::exists(alive));  // its process still runs
+  std::filesystem::remove_all(alive);
+}

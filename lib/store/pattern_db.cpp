@@ -9,8 +9,10 @@
 #include <rocksdb/convenience.h>
 #include <rocksdb/sst_file_writer.h>
 #include <rocksdb/write_batch.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
@@ -91,6 +93,29 @@ Status from_rocks(const rocksdb::Status& s, const std::string& what) {
 }
 
 std::string u64_string(uint64_t v) { return std::to_string(v); }
+
+// A reader killed before its destructor ran leaves its scratch folder
+// behind; the next reader removes those whose process is gone.
+void remove_stale_reader_dirs(const std::filesystem::path& dir) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    const std::string prefix = "sgfpat-reader-";
+    if (name.rfind(prefix, 0) != 0) continue;
+    const size_t dash = name.find('-', prefix.size());
+    if (dash == std::string::npos) continue;
+    pid_t pid = 0;
+    try {
+      pid = pid_t(std::stol(name.substr(prefix.size(), dash - prefix.size())));
+    } catch (...) {
+      continue;
+    }
+    if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) {
+      std::error_code ignored;
+      std::filesystem::remove_all(entry.path(), ignored);
+    }
+  }
+}
 }  // namespace
 
 PatternDb::~PatternDb() {
@@ -148,6 +173,7 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   rocksdb::Status s;
   if (options.read_only) {
     opts.max_open_files = -1;  // required by secondary instances
+    remove_stale_reader_dirs(std::filesystem::temp_directory_path());
     db->secondary_path_ = (std::filesystem::temp_directory_path() /
                            ("sgfpat-reader-" + std::to_string(::getpid()) + "-" +
                             std::to_string(reinterpret_cast<uintptr_t>(db.get()))))
