@@ -551,6 +551,35 @@ TEST_CASE("reader: zip archives from the zip tool and from libarchive") {
   }
 }
 
+TEST_CASE("reader: compressed members of an archive are decompressed, a broken one is reported") {
+  TempDir dir;
+  write_file(dir / "t/a.sgf", kGameA + "\n" + kGameB + "\n");
+  write_file(dir / "t/b.sgf", kGameC);
+  write_file(dir / "t/c.sgf", kGameA);
+  write_file(dir / "t/notes.txt", "not a game record");
+  std::string big;
+  for (int i = 0; i < 2000; ++i) big += "(;GN[" + std::to_string(i * 7919) + "];B[aa];W[bb])\n";
+  write_file(dir / "t/bad.sgf", big);
+  std::string cd = "cd " + dir / "t" + " && ";
+  run(cd + "gzip -k a.sgf && bzip2 -k b.sgf && xz -k notes.txt && gzip -k bad.sgf");
+  // Cut the compressed member short: its games must be reported, not invented.
+  fs::resize_file(dir / "t/bad.sgf.gz", fs::file_size(dir / "t/bad.sgf.gz") / 2);
+  run(cd + "tar -cf ../m.tar a.sgf.gz b.sgf.bz2 notes.txt.xz bad.sgf.gz c.sgf");
+  ReadAll r = read_all({dir / "m.tar"});
+  std::vector<std::string> w = r.where();
+  REQUIRE(w.size() >= 4);
+  CHECK(std::vector<std::string>(w.begin(), w.begin() + 3) ==
+        std::vector<std::string>{"a.sgf.gz#0", "a.sgf.gz#1", "b.sgf.bz2#0"});
+  CHECK(w.back() == "c.sgf#0");  // read after the broken member
+  CHECK(r.games[0].text == kGameA);
+  CHECK(r.games[1].text == kGameB);
+  CHECK(r.games[2].text == kGameC);
+  CHECK(r.games.size() < 3 + 2000 + 1);  // the cut member yields at most what was intact
+  REQUIRE(r.errors.size() == 1);
+  CHECK(r.errors[0].origin.member == "bad.sgf.gz");
+  CHECK(r.errors[0].message.find("bad.sgf.gz") != std::string::npos);
+}
+
 TEST_CASE("reader: broken archives are reported and reading goes on") {
   TempDir dir;
   make_tree(dir);

@@ -63,6 +63,9 @@ struct GameTextReader::Impl {
   ArchiveReader archive;
   std::string member;
   PeekSource member_data;
+  // A member that is itself compressed (collections of .sgf.gz files).
+  std::unique_ptr<ByteSource> member_decompressed;
+  PeekSource member_plain;
   bool splitting = false;
   ByteSource* split_src = nullptr;
   GameSplitter splitter;
@@ -106,6 +109,8 @@ void GameTextReader::Impl::finish_file() {
   split_src = nullptr;
   archive.close();
   content.reset(nullptr);
+  member_plain.reset(nullptr);
+  member_decompressed.reset();
   member_data.reset(nullptr);
   decompressed.reset();
   raw.close();
@@ -201,13 +206,22 @@ bool GameTextReader::Impl::next(GameText* out) {
     }
     if (in_archive) {
       if (archive.next_member(&member)) {
+        member_plain.reset(nullptr);
+        member_decompressed.reset();
         member_data.reset(archive.member());
-        bool sgf = looks_like_sgf(member, &member_data);
-        if (member_data.failed()) {
-          report(member, false, 0, member_data.error());
+        PeekSource* data = &member_data;
+        const Compression c = compression_from_magic(member_data.peek(8));
+        if (c != Compression::None) {
+          member_decompressed = make_decompressor(c, &member_data, opt.chunk_bytes);
+          member_plain.reset(member_decompressed.get());
+          data = &member_plain;
+        }
+        bool sgf = looks_like_sgf(member, data);
+        if (data->failed()) {
+          report(member, false, 0, data->error());
         } else if (sgf) {
-          splitter.reset(&member_data);
-          split_src = &member_data;
+          splitter.reset(data);
+          split_src = data;
           splitting = true;
         }
         continue;
