@@ -77,11 +77,15 @@ Status for_all_games(PatternDb& db, int threads, const std::function<Status(int,
         }
       }
     });
+  // Batches of 256 games keep the hand-over cheap; a small database gets
+  // smaller ones, so that every thread has work.
+  const size_t batch_games =
+      size_t(std::clamp<uint64_t>(db.game_count() / (uint64_t(threads) * 8), 1, 256));
   std::vector<std::string> batch;
   uint64_t done = 0;
   Status s = db.for_each_game([&](const Fingerprint&, std::string_view rec) {
     batch.emplace_back(rec);
-    if (batch.size() == 256) {
+    if (batch.size() == batch_games) {
       done += batch.size();
       queue.push(std::move(batch));
       batch.clear();
