@@ -416,13 +416,22 @@ TEST_CASE("a reader removes the scratch folders of readers killed before they co
   const auto scratch = std::filesystem::temp_directory_path();
   const auto dead = scratch / ("sgfpat-reader-" + std::to_string(child) + "-12345");
   const auto alive = scratch / ("sgfpat-reader-" + std::to_string(::getpid()) + "-12345");
-  std::filesystem::create_directories(dead / "sub");
+  std::filesystem::create_directories(dead);
   std::filesystem::create_directories(alive);
-  write_file((dead / "sub" / "LOG").string(), "left by a killed reader");
+  write_file((dead / "LOG").string(), "left by a killed reader");
+  write_file((dead / "LOG.old.1").string(), "left by a killed reader");
+  // The temp folder is shared: nothing found there is followed.
+  const std::string victim = tmp / "victim";
+  write_file(victim, "not the reader's");
+  const auto planted = scratch / ("sgfpat-reader-" + std::to_string(child) + "-777");
+  std::filesystem::create_directory_symlink(tmp.path(), planted);
 
   DbSnapshot s = read_db(db);
   CHECK(s.opened);
   CHECK_FALSE(std::filesystem::exists(dead));
   CHECK(std::filesystem::exists(alive));  // its process still runs
+  CHECK(std::filesystem::exists(victim));
+  CHECK(std::filesystem::is_symlink(planted));
   std::filesystem::remove_all(alive);
+  std::filesystem::remove(planted);
 }

@@ -556,25 +556,35 @@ TEST_CASE("reader: compressed members of an archive are decompressed, a broken o
   write_file(dir / "t/a.sgf", kGameA + "\n" + kGameB + "\n");
   write_file(dir / "t/b.sgf", kGameC);
   write_file(dir / "t/c.sgf", kGameA);
+  write_file(dir / "t/d.sgf", kGameB);
+  write_file(dir / "t/e.sgf", kGameC);
   write_file(dir / "t/notes.txt", "not a game record");
   std::string big;
   for (int i = 0; i < 2000; ++i) big += "(;GN[" + std::to_string(i * 7919) + "];B[aa];W[bb])\n";
   write_file(dir / "t/bad.sgf", big);
   std::string cd = "cd " + dir / "t" + " && ";
-  run(cd + "gzip -k a.sgf && bzip2 -k b.sgf && xz -k notes.txt && gzip -k bad.sgf");
+  run(cd + "gzip -k a.sgf && bzip2 -k b.sgf && xz -k notes.txt && gzip -k bad.sgf && xz -k d.sgf && zstd -q e.sgf");
   // Cut the compressed member short: its games must be reported, not invented.
   fs::resize_file(dir / "t/bad.sgf.gz", fs::file_size(dir / "t/bad.sgf.gz") / 2);
-  run(cd + "tar -cf ../m.tar a.sgf.gz b.sgf.bz2 notes.txt.xz bad.sgf.gz c.sgf");
+  run(cd + "tar -cf ../m.tar a.sgf.gz b.sgf.bz2 d.sgf.xz e.sgf.zst notes.txt.xz bad.sgf.gz c.sgf");
   ReadAll r = read_all({dir / "m.tar"});
   std::vector<std::string> w = r.where();
-  REQUIRE(w.size() >= 4);
-  CHECK(std::vector<std::string>(w.begin(), w.begin() + 3) ==
-        std::vector<std::string>{"a.sgf.gz#0", "a.sgf.gz#1", "b.sgf.bz2#0"});
+  REQUIRE(w.size() >= 6);
+  CHECK(std::vector<std::string>(w.begin(), w.begin() + 5) ==
+        std::vector<std::string>{"a.sgf.gz#0", "a.sgf.gz#1", "b.sgf.bz2#0", "d.sgf.xz#0", "e.sgf.zst#0"});
   CHECK(w.back() == "c.sgf#0");  // read after the broken member
   CHECK(r.games[0].text == kGameA);
   CHECK(r.games[1].text == kGameB);
   CHECK(r.games[2].text == kGameC);
-  CHECK(r.games.size() < 3 + 2000 + 1);  // the cut member yields at most what was intact
+  CHECK(r.games[3].text == kGameB);
+  CHECK(r.games[4].text == kGameC);
+  // The cut member yields at most its intact games, each whole.
+  CHECK(r.games.size() < 5 + 2000 + 1);
+  for (size_t i = 5; i + 1 < r.games.size(); ++i) {
+    INFO("game " << i);
+    CHECK(r.games[i].origin.member == "bad.sgf.gz");
+    CHECK(r.games[i].text == "(;GN[" + std::to_string(r.games[i].origin.index * 7919) + "];B[aa];W[bb])");
+  }
   REQUIRE(r.errors.size() == 1);
   CHECK(r.errors[0].origin.member == "bad.sgf.gz");
   CHECK(r.errors[0].message.find("bad.sgf.gz") != std::string::npos);

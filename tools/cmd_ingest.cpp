@@ -53,8 +53,8 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   const size_t count_budget = budget - open.memory_bytes - std::min(kFixedBytes, budget / 2);
   if (budget < size_t(512) << 20)
     std::cerr << "sgfpat ingest: warning: --memory-mb " << a.memory_mb
-              << " is below the ~250 MB the rest of the run needs; counting gets " << (count_budget >> 20)
-              << " MiB and the peak will exceed the budget\n";
+              << " is below 512 MB: counting gets " << (count_budget >> 20)
+              << " MiB, and the rest of the run may need more than the budget leaves it\n";
   if (a.levels < 1 || a.levels > kMaxLevels) {
     std::cerr << "sgfpat ingest: --levels must be 1.." << kMaxLevels << "\n";
     return kUsage;

@@ -107,11 +107,11 @@ void GameTextReader::Impl::finish_file() {
   }
   file_open = splitting = in_archive = false;
   split_src = nullptr;
-  archive.close();
-  content.reset(nullptr);
   member_plain.reset(nullptr);
   member_decompressed.reset();
   member_data.reset(nullptr);
+  archive.close();
+  content.reset(nullptr);
   decompressed.reset();
   raw.close();
 }
@@ -205,9 +205,11 @@ bool GameTextReader::Impl::next(GameText* out) {
       continue;
     }
     if (in_archive) {
+      // The layers on the last member go before the archive moves on.
+      member_plain.reset(nullptr);
+      member_decompressed.reset();
+      member_data.reset(nullptr);
       if (archive.next_member(&member)) {
-        member_plain.reset(nullptr);
-        member_decompressed.reset();
         member_data.reset(archive.member());
         PeekSource* data = &member_data;
         const Compression c = compression_from_magic(member_data.peek(8));

@@ -10,9 +10,12 @@
 #include <rocksdb/sst_file_writer.h>
 #include <rocksdb/write_batch.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
+#include <limits>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
@@ -95,25 +98,34 @@ Status from_rocks(const rocksdb::Status& s, const std::string& what) {
 std::string u64_string(uint64_t v) { return std::to_string(v); }
 
 // A reader killed before its destructor ran leaves its scratch folder
-// behind; the next reader removes those whose process is gone.
+// behind; the next reader removes those whose process is gone.  Only real
+// folders of this user, and only the files directly in them (RocksDB puts
+// just its info log there): the temp folder is shared, and nothing found
+// in it is followed.
 void remove_stale_reader_dirs(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  const std::string prefix = "sgfpat-reader-";
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    const std::string prefix = "sgfpat-reader-";
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path path = it->path();
+    const std::string name = path.filename().string();
     if (name.rfind(prefix, 0) != 0) continue;
     const size_t dash = name.find('-', prefix.size());
     if (dash == std::string::npos) continue;
-    pid_t pid = 0;
-    try {
-      pid = pid_t(std::stol(name.substr(prefix.size(), dash - prefix.size())));
-    } catch (...) {
-      continue;
+    long pid = 0;
+    const char* first = name.data() + prefix.size();
+    const char* last = name.data() + dash;
+    auto [ptr, err] = std::from_chars(first, last, pid);
+    if (err != std::errc() || ptr != last || pid <= 0 || pid > std::numeric_limits<pid_t>::max()) continue;
+    struct stat st;
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid()) continue;
+    if (::kill(pid_t(pid), 0) == 0 || errno != ESRCH) continue;
+    std::error_code ignored;
+    for (fs::directory_iterator f(path, ignored), fend; !ignored && f != fend; f.increment(ignored)) {
+      std::error_code e2;
+      if (f->symlink_status(e2).type() == fs::file_type::regular) fs::remove(f->path(), e2);
     }
-    if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) {
-      std::error_code ignored;
-      std::filesystem::remove_all(entry.path(), ignored);
-    }
+    fs::remove(path, ignored);  // fails, harmlessly, if something else was in it
   }
 }
 }  // namespace
@@ -145,13 +157,14 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
   rocksdb::ColumnFamilyOptions games_opts;
   games_opts.compression = rocksdb::kZSTD;
+  rocksdb::ColumnFamilyOptions meta_opts;
   if (options.memory_bytes > 0) {
     // Half for the memtables of all column families together, half for a
     // cache that also holds the index and filter blocks: both would
     // otherwise grow with the number of table files, not with the budget.
     const size_t half = options.memory_bytes / 2;
-    opts.db_write_buffer_size = half;
-    for (auto* cf : {&counts_opts, &games_opts}) {
+    opts.db_write_buffer_size = std::max<size_t>(4 << 20, half);
+    for (auto* cf : {&counts_opts, &games_opts, &meta_opts}) {
       cf->write_buffer_size = std::max<size_t>(1 << 20, half / 4);
       cf->max_write_buffer_number = 2;
     }
@@ -161,10 +174,11 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
     games_table.block_cache = table.block_cache;
     games_table.cache_index_and_filter_blocks = true;
     games_opts.table_factory.reset(rocksdb::NewBlockBasedTableFactory(games_table));
+    meta_opts.table_factory = games_opts.table_factory;
   }
   counts_opts.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {
-      {rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions()},
+      {rocksdb::kDefaultColumnFamilyName, meta_opts},
       {"games", games_opts},
       {"counts", counts_opts}};
   if (!options.create_if_missing && !std::filesystem::exists(path + "/CURRENT"))
