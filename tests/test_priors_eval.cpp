@@ -80,6 +80,18 @@ void for_test_positions(const KeyScheme& scheme, Visit&& visit) {
   }
   REQUIRE(games > 5);
 }
+
+// Every legal move of every test position: visit(tracker, mover, point index).
+template <class Visit>
+void for_test_candidates(const KeyScheme& scheme, Visit&& visit) {
+  for_test_positions(scheme, [&](const Board& b, const PatternTracker& t, Color mover, Point, int) {
+    for (int y = 0; y < b.size(); ++y)
+      for (int x = 0; x < b.size(); ++x) {
+        const int idx = b.index(Point{int8_t(x), int8_t(y)});
+        if (b.is_legal_index(idx, mover)) visit(t, mover, idx);
+      }
+  });
+}
 }  // namespace
 
 TEST_CASE("priors file: header carries the key scheme and thresholds, and verifies") {
@@ -261,21 +273,16 @@ TEST_CASE("dichotomic lookup agrees with a linear scan for every candidate of re
   REQUIRE(p.open(fixture().priors_path, &error));
   Evaluator ev(p);
   uint64_t checked = 0, deep = 0;
-  for_test_positions(ev.scheme(), [&](const Board& b, const PatternTracker& t, Color mover, Point, int) {
-    for (int y = 0; y < b.size(); ++y)
-      for (int x = 0; x < b.size(); ++x) {
-        int idx = b.index(Point{int8_t(x), int8_t(y)});
-        if (!b.is_legal_index(idx, mover)) continue;
-        uint64_t keys[16];
-        t.walk(idx, mover, [&](int level, uint64_t k) { keys[level - 1] = k; return true; });
-        int bin = p.largest_level(keys, p.levels());
-        int lin = p.largest_level_linear(keys, p.levels());
-        CHECK(bin == lin);
-        // Closure: every level up to the largest is present.
-        for (int l = 1; l <= bin; ++l) CHECK(p.contains(l, keys[l - 1]));
-        ++checked;
-        deep += bin >= 3;
-      }
+  for_test_candidates(ev.scheme(), [&](const PatternTracker& t, Color mover, int idx) {
+    uint64_t keys[16];
+    t.walk(idx, mover, [&](int level, uint64_t k) { keys[level - 1] = k; return true; });
+    int bin = p.largest_level(keys, p.levels());
+    int lin = p.largest_level_linear(keys, p.levels());
+    CHECK(bin == lin);
+    // Closure: every level up to the largest is present.
+    for (int l = 1; l <= bin; ++l) CHECK(p.contains(l, keys[l - 1]));
+    ++checked;
+    deep += bin >= 3;
   });
   MESSAGE("candidates checked: " << checked << ", with level >= 3: " << deep);
   CHECK(checked > 10000);
@@ -300,32 +307,27 @@ TEST_CASE("priors file: thresholds keep presence closed under smaller levels") {
   CHECK(p.header().min_seen == 60);
   Evaluator ev(p);
   uint64_t checked = 0, deep = 0;
-  for_test_positions(ev.scheme(), [&](const Board& b, const PatternTracker& t, Color mover, Point, int) {
-    for (int y = 0; y < b.size(); ++y)
-      for (int x = 0; x < b.size(); ++x) {
-        int idx = b.index(Point{int8_t(x), int8_t(y)});
-        if (!b.is_legal_index(idx, mover)) continue;
-        // Present levels form a prefix 1..m, and each passed both thresholds.
-        bool gap = false;
-        int m = 0;
-        t.walk(idx, mover, [&](int level, uint64_t k) {
-          sgfpat_priors::Counts c;
-          const bool present = p.lookup(level, k, &c);
-          if (present) {
-            CHECK_FALSE(gap);
-            CHECK(c.played >= 5);
-            CHECK(c.seen >= 60);
-            m = level;
-          }
-          gap = gap || !present;
-          return true;
-        }, 6);
-        uint64_t keys[16];
-        t.walk(idx, mover, [&](int level, uint64_t k) { keys[level - 1] = k; return true; }, 6);
-        CHECK(p.largest_level(keys, 6) == m);
-        ++checked;
-        deep += m >= 3;
+  for_test_candidates(ev.scheme(), [&](const PatternTracker& t, Color mover, int idx) {
+    // Present levels form a prefix 1..m, and each passed both thresholds.
+    bool gap = false;
+    int m = 0;
+    t.walk(idx, mover, [&](int level, uint64_t k) {
+      sgfpat_priors::Counts c;
+      const bool present = p.lookup(level, k, &c);
+      if (present) {
+        CHECK_FALSE(gap);
+        CHECK(c.played >= 5);
+        CHECK(c.seen >= 60);
+        m = level;
       }
+      gap = gap || !present;
+      return true;
+    }, 6);
+    uint64_t keys[16];
+    t.walk(idx, mover, [&](int level, uint64_t k) { keys[level - 1] = k; return true; }, 6);
+    CHECK(p.largest_level(keys, 6) == m);
+    ++checked;
+    deep += m >= 3;
   });
   CHECK(checked > 10000);
   CHECK(deep > 100);
