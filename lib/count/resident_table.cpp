@@ -1,8 +1,6 @@
 #include "count/resident_table.h"
 
 #include <stdexcept>
-#include <cstdio>
-#include <algorithm>
 
 namespace sgfpat {
 

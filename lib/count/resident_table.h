@@ -65,6 +65,8 @@ class ResidentTable {
   size_t size() const { return size_; }
   size_t bytes() const;
   int levels() const { return int(levels_.size()); }
+  // Calls f(key, counts) for every pattern of `level`, in bucket order
+  // (after counting is done).
   template <class F>
   void for_each_at(int level, F&& f) const {
     const Level& lv = levels_[size_t(level - 1)];
