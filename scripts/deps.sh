@@ -8,6 +8,8 @@ packages=(
   gnugo
   # archive and compression tools the I/O tests use to build their inputs
   gzip bzip2 xz-utils zstd tar zip
+  # rsvg-convert: the render tests draw SVG and check the picture's pixels
+  librsvg2-bin
 )
 missing=()
 for p in "${packages[@]}"; do

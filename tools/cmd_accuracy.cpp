@@ -10,6 +10,7 @@
 #include "pattern/tracking_observer.h"
 #include "priors_flags.h"
 #include "progress.h"
+#include "search/knn_predictor.h"
 #include "sgf/game_stream.h"
 
 namespace sgfpat::cli {
@@ -23,6 +24,10 @@ struct AccuracyArgs {
   std::string csv;
   uint64_t max_games = 0;
   bool json = false;
+  int knn = 0;  // > 0: the k-NN predictor over --db instead of the priors
+  std::string db;
+  size_t knn_positions = 200;
+  int threads = 2;
 };
 
 // Evaluates every position of a game just before its move is played.
@@ -47,7 +52,98 @@ nlohmann::json stats_json(const PredictionStats& s) {
           {"top5", s.top_rate(2)},    {"top10", s.top_rate(3)}, {"loglik", s.mean_loglik()}};
 }
 
+int priors_report(const AccuracyArgs& a, AccuracyReport* out);
+int print_report(const AccuracyArgs& a, const AccuracyReport& report, double elapsed);
+
+// Collects the positions of test games for the k-NN predictor.
+struct CaseCollector : ReplayObserver {
+  std::vector<KnnCase>* cases;
+  std::vector<uint8_t> weight;
+  void before_move(const Board& board, Color mover, Point move, int number) override {
+    if (move.is_pass()) return;
+    KnnCase c;
+    c.query.board = board;
+    c.query.to_move = mover;
+    c.query.weight = weight;
+    c.played = move;
+    c.move_number = number;
+    cases->push_back(std::move(c));
+  }
+};
+
+// The k-NN predictor on an even sample of the test games' positions: each
+// scan of the stored games serves a batch of them.
+Status knn_report(const AccuracyArgs& a, AccuracyReport* report) {
+  std::unique_ptr<PatternDb> db;
+  Status st = PatternDb::OpenReader(a.db, &db);
+  if (!st.ok()) return st;
+  std::vector<KnnCase> all;
+  CaseCollector collector;
+  collector.cases = &all;
+  GameStream stream(a.inputs);
+  Game game;
+  Board board;
+  ReplayResult rr;
+  while ((a.max_games == 0 || report->games < a.max_games) && stream.next(&game, &st)) {
+    if (!st.ok() || !replay(game, &board, &rr).ok()) {
+      ++report->skipped_games;
+      continue;
+    }
+    st = make_weights(game.info.size, "", kPass, 0, &collector.weight);
+    if (!st.ok()) return st;
+    replay(game, &board, &rr, &collector);
+    ++report->games;
+  }
+  std::vector<KnnCase> sample;
+  const size_t want = std::min(all.size(), a.knn_positions);
+  for (size_t i = 0; i < want; ++i) sample.push_back(std::move(all[i * all.size() / want]));
+  // One scan per board size and batch.
+  ProgressLine progress;
+  ScanOptions so;
+  so.k = a.knn;
+  so.threads = a.threads;
+  size_t done = 0;
+  while (done < sample.size()) {
+    size_t end = done;
+    const int size = sample[done].query.board.size();
+    while (end < sample.size() && end - done < 64 && sample[end].query.board.size() == size) ++end;
+    std::vector<KnnCase> batch(sample.begin() + std::ptrdiff_t(done), sample.begin() + std::ptrdiff_t(end));
+    st = knn_accuracy(db.get(), batch, so, batch.size(), report);
+    if (!st.ok()) return st;
+    done = end;
+    progress.update("accuracy --knn: " + with_commas(done) + " / " + with_commas(sample.size()) + " positions");
+  }
+  progress.finish();
+  return Status::OK();
+}
+
 int run_accuracy(const AccuracyArgs& a) {
+  AccuracyReport report;
+  auto t0 = Clock::now();
+  if (a.knn > 0 || !a.db.empty()) {
+    if (a.knn <= 0 || a.db.empty() || !a.priors.path.empty()) {
+      std::cerr << "sgfpat accuracy: the k-NN predictor needs --knn K and --db D, and no --priors\n";
+      return kUsage;
+    }
+    Status st = knn_report(a, &report);
+    if (!st.ok()) {
+      std::cerr << "sgfpat accuracy: " << st.message() << "\n";
+      return kFailure;
+    }
+    report.eval_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  } else {
+    const int code = priors_report(a, &report);
+    if (code != kOk) return code;
+  }
+  return print_report(a, report, std::chrono::duration<double>(Clock::now() - t0).count());
+}
+
+int priors_report(const AccuracyArgs& a, AccuracyReport* out) {
+  AccuracyReport& report = *out;
+  if (a.priors.path.empty()) {
+    std::cerr << "sgfpat accuracy: give --priors FILE (or --knn K --db D)\n";
+    return kUsage;
+  }
   sgfpat_priors::Priors priors;
   Status st = a.priors.open(&priors);
   if (!st.ok()) {
@@ -55,14 +151,12 @@ int run_accuracy(const AccuracyArgs& a) {
     return kFailure;
   }
   Evaluator evaluator(priors, a.priors.options());
-  AccuracyReport report;
   Predictor predictor(&evaluator, &report);
   GameStream stream(a.inputs);
   Game game;
   Board board;
   ReplayResult rr;
   ProgressLine progress;
-  auto t0 = Clock::now();
   while ((a.max_games == 0 || report.games < a.max_games) && stream.next(&game, &st)) {
     if (!st.ok()) {
       ++report.skipped_games;
@@ -81,7 +175,11 @@ int run_accuracy(const AccuracyArgs& a) {
                     std::to_string(100 * report.all.top_rate(0)).substr(0, 5) + "%");
   }
   progress.finish();
-  double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+  return kOk;
+}
+
+int print_report(const AccuracyArgs& a, const AccuracyReport& report, double elapsed) {
+  const std::string predictor = a.knn > 0 ? "k-NN, K=" + std::to_string(a.knn) : a.priors.estimator + " estimator";
   double cps = report.eval_seconds > 0 ? double(report.candidates) / report.eval_seconds : 0;
   if (!a.csv.empty()) {
     std::ofstream csv(a.csv);
@@ -102,7 +200,8 @@ int run_accuracy(const AccuracyArgs& a) {
     j["skipped_games"] = report.skipped_games;
     j["candidates"] = report.candidates;
     j["candidates_per_s"] = cps;
-    j["estimator"] = a.priors.estimator;
+    j["estimator"] = a.knn > 0 ? "knn" : a.priors.estimator;
+    if (a.knn > 0) j["k"] = a.knn;
     j["seconds"] = elapsed;
     nlohmann::json phases = nlohmann::json::object();
     for (int i = 0; i < 4; ++i) phases[AccuracyReport::phase_name(i)] = stats_json(report.phases[size_t(i)]);
@@ -117,11 +216,15 @@ int run_accuracy(const AccuracyArgs& a) {
                   100 * s.top_rate(3), s.mean_loglik());
     return std::string(line);
   };
-  std::cout << "Move prediction (" << a.priors.estimator << " estimator) on " << with_commas(report.games)
+  std::cout << "Move prediction (" << predictor << ") on " << with_commas(report.games)
             << " games";
   if (report.skipped_games) std::cout << " (" << report.skipped_games << " unreadable or illegal skipped)";
   std::cout << "\n  moves     positions   top-1   top-3   top-5  top-10   loglik\n" << row("all", report.all);
   for (int i = 0; i < 4; ++i) std::cout << row(AccuracyReport::phase_name(i), report.phases[size_t(i)]);
+  if (a.knn > 0) {
+    std::cout << "  " << report.all.positions << " positions sampled evenly; " << elapsed << " s\n";
+    return kOk;
+  }
   std::cout << "  evaluation speed: " << with_commas(uint64_t(cps)) << " candidates/s ("
             << with_commas(report.candidates) << " candidates in " << report.eval_seconds << " s)\n";
   return kOk;
@@ -132,10 +235,18 @@ Runner register_accuracy(CLI::App& app) {
   auto a = std::make_shared<AccuracyArgs>();
   auto* cmd = app.add_subcommand("accuracy",
                                  "Replay test games (not ingested) and rank each played move among the legal moves");
-  a->priors.add_to(cmd);
+  a->priors.add_to(cmd, false);
   cmd->add_option("inputs", a->inputs, "SGF inputs of test games")->required();
   cmd->add_option("--csv", a->csv, "Write the cumulative accuracy by rank to this CSV file");
   cmd->add_option("--max-games", a->max_games, "Stop after this many games (0: all)");
+  cmd->add_option("--knn", a->knn,
+                  "Measure the k-NN predictor instead (the move most played next among the K stored positions "
+                  "nearest each test position, `similar`'s distance); needs --db");
+  cmd->add_option("--db", a->db, "With --knn: the pattern database whose stored games are searched");
+  cmd->add_option("--knn-positions", a->knn_positions,
+                  "With --knn: test positions, sampled evenly (each batch of 64 costs one scan of the database)")
+      ->capture_default_str();
+  cmd->add_option("--threads,-t", a->threads, "With --knn: scanning threads")->capture_default_str();
   cmd->add_flag("--json", a->json,
                 "One JSON object: positions, top1, top3, top5, top10, loglik, candidates_per_s, phases");
   return [a]() { return run_accuracy(*a); };

@@ -1,9 +1,11 @@
 // sgfpat board: the position of a recorded game after N moves.
+#include <fstream>
 #include <iostream>
 
 #include "board_text.h"
 #include "commands.h"
 #include "game_select.h"
+#include "render/svg_board.h"
 
 namespace sgfpat::cli {
 
@@ -13,6 +15,7 @@ Runner register_board(CLI::App& app) {
     int game = 1;
     int move = -1;
     std::string format = "pretty";
+    std::string svg;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("board", "Print the position of a game record after N moves");
@@ -22,6 +25,7 @@ Runner register_board(CLI::App& app) {
   cmd->add_option("--format,-f", args->format, "pretty (for people) or text (spec rows of . X O)")
       ->check(CLI::IsMember({"pretty", "text"}))
       ->capture_default_str();
+  cmd->add_option("--svg", args->svg, "Also draw the position (stones, coordinates, last move) to this SVG file");
   return [args]() -> int {
     Game game;
     Status st = load_game(args->file, args->game, &game);
@@ -36,14 +40,25 @@ Runner register_board(CLI::App& app) {
       std::cerr << "sgfpat board: " << st.message() << "\n";
       return kBadInput;
     }
-    if (args->format == "text") {
-      std::cout << board_text(board);
-      return kOk;
-    }
     Point last = kPass;
     int seen = 0;
     for (const Action& a : game.actions)
       if (a.kind == Action::Kind::Play && seen++ < result.moves_played) last = a.point;
+    if (!args->svg.empty()) {
+      SvgOptions so;
+      so.last = last;
+      so.title = game.origin.describe() + " after move " + std::to_string(result.moves_played);
+      std::ofstream out(args->svg);
+      out << board_svg(board, so);
+      if (!out) {
+        std::cerr << "sgfpat board: cannot write " << args->svg << "\n";
+        return kFailure;
+      }
+    }
+    if (args->format == "text") {
+      std::cout << board_text(board);
+      return kOk;
+    }
     std::cout << board_pretty(board, last);
     std::cout << "Game: " << game.origin.describe();
     if (!game.info.black_name.empty() || !game.info.white_name.empty())

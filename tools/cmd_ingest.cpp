@@ -8,6 +8,7 @@
 #include "count/recount.h"
 #include "ingest/importer.h"
 #include "progress.h"
+#include "search/position_index.h"
 #include "sgf/game_stream.h"
 
 namespace sgfpat::cli {
@@ -76,8 +77,24 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     return kFailure;
   }
 
-  // ---- import ----
   ProgressLine progress;
+  // ---- position index (databases made before it existed, or a build cut short) ----
+  if (!db->has_position_index()) {
+    auto t_index = Clock::now();
+    st = build_position_index(db.get(), [&](uint64_t done, uint64_t total) {
+      progress.update("position index: " + with_commas(done) + " / " + with_commas(total) + " games");
+    });
+    progress.finish();
+    if (!st.ok()) {
+      std::cerr << "sgfpat ingest: building the position index: " << st.message() << "\n";
+      return kFailure;
+    }
+    if (!a.quiet)
+      std::cerr << "sgfpat ingest: position index of " << with_commas(db->game_count()) << " stored games built in "
+                << duration_text(std::chrono::duration<double>(Clock::now() - t_index).count()) << "\n";
+  }
+
+  // ---- import ----
   Importer importer(db.get(), filter, a.min_rank);
   uint64_t shown_errors = 0, input_errors = 0;
   auto report = [&](const std::string& msg) {

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "board/replay.h"
+#include "search/position_index.h"
 
 namespace sgfpat {
 
@@ -53,6 +54,11 @@ Status Importer::add(const Game& game, std::string* problem) {
     ++stats_.duplicates;
     return Status::OK();
   }
+  // The index is kept in step only when it is complete (else it is built whole).
+  if (db_->has_position_index()) {
+    Status s = position_entries(game, fp, &batch_positions_);
+    if (!s.ok()) return s;
+  }
   batch_.emplace_back(fp, encode_game(game));
   in_batch_.insert(fp);
   batch_moves_ += uint64_t(result.moves_played);
@@ -62,12 +68,13 @@ Status Importer::add(const Game& game, std::string* problem) {
 
 Status Importer::finish() {
   if (batch_.empty()) return Status::OK();
-  Status s = db_->add_games(batch_, batch_moves_);
+  Status s = db_->add_games(batch_, batch_moves_, batch_positions_);
   if (!s.ok()) return s;
   stats_.ingested += batch_.size();
   stats_.moves_ingested += batch_moves_;
   batch_.clear();
   in_batch_.clear();
+  batch_positions_.clear();
   batch_moves_ = 0;
   return Status::OK();
 }

@@ -1,7 +1,8 @@
 // Stores new games in a PatternDb: filters, checks every record with the
 // rules engine, and skips games already stored (by content fingerprint).
-// Games are written in atomic batches, so an interrupted import leaves
-// whole games only, and running it again stores exactly what is missing.
+// Games are written in atomic batches (with their position index entries),
+// so an interrupted import leaves whole games only, and running it again
+// stores exactly what is missing.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -53,6 +54,7 @@ class Importer {
   ImportStats stats_;
   std::vector<std::pair<Fingerprint, std::string>> batch_;
   std::unordered_set<Fingerprint, FpHash> in_batch_;
+  PatternDb::Entries batch_positions_;  // the batch's position index entries
   uint64_t batch_moves_ = 0;
 };
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <limits>
@@ -23,7 +24,7 @@
 namespace sgfpat {
 
 namespace {
-enum Cf { kMeta = 0, kGames = 1, kCounts = 2 };
+enum Cf { kMeta = 0, kGames = 1, kCounts = 2, kPositions = 3 };
 
 // (played, seen, wins) as three little-endian u64s, added on merge.
 class Add3 : public rocksdb::AssociativeMergeOperator {
@@ -158,13 +159,15 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   rocksdb::ColumnFamilyOptions games_opts;
   games_opts.compression = rocksdb::kZSTD;
   rocksdb::ColumnFamilyOptions meta_opts;
+  rocksdb::ColumnFamilyOptions positions_opts;
+  positions_opts.compression = rocksdb::kZSTD;
   if (options.memory_bytes > 0) {
     // Half for the memtables of all column families together, half for a
     // cache that also holds the index and filter blocks: both would
     // otherwise grow with the number of table files, not with the budget.
     const size_t half = options.memory_bytes / 2;
     opts.db_write_buffer_size = std::max<size_t>(4 << 20, half);
-    for (auto* cf : {&counts_opts, &games_opts, &meta_opts}) {
+    for (auto* cf : {&counts_opts, &games_opts, &meta_opts, &positions_opts}) {
       cf->write_buffer_size = std::max<size_t>(1 << 20, half / 4);
       cf->max_write_buffer_number = 2;
     }
@@ -175,6 +178,7 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
     games_table.cache_index_and_filter_blocks = true;
     games_opts.table_factory.reset(rocksdb::NewBlockBasedTableFactory(games_table));
     meta_opts.table_factory = games_opts.table_factory;
+    positions_opts.table_factory = games_opts.table_factory;
   }
   counts_opts.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {
@@ -183,6 +187,11 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
       {"counts", counts_opts}};
   if (!options.create_if_missing && !std::filesystem::exists(path + "/CURRENT"))
     return Status::Error("no pattern database at " + path + " (create one with `sgfpat ingest --db " + path + "`)");
+  // A writer adds the position index's family; a reader opens it if there.
+  std::vector<std::string> existing;
+  rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(opts), path, &existing);
+  db->has_positions_ = !options.read_only || std::find(existing.begin(), existing.end(), "positions") != existing.end();
+  if (db->has_positions_) cfs.push_back({"positions", positions_opts});
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s;
   if (options.read_only) {
@@ -213,7 +222,11 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   if (s.IsNotFound()) {
     if (options.read_only) return Status::Error("database " + path + " has no key scheme (not an sgfpat database?)");
     db->settings_ = options.settings;
-    s = db->db_->Put(rocksdb::WriteOptions(), db->cf_[kMeta], "scheme", encode_settings(options.settings));
+    // A new database's (empty) position index is complete.
+    rocksdb::WriteBatch init;
+    init.Put(db->cf_[kMeta], "scheme", encode_settings(options.settings));
+    init.Put(db->cf_[kMeta], "position_index", "0");
+    s = db->db_->Write(rocksdb::WriteOptions(), &init);
     if (!s.ok()) return from_rocks(s, "writing the key scheme");
   } else if (!s.ok()) {
     return from_rocks(s, "reading the key scheme");
@@ -258,6 +271,8 @@ Status PatternDb::load_meta() {
   game_count_ = s.ok() ? std::stoull(v) : 0;
   s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "moves", &v);
   move_count_ = s.ok() ? std::stoull(v) : 0;
+  s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "position_index", &v);
+  indexed_games_ = s.ok() ? std::stoull(v) : ~uint64_t(0);
   s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "generation", &v);
   generation_ = s.ok() ? uint32_t(std::stoul(v)) : 0;
   s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "summary", &v);
@@ -274,25 +289,112 @@ Status PatternDb::has_game(const Fingerprint& fp, bool* found) {
   return from_rocks(s, "looking up a game");
 }
 
-Status PatternDb::add_games(const std::vector<std::pair<Fingerprint, std::string>>& records, uint64_t moves) {
+Status PatternDb::add_games(const std::vector<std::pair<Fingerprint, std::string>>& records, uint64_t moves,
+                            const Entries& positions) {
   if (read_only_) return Status::Error("database opened read-only");
   rocksdb::WriteBatch batch;
   for (const auto& [fp, rec] : records)
     batch.Put(cf_[kGames], rocksdb::Slice(reinterpret_cast<const char*>(fp.data()), fp.size()), rec);
   batch.Put(cf_[kMeta], "games", u64_string(game_count_ + records.size()));
   batch.Put(cf_[kMeta], "moves", u64_string(move_count_ + moves));
+  // The index stays complete only if these games' entries come with them.
+  const bool indexed = has_position_index() && (records.empty() || !positions.empty());
+  if (indexed) {
+    for (const auto& [k, v] : positions) batch.Put(cf_[kPositions], k, v);
+    batch.Put(cf_[kMeta], "position_index", u64_string(indexed_games_ + records.size()));
+  }
   auto s = db_->Write(rocksdb::WriteOptions(), &batch);
   if (!s.ok()) return from_rocks(s, "storing games");
   game_count_ += records.size();
   move_count_ += moves;
+  if (indexed) indexed_games_ += records.size();
   return Status::OK();
 }
 
+Status PatternDb::reset_position_index() {
+  if (read_only_) return Status::Error("database opened read-only");
+  rocksdb::WriteBatch batch;
+  batch.Delete(cf_[kMeta], "position_index");
+  batch.DeleteRange(cf_[kPositions], "", std::string(32, '\xff'));
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  auto s = db_->Write(wo, &batch);
+  if (!s.ok()) return from_rocks(s, "clearing the position index");
+  indexed_games_ = ~uint64_t(0);
+  const std::string end(32, '\xff');
+  const rocksdb::Slice e(end);
+  rocksdb::DeleteFilesInRange(db_.get(), cf_[kPositions], nullptr, &e);
+  return Status::OK();
+}
+
+Status PatternDb::add_position_entries(const Entries& entries) {
+  if (read_only_) return Status::Error("database opened read-only");
+  rocksdb::WriteBatch batch;
+  for (const auto& [k, v] : entries) batch.Put(cf_[kPositions], k, v);
+  rocksdb::WriteOptions wo;
+  wo.disableWAL = true;  // an unfinished build is started again
+  return from_rocks(db_->Write(wo, &batch), "writing the position index");
+}
+
+Status PatternDb::complete_position_index() {
+  auto s = db_->Flush(rocksdb::FlushOptions(), cf_[kPositions]);
+  if (!s.ok()) return from_rocks(s, "flushing the position index");
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  s = db_->Put(wo, cf_[kMeta], "position_index", u64_string(game_count_));
+  if (!s.ok()) return from_rocks(s, "marking the position index complete");
+  indexed_games_ = game_count_;
+  db_->CompactRange(rocksdb::CompactRangeOptions(), cf_[kPositions], nullptr, nullptr);
+  return Status::OK();
+}
+
+Status PatternDb::for_each_position(std::string_view prefix,
+                                    const std::function<bool(std::string_view, std::string_view)>& visit) {
+  if (!has_positions_) return Status::Error("database " + path_ + " has no position index");
+  rocksdb::ReadOptions ro;
+  ro.prefix_same_as_start = false;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, cf_[kPositions]));
+  const rocksdb::Slice p(prefix.data(), prefix.size());
+  for (it->Seek(p); it->Valid() && it->key().starts_with(p); it->Next())
+    if (!visit(std::string_view(it->key().data(), it->key().size()),
+               std::string_view(it->value().data(), it->value().size())))
+      break;
+  return from_rocks(it->status(), "reading the position index");
+}
+
+uint64_t PatternDb::position_index_bytes() {
+  if (!has_positions_) return 0;
+  uint64_t bytes = 0;
+  db_->GetIntProperty(cf_[kPositions], "rocksdb.total-sst-files-size", &bytes);
+  return bytes;
+}
+
+Status PatternDb::find_game(std::string_view prefix, Fingerprint* fp, std::string* record, bool* found) {
+  *found = false;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), cf_[kGames]));
+  const rocksdb::Slice p(prefix.data(), prefix.size());
+  it->Seek(p);
+  if (it->Valid() && it->key().starts_with(p) && it->key().size() == fp->size()) {
+    std::memcpy(fp->data(), it->key().data(), fp->size());
+    record->assign(it->value().data(), it->value().size());
+    *found = true;
+  }
+  return from_rocks(it->status(), "looking up a game");
+}
+
 Status PatternDb::for_each_game(const std::function<bool(const Fingerprint&, std::string_view)>& visit) {
+  return for_each_game(0, 256, visit);
+}
+
+Status PatternDb::for_each_game(int first, int last,
+                                const std::function<bool(const Fingerprint&, std::string_view)>& visit) {
   rocksdb::ReadOptions ro;
   ro.fill_cache = false;
+  const std::string lo(1, char(first)), hi(1, char(last));
+  const rocksdb::Slice upper(hi);
+  if (last < 256) ro.iterate_upper_bound = &upper;
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, cf_[kGames]));
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+  for (it->Seek(rocksdb::Slice(lo)); it->Valid(); it->Next()) {
     Fingerprint fp{};
     if (it->key().size() != fp.size()) continue;
     std::memcpy(fp.data(), it->key().data(), fp.size());

@@ -7,6 +7,9 @@
 //   games    fingerprint (16 bytes) -> encode_game() record
 //   counts   generation (4, BE) | level (1) | key (8, BE) -> 3 x u64 LE
 //            (played, seen, wins), summed by the "sgfpat.add3" merge operator
+//   positions  the position index: keys and values made by lib/search,
+//            written with their games in one batch; meta "position_index"
+//            holds the number of games indexed (complete when = "games")
 //
 // A count is a new generation written beside the current one; the switch to
 // it is one atomic write, so readers and crashes see old or new counts,
@@ -76,10 +79,31 @@ class PatternDb {
   Status has_game(const Fingerprint& fp, bool* found);
   uint64_t game_count() const { return game_count_; }
   uint64_t move_count() const { return move_count_; }
-  // Stores games atomically together with the new game and move counts.
-  Status add_games(const std::vector<std::pair<Fingerprint, std::string>>& records, uint64_t moves);
+  // Stores games atomically together with the new game and move counts
+  // and the games' position index entries (if the index is complete).
+  using Entries = std::vector<std::pair<std::string, std::string>>;
+  Status add_games(const std::vector<std::pair<Fingerprint, std::string>>& records, uint64_t moves,
+                   const Entries& positions = {});
   // Visits every stored game record in fingerprint order; stop by returning false.
   Status for_each_game(const std::function<bool(const Fingerprint&, std::string_view)>& visit);
+  // The same for the games whose fingerprint's first byte is in [first, last).
+  Status for_each_game(int first, int last, const std::function<bool(const Fingerprint&, std::string_view)>& visit);
+  // The game whose fingerprint starts with `prefix` (*found false if none).
+  Status find_game(std::string_view prefix, Fingerprint* fp, std::string* record, bool* found);
+
+  // --- position index ---
+  // True when every stored game has its entries in the index.
+  bool has_position_index() const { return has_positions_ && indexed_games_ == game_count_; }
+  // Building the index of a database that lacks it: reset, add entries
+  // (unlogged), then complete (flushed, then marked in one synced write).
+  // A build killed before it completes is started again from reset.
+  Status reset_position_index();
+  Status add_position_entries(const Entries& entries);
+  Status complete_position_index();
+  // Visits the entries whose key starts with `prefix`, in key order.
+  Status for_each_position(std::string_view prefix, const std::function<bool(std::string_view, std::string_view)>& visit);
+  // Bytes of the index's table files on disk.
+  uint64_t position_index_bytes();
 
   // --- counts ---
   uint32_t generation() const { return generation_; }
@@ -124,10 +148,12 @@ class PatternDb {
   DbSettings settings_;
   uint64_t game_count_ = 0;
   uint64_t move_count_ = 0;
+  uint64_t indexed_games_ = 0;
+  bool has_positions_ = false;  // the column family exists (readers may lack it)
   uint32_t generation_ = 0;
   std::string summary_;
   std::unique_ptr<rocksdb::DB> db_;
-  std::vector<rocksdb::ColumnFamilyHandle*> cf_;  // default, games, counts
+  std::vector<rocksdb::ColumnFamilyHandle*> cf_;  // default, games, counts[, positions]
 };
 
 }  // namespace sgfpat

@@ -1,0 +1,353 @@
+// Position search: the k-smallest selection against a full sort, symmetric
+// hashes, exact search through the position index (a position placed under
+// every symmetry and colour exchange is found; the index survives
+// incremental ingests, a build for a database without it, and kill -9), and
+// the nearest scan's distances against a from-scratch recomputation.
+#include <algorithm>
+#include <random>
+#include <set>
+
+#include "board/replay.h"
+#include "ingest/importer.h"
+#include "search/continuations.h"
+#include "search/k_smallest.h"
+#include "search/nearest_scan.h"
+#include "search/position_hash.h"
+#include "search/position_index.h"
+#include "store/game_record.h"
+#include "test_util.h"
+
+using namespace sgfpat;
+using namespace testutil;
+
+namespace {
+
+// Games of a tygem-dev file (one per line), parsed.
+std::vector<Game> corpus_games(size_t first, size_t count) {
+  std::vector<Game> games;
+  for (const std::string& line : gz_lines(corpus_path("tygem-dev/tygem-2007-01.sgf.gz"), first, count)) {
+    Game g;
+    if (parse_game(line, &g).ok()) games.push_back(std::move(g));
+  }
+  return games;
+}
+
+std::unique_ptr<PatternDb> open_db(const std::string& path) {
+  OpenOptions o;
+  o.create_if_missing = true;
+  std::unique_ptr<PatternDb> db;
+  Status st = PatternDb::Open(path, o, &db);
+  INFO(st.message());
+  REQUIRE(st.ok());
+  return db;
+}
+
+void import(PatternDb* db, const std::vector<Game>& games) {
+  Importer importer(db, GameFilter{}, "", 7);  // small batches: several writes
+  for (const Game& g : games) {
+    std::string problem;
+    REQUIRE(importer.add(g, &problem).ok());
+  }
+  REQUIRE(importer.finish().ok());
+}
+
+// `game` seen through symmetry `sym`, colours exchanged if `swap`.
+Game transformed(const Game& game, int sym, bool swap) {
+  Game t = game;
+  for (Action& a : t.actions) {
+    a.point = apply_symmetry(sym, a.point, game.info.size);
+    if (swap) a.color = opponent(a.color);
+  }
+  t.info.black_name = "sym" + std::to_string(sym) + (swap ? "swap" : "");
+  return t;
+}
+
+Board board_after(const Game& g, int moves) {
+  Board b;
+  ReplayResult rr;
+  REQUIRE(replay(g, &b, &rr, nullptr, moves).ok());
+  return b;
+}
+
+std::array<uint8_t, 8> prefix_of(const Game& g) {
+  std::array<uint8_t, 8> p{};
+  Fingerprint fp = game_fingerprint(g);
+  std::copy(fp.begin(), fp.begin() + 8, p.begin());
+  return p;
+}
+
+Point nth_move(const Game& g, int n) {  // 1-based
+  int seen = 0;
+  for (const Action& a : g.actions)
+    if (a.kind == Action::Kind::Play && ++seen == n) return a.point;
+  return kPass;
+}
+
+std::set<std::string> all_index_entries(PatternDb* db) {
+  std::set<std::string> s;
+  REQUIRE(db->for_each_position("", [&](std::string_view k, std::string_view v) {
+                s.insert(std::string(k) + "=" + std::string(v));
+                return true;
+              }).ok());
+  return s;
+}
+
+uint64_t stored_positions(PatternDb* db) {
+  uint64_t n = 0;
+  Game g;
+  REQUIRE(db->for_each_game([&](const Fingerprint&, std::string_view rec) {
+                REQUIRE(decode_game(rec, &g).ok());
+                n += uint64_t(g.move_count()) + 1;
+                return true;
+              }).ok());
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("k smallest: equals the first k of a full sort, with many ties, for every k") {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 20; ++round) {
+    const size_t n = 1 + rng() % 3000;
+    std::vector<std::pair<int, int>> items(n);
+    for (size_t i = 0; i < n; ++i) items[i] = {int(rng() % (round % 2 ? 10 : 100000)), int(i)};
+    std::vector<std::pair<int, int>> sorted = items;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t k : {size_t(1), size_t(2), size_t(10), n / 3 + 1, n, n + 5}) {
+      KSmallest<std::pair<int, int>> sel(k);
+      for (const auto& x : items) sel.offer(x);
+      std::vector<std::pair<int, int>> want(sorted.begin(), sorted.begin() + std::ptrdiff_t(std::min(k, n)));
+      CHECK(sel.sorted() == want);
+      // Merging two halves gives the same.
+      KSmallest<std::pair<int, int>> a(k), b(k), all(k);
+      for (size_t i = 0; i < n; ++i) (i % 2 ? a : b).offer(items[i]);
+      all.merge(a);
+      all.merge(b);
+      CHECK(all.sorted() == want);
+    }
+  }
+}
+
+TEST_CASE("symmetries: inverse and composition; the canonical hash is the same under all 16 transforms") {
+  for (int s = 0; s < kSymmetries; ++s) {
+    const int inv = inverse_symmetry(s);
+    for (int t = 0; t < kSymmetries; ++t) {
+      const int st = compose_symmetry(s, t);
+      for (Point p : {Point{0, 0}, Point{3, 15}, Point{18, 7}, Point{9, 9}}) {
+        CHECK(apply_symmetry(inv, apply_symmetry(s, p, 19), 19) == p);
+        CHECK(apply_symmetry(st, p, 19) == apply_symmetry(t, apply_symmetry(s, p, 19), 19));
+      }
+    }
+  }
+  std::mt19937 rng(3);
+  for (int size : {9, 13, 19}) {
+    std::vector<std::pair<Point, Color>> stones;
+    for (int i = 0; i < 40; ++i)
+      stones.push_back({Point{int8_t(rng() % size), int8_t(rng() % size)}, rng() % 2 ? Color::Black : Color::White});
+    std::set<uint64_t> canon, plain;
+    for (int t = 0; t < kTransforms; ++t) {
+      PositionHasher h(size);
+      Board b(size);
+      for (auto [p, c] : stones) {
+        const Point q = apply_symmetry(transform_sym(t), p, size);
+        const Color cc = apply_swap(t, c);
+        h.change(q, b.at(q), cc);
+        b.setup(q, cc);
+      }
+      canon.insert(h.canonical());
+      plain.insert(h.hash(0));
+    }
+    CHECK(canon.size() == 1);
+    CHECK(plain.size() == 16);  // a random position has no symmetry
+  }
+}
+
+TEST_CASE("exact search finds a position stored under each of the 8 symmetries, colours exchanged or not") {
+  TempDir dir("sgfpat-search");
+  auto db = open_db(dir / "db");
+  std::vector<Game> games = corpus_games(0, 12);
+  REQUIRE(games.size() >= 10);
+  const Game original = games[0];
+  const int n = 24;
+  std::vector<Game> variants;
+  for (int t = 0; t < kTransforms; ++t) variants.push_back(transformed(original, transform_sym(t), transform_swaps(t)));
+  // The variants in two ingests, with other games between: incremental ingests keep the index.
+  std::vector<Game> first(variants.begin(), variants.begin() + 5), second(variants.begin() + 5, variants.end());
+  first.insert(first.end(), games.begin() + 1, games.begin() + 6);
+  second.insert(second.end(), games.begin() + 6, games.end());
+  import(db.get(), first);
+  import(db.get(), second);
+  REQUIRE(db->has_position_index());
+  CHECK(all_index_entries(db.get()).size() == stored_positions(db.get()));
+
+  std::vector<PositionHit> hits;
+  for (int qt : {0, 5, 10}) {  // queries in three orientations
+    const Game& query_game = variants[size_t(qt)];
+    REQUIRE(find_exact(db.get(), board_after(query_game, n), &hits).ok());
+    for (const Game& v : variants) {
+      auto it = std::find_if(hits.begin(), hits.end(),
+                             [&](const PositionHit& h) { return h.game == prefix_of(v) && h.position == n; });
+      REQUIRE(it != hits.end());
+      // The move played next, seen in the query's orientation, is the query game's own.
+      CHECK(it->has_next);
+      CHECK(it->next == nth_move(query_game, n + 1));
+    }
+    CHECK(hits.size() == variants.size());  // nothing else is equal at move 24
+  }
+  // A position nobody reached.
+  Board empty_corner = board_after(original, n);
+  empty_corner.setup(Point{0, 0}, Color::Black);
+  empty_corner.setup(Point{18, 0}, Color::Black);
+  REQUIRE(find_exact(db.get(), empty_corner, &hits).ok());
+  CHECK(hits.empty());
+  // The continuation table counts every variant once, at one move.
+  REQUIRE(find_exact(db.get(), board_after(original, n), &hits).ok());
+  auto table = continuations(hits, board_after(original, n));
+  REQUIRE(table.size() == 1);
+  CHECK(table[0].count == 16);
+  CHECK(table[0].move == nth_move(original, n + 1));
+}
+
+TEST_CASE("a database stored without the index gets it built, equal to the one kept by ingest") {
+  TempDir dir("sgfpat-search");
+  std::vector<Game> games = corpus_games(20, 15);
+  auto kept = open_db(dir / "kept");
+  import(kept.get(), games);
+  auto bare = open_db(dir / "bare");
+  std::vector<std::pair<Fingerprint, std::string>> records;
+  for (const Game& g : games) records.emplace_back(game_fingerprint(g), encode_game(g));
+  REQUIRE(bare->add_games(records, 0).ok());  // as an sgfpat without the index stored them
+  CHECK_FALSE(bare->has_position_index());
+  std::vector<PositionHit> hits;
+  CHECK_FALSE(find_exact(bare.get(), board_after(games[0], 10), &hits).ok());
+  REQUIRE(build_position_index(bare.get()).ok());
+  CHECK(bare->has_position_index());
+  CHECK(all_index_entries(bare.get()) == all_index_entries(kept.get()));
+  REQUIRE(find_exact(bare.get(), board_after(games[0], 10), &hits).ok());
+  CHECK(!hits.empty());
+}
+
+TEST_CASE("the index survives kill -9 of an ingest: it matches the stored games, before and after a rerun") {
+  TempDir dir("sgfpat-search");
+  const std::string input = dir / "games.sgf";
+  write_file(input, join(gz_lines(corpus_path("tygem-dev/tygem-2007-02.sgf.gz"), 0, 2500)));
+  const std::string db_path = dir / "db";
+  auto args = ingest_args(db_path, {"--levels", "2", "--threads", "1"}, {input});
+  pid_t pid = spawn(args, dir / "out", dir / "err");
+  // Kill once some games are stored (or after 20 s).
+  const auto t0 = std::chrono::steady_clock::now();
+  for (;;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    std::unique_ptr<PatternDb> r;
+    if (PatternDb::OpenReader(db_path, &r).ok() && r->game_count() >= 1000) break;
+    if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(20)) break;
+  }
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  auto check = [&](const char* when) {
+    INFO(std::string(when));
+    auto db = open_db(db_path);
+    MESSAGE(std::string(when) << ": " << db->game_count() << " games stored");
+    CHECK(db->game_count() > 0);
+    REQUIRE(db->has_position_index());
+    CHECK(all_index_entries(db.get()).size() == stored_positions(db.get()));
+    // Every stored game's position after 30 moves is found in it.
+    int checked = 0;
+    Game g;
+    std::vector<PositionHit> hits;
+    REQUIRE(db->for_each_game([&](const Fingerprint& fp, std::string_view rec) {
+                  if (++checked % 97) return true;
+                  REQUIRE(decode_game(rec, &g).ok());
+                  const int at = std::min(30, g.move_count());
+                  REQUIRE(find_exact(db.get(), board_after(g, at), &hits).ok());
+                  CHECK(std::any_of(hits.begin(), hits.end(), [&](const PositionHit& h) {
+                    return std::equal(h.game.begin(), h.game.end(), fp.begin()) && h.position == at;
+                  }));
+                  return true;
+                }).ok());
+  };
+  check("after the kill");
+  RunResult again = run(args, dir.path());
+  INFO(again.err);
+  REQUIRE(again.exit_code == 0);
+  check("after a complete rerun");
+}
+
+TEST_CASE("nearest scan: distances, games, positions and symmetries equal a from-scratch recomputation") {
+  TempDir dir("sgfpat-search");
+  auto db = open_db(dir / "db");
+  std::vector<Game> games = corpus_games(40, 30);
+  import(db.get(), games);
+  std::vector<Game> outside = corpus_games(100, 3);
+  REQUIRE(outside.size() == 3);
+
+  std::vector<DistanceQuery> queries;
+  auto add_query = [&](const Game& g, int moves, const std::string& region, int radius) {
+    DistanceQuery q;
+    Board b;
+    ReplayResult rr;
+    REQUIRE(replay(g, &b, &rr, nullptr, moves).ok());
+    q.board = b;
+    q.to_move = rr.to_move;
+    REQUIRE(make_weights(19, region, nth_move(g, moves), radius, &q.weight).ok());
+    queries.push_back(q);
+  };
+  add_query(outside[0], 40, "", 0);
+  add_query(outside[1], 121, "", 4);
+  add_query(games[3], 60, "tr", 0);           // a stored position: distance 0 found
+  add_query(transformed(games[5], 6, true), 33, "C3:H9", 3);
+
+  // From scratch: every position before a move of every stored game.
+  std::vector<std::vector<PositionHit>> all(queries.size());
+  struct Brute : ReplayObserver {
+    const std::vector<DistanceQuery>* queries;
+    std::vector<std::vector<PositionHit>>* all;
+    std::array<uint8_t, 8> game{};
+    void before_move(const Board& board, Color mover, Point, int number) override {
+      for (size_t i = 0; i < queries->size(); ++i) {
+        PositionHit h;
+        h.distance = position_distance((*queries)[i], board, mover, &h.sym);
+        h.game = game;
+        h.position = number - 1;
+        (*all)[i].push_back(h);
+      }
+    }
+  } brute;
+  brute.queries = &queries;
+  brute.all = &all;
+  Game g;
+  Board b;
+  ReplayResult rr;
+  REQUIRE(db->for_each_game([&](const Fingerprint& fp, std::string_view rec) {
+                REQUIRE(decode_game(rec, &g).ok());
+                std::copy(fp.begin(), fp.begin() + 8, brute.game.begin());
+                REQUIRE(replay(g, &b, &rr, &brute).ok());
+                return true;
+              }).ok());
+  for (auto& v : all) std::sort(v.begin(), v.end(), hit_less);
+
+  for (int k : {1, 9, 200}) {
+    for (int threads : {1, 2}) {
+      ScanOptions so;
+      so.k = k;
+      so.threads = threads;
+      std::vector<std::vector<PositionHit>> hits;
+      ScanStats stats;
+      REQUIRE(scan_nearest(db.get(), queries, so, &hits, &stats).ok());
+      CHECK(stats.games == db->game_count());
+      CHECK(stats.positions == all[0].size());
+      for (size_t i = 0; i < queries.size(); ++i) {
+        INFO("query " << i << " k " << k << " threads " << threads);
+        REQUIRE(hits[i].size() == size_t(k));
+        for (size_t j = 0; j < size_t(k); ++j) {
+          CHECK(hits[i][j].distance == all[i][j].distance);
+          CHECK(hits[i][j].game == all[i][j].game);
+          CHECK(hits[i][j].position == all[i][j].position);
+          CHECK(hits[i][j].sym == all[i][j].sym);
+        }
+      }
+      CHECK(hits[2][0].distance == 0);
+    }
+  }
+}
