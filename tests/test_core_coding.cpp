@@ -25,6 +25,16 @@ TEST_CASE("fixed32/64 are little-endian byte by byte") {
   CHECK(in.empty());
 }
 
+TEST_CASE("fixed16 is little-endian") {
+  char b[2];
+  encode_fixed16(b, 0xbeef);
+  CHECK(uint8_t(b[0]) == 0xef);
+  CHECK(uint8_t(b[1]) == 0xbe);
+  CHECK(decode_fixed16(b) == 0xbeef);
+  encode_fixed16(b, 0x00ff);
+  CHECK(decode_fixed16(b) == 0x00ff);
+}
+
 TEST_CASE("fixed round trips, high bits included") {
   std::vector<uint64_t> values = {0, 1, 0x7f, 0x80, 0xff, 0x100, UINT32_MAX, uint64_t(UINT32_MAX) + 1, UINT64_MAX,
                                   0x8000000000000000ULL};

@@ -20,6 +20,11 @@ inline constexpr size_t kMaxVarint64Bytes = 10;
 
 // ---- fixed width, little-endian ----
 
+inline void encode_fixed16(char* dst, uint16_t v) {
+  dst[0] = char(uint8_t(v));
+  dst[1] = char(uint8_t(v >> 8));
+}
+inline uint16_t decode_fixed16(const char* src) { return uint16_t(uint8_t(src[0]) | (uint8_t(src[1]) << 8)); }
 inline void encode_fixed32(char* dst, uint32_t v) {
   for (int i = 0; i < 4; ++i) dst[i] = char(uint8_t(v >> (8 * i)));
 }

@@ -79,9 +79,9 @@ std::string encode_game(const Game& g) {
   put_varint64(&out, g.origin.index);
   put_varint64(&out, g.actions.size());
   for (const Action& a : g.actions) {
-    uint16_t v = pack(a, g.info.size);
-    out.push_back(char(v & 0xff));
-    out.push_back(char(v >> 8));
+    char two[2];
+    encode_fixed16(two, pack(a, g.info.size));
+    out.append(two, 2);
   }
   return out;
 }
@@ -103,8 +103,7 @@ Status decode_game(std::string_view bytes, Game* g) {
     return Status::Error("corrupt game record");
   g->actions.resize(n);
   for (uint64_t i = 0; i < n; ++i) {
-    uint16_t v = uint16_t(uint8_t(r.in[2 * i]) | (uint8_t(r.in[2 * i + 1]) << 8));
-    g->actions[i] = unpack(v, g->info.size);
+    g->actions[i] = unpack(decode_fixed16(r.in.data() + 2 * i), g->info.size);
   }
   return Status::OK();
 }

@@ -38,10 +38,11 @@ struct CountsValue {
   }
   rocksdb::Slice slice() const { return rocksdb::Slice(bytes, kCountsValueBytes); }
 };
-// Zero counts for a value of any other size.
-PatternCounts parse_counts(const rocksdb::Slice& v) {
-  if (v.size() != kCountsValueBytes) return {};
-  return {decode_fixed64(v.data()), decode_fixed64(v.data() + 8), decode_fixed64(v.data() + 16)};
+// False for a value of any other size (damage: never read as zero counts).
+bool parse_counts(const rocksdb::Slice& v, PatternCounts* c) {
+  if (v.size() != kCountsValueBytes) return false;
+  *c = {decode_fixed64(v.data()), decode_fixed64(v.data() + 8), decode_fixed64(v.data() + 16)};
+  return true;
 }
 
 // Adds counts values on merge.
@@ -49,8 +50,10 @@ class Add3 : public rocksdb::AssociativeMergeOperator {
  public:
   bool Merge(const rocksdb::Slice&, const rocksdb::Slice* existing, const rocksdb::Slice& value,
              std::string* new_value, rocksdb::Logger*) const override {
-    PatternCounts a = existing ? parse_counts(*existing) : PatternCounts{};
-    const PatternCounts b = parse_counts(value);
+    // A damaged operand fails the merge: RocksDB then reports the key as
+    // corrupt instead of summing around it.
+    PatternCounts a, b;
+    if ((existing && !parse_counts(*existing, &a)) || !parse_counts(value, &b)) return false;
     a.played += b.played;
     a.seen += b.seen;
     a.wins += b.wins;
@@ -62,8 +65,9 @@ class Add3 : public rocksdb::AssociativeMergeOperator {
 };
 
 // Big-endian, so that RocksDB's bytewise order is (generation, level, key).
+constexpr size_t kCountsKeyBytes = 13;
 std::string counts_key(uint32_t gen, int level, uint64_t key) {
-  std::string k(13, '\0');
+  std::string k(kCountsKeyBytes, '\0');
   encode_fixed32_be(k.data(), gen);
   k[4] = char(level);
   encode_fixed64_be(k.data() + 5, key);
@@ -318,7 +322,8 @@ Status PatternDb::get(int level, uint64_t key, PatternCounts* counts, bool* foun
   std::string v;
   auto s = db_->Get(rocksdb::ReadOptions(), cf_[kCounts], counts_key(generation_, level, key), &v);
   *found = s.ok();
-  if (s.ok()) *counts = parse_counts(v);
+  if (s.ok() && !parse_counts(v, counts))
+    return Status::Error(path_ + ": corrupt counts value (" + std::to_string(v.size()) + " bytes)");
   if (s.ok() || s.IsNotFound()) return Status::OK();
   return from_rocks(s, "reading counts");
 }
@@ -340,8 +345,12 @@ Status PatternDb::scan_counts(uint32_t gen, int level,
   for (it->Seek(lo); it->Valid(); it->Next()) {
     int lv;
     uint64_t key;
+    PatternCounts c;
+    if (it->key().size() != kCountsKeyBytes || !parse_counts(it->value(), &c))
+      return Status::Error(path_ + ": corrupt counts entry (key " + std::to_string(it->key().size()) + " bytes, value " +
+                           std::to_string(it->value().size()) + " bytes)");
     parse_counts_key(it->key(), &lv, &key);
-    if (!visit(lv, key, parse_counts(it->value()))) break;
+    if (!visit(lv, key, c)) break;
   }
   return from_rocks(it->status(), "reading counts");
 }
@@ -352,7 +361,7 @@ Status PatternDb::begin_generation(uint32_t* gen) {
   // interrupted count: drop it so the new generation starts from zero.
   rocksdb::WriteBatch batch;
   batch.DeleteRange(cf_[kCounts], counts_key(0, 0, 0), counts_key(generation_, 0, 0));
-  batch.DeleteRange(cf_[kCounts], counts_key(generation_ + 1, 0, 0), std::string(13, '\xff'));
+  batch.DeleteRange(cf_[kCounts], counts_key(generation_ + 1, 0, 0), std::string(kCountsKeyBytes, '\xff'));
   auto s = db_->Write(rocksdb::WriteOptions(), &batch);
   if (!s.ok()) return from_rocks(s, "clearing an interrupted count");
   *gen = generation_ + 1;
