@@ -70,7 +70,12 @@ Status for_all_games(PatternDb& db, int threads, const std::function<Status(int,
     pool.emplace_back([&, t] {
       std::vector<std::string> batch;
       while (queue.pop(&batch)) {
-        Status s = work(t, batch);
+        Status s;
+        try {
+          s = work(t, batch);
+        } catch (...) {
+          s = status_from_exception("counting");
+        }
         if (!s.ok()) {
           std::lock_guard<std::mutex> lock(err_mu);
           if (first_error.ok()) first_error = s;
@@ -271,14 +276,15 @@ Status count_draining(PatternDb& db, int threads, uint32_t gen, const CountMinSk
 
 }  // namespace
 
-Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary) {
+// recount() but for the exceptions its allocations may throw.
+static Status recount_unguarded(PatternDb& db, const CountOptions& options, CountSummary* summary) {
   *summary = CountSummary{};
   const DbSettings& settings = db.settings();
   const int threads = std::max(1, options.threads);
   const int levels = settings.scheme.levels;
   const unsigned min_played = unsigned(settings.min_played);
   if (settings.min_played < 1 || settings.min_played > 255)
-    return Status::Error("min_played must be between 1 and 255");
+    return Status::InvalidArgument("min_played must be between 1 and 255");
 
   // At most half the budget for the sketch.  About two cells per row for
   // each played (level, pattern) keeps false "kept" answers rare; more only
@@ -430,6 +436,14 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
   if (!s.ok()) return s;
   summary->seconds_commit = since(t0);
   return db.set_summary(*summary);  // with the commit time
+}
+
+Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary) {
+  try {
+    return recount_unguarded(db, options, summary);
+  } catch (...) {  // the tables' allocations (bad_alloc, length_error)
+    return status_from_exception("counting");
+  }
 }
 
 }  // namespace sgfpat
