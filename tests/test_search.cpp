@@ -46,7 +46,8 @@ void import(PatternDb* db, const std::vector<Game>& games) {
   Importer importer(db, GameFilter{}, "", 7);  // small batches: several writes
   for (const Game& g : games) {
     std::string problem;
-    REQUIRE(importer.add(g, &problem).ok());
+    AddOutcome outcome;
+    REQUIRE(importer.add(g, &outcome, &problem).ok());
   }
   REQUIRE(importer.finish().ok());
 }

@@ -147,8 +147,7 @@ int priors_report(const AccuracyArgs& a, AccuracyReport* out) {
   sgfpat_priors::Priors priors;
   Status st = a.priors.open(&priors);
   if (!st.ok()) {
-    std::cerr << "sgfpat accuracy: " << st.message() << "\n";
-    return kFailure;
+    return fail("sgfpat accuracy: ", st);
   }
   Evaluator evaluator(priors, a.priors.options());
   Predictor predictor(&evaluator, &report);

@@ -8,7 +8,7 @@
 namespace sgfpat {
 
 Status make_weights(int size, const std::string& region, Point last, int radius, std::vector<uint8_t>* weight) {
-  if (radius < 0 || radius > 250) return Status::Error("the near-last-move radius must be 0..250");
+  if (radius < 0 || radius > 250) return Status::InvalidArgument("the near-last-move radius must be 0..250");
   int x0 = 0, y0 = 0, x1 = size - 1, y1 = size - 1;
   const int corner = size / 2 + 1;
   if (region.empty()) {
@@ -20,7 +20,7 @@ Status make_weights(int size, const std::string& region, Point last, int radius,
     Point a, b;
     if (colon == std::string::npos || !parse_point(region.substr(0, colon), size, &a) ||
         !parse_point(region.substr(colon + 1), size, &b))
-      return Status::Error("region '" + region + "' is neither a corner (tl, tr, bl, br) nor a rectangle like D4:K10");
+      return Status::InvalidArgument("region '" + region + "' is neither a corner (tl, tr, bl, br) nor a rectangle like D4:K10");
     x0 = std::min(a.x, b.x), x1 = std::max(a.x, b.x), y0 = std::min(a.y, b.y), y1 = std::max(a.y, b.y);
   }
   weight->assign(size_t(size * size), 0);

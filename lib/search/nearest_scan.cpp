@@ -130,7 +130,7 @@ Status scan_nearest(PatternDb* db, const std::vector<DistanceQuery>& queries, co
   const int size = queries[0].board.size();
   for (const auto& q : queries)
     if (q.board.size() != size || q.weight.size() != size_t(size * size))
-      return Status::Error("queries of one scan must share a board size and have a weight per point");
+      return Status::InvalidArgument("queries of one scan must share a board size and have a weight per point");
   const Lanes lanes(queries, size);
   // Work in 64 slices of the fingerprint space, taken in turn by the threads.
   constexpr int kSlices = 64;

@@ -100,7 +100,7 @@ Status build_position_index(PatternDb* db, const std::function<void(uint64_t, ui
 Status find_exact(PatternDb* db, const Board& board, std::vector<PositionHit>* hits) {
   hits->clear();
   if (!db->has_position_index())
-    return Status::Error("database " + db->path() +
+    return Status::NotFound("database " + db->path() +
                          " has no complete position index; `sgfpat ingest --db " + db->path() + "` builds it");
   PositionHasher hasher(board.size());
   for (int y = 0; y < board.size(); ++y)
@@ -114,7 +114,7 @@ Status find_exact(PatternDb* db, const Board& board, std::vector<PositionHit>* h
   Status bad;
   Status st = db->for_each_position(hash_prefix(h), [&](std::string_view k, std::string_view v) {
     if (k.size() != 18 || v.size() != 5) {
-      bad = Status::Error("database " + db->path() + ": damaged position index entry");
+      bad = Status::Corruption("database " + db->path() + ": damaged position index entry");
       return false;
     }
     PositionHit hit;
