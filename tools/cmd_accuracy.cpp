@@ -22,7 +22,15 @@ struct AccuracyArgs {
   std::vector<std::string> inputs;
   std::string csv;
   uint64_t max_games = 0;
+  std::vector<std::string> ablate;
   bool json = false;
+};
+
+// One ablation: the model without some feature groups.
+struct Ablation {
+  std::string name;
+  uint32_t skip = 0;
+  AccuracyReport report;
 };
 
 // Evaluates every position of a game just before its move is played.
@@ -30,17 +38,45 @@ struct Predictor : TrackingObserver {
   const Evaluator* evaluator;
   AccuracyReport* report;
   bool allow_suicide = false;
-  std::vector<MoveEval> moves;
+  RecentMoves recent;
+  std::vector<Ablation>* ablations = nullptr;
+  std::vector<MoveEval> moves, reweighed;
   Predictor(const Evaluator* e, AccuracyReport* r) : TrackingObserver(e->scheme()), evaluator(e), report(r) {}
+  void start(int size, bool suicide) {
+    start_game(size);
+    allow_suicide = suicide;
+    recent = RecentMoves{};
+  }
   void before_move(const Board& board, Color mover, Point move, int number) override {
-    if (move.is_pass()) return;
+    if (move.is_pass()) {
+      recent.push(move);
+      return;
+    }
     auto t0 = Clock::now();
-    evaluator->evaluate(board, tracker, mover, &moves, allow_suicide);
+    evaluator->evaluate(board, tracker, mover, &moves, allow_suicide, recent);
     report->eval_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
     report->candidates += moves.size();
     report->add_position(moves, move, number);
+    for (Ablation& ab : *ablations) {
+      reweighed = moves;
+      evaluator->reweigh(&reweighed, ab.skip | evaluator->options().ablate);
+      ab.report.add_position(reweighed, move, number);
+    }
+    recent.push(move);
   }
 };
+
+nlohmann::json calibration_json(const Calibration& c) {
+  nlohmann::json arr = nlohmann::json::array();
+  for (size_t b = 0; b < 10; ++b) {
+    const double n = double(c.candidates[b]);
+    arr.push_back({{"bin", std::to_string(b * 10) + "-" + std::to_string(b * 10 + 10) + "%"},
+                   {"candidates", c.candidates[b]},
+                   {"predicted", n > 0 ? c.predicted[b] / n : 0},
+                   {"observed", n > 0 ? double(c.played[b]) / n : 0}});
+  }
+  return arr;
+}
 
 nlohmann::json stats_json(const PredictionStats& s) {
   return {{"positions", s.positions}, {"top1", s.top_rate(0)}, {"top3", s.top_rate(1)},
@@ -55,8 +91,24 @@ int run_accuracy(const AccuracyArgs& a) {
     return kFailure;
   }
   Evaluator evaluator(priors, a.priors.options());
+  std::vector<Ablation> ablations;
+  for (const std::string& name : a.ablate) {
+    if (evaluator.estimator() != Estimator::Model) {
+      std::cerr << "sgfpat accuracy: --ablate needs the model estimator (a priors file made by sgfpat train)\n";
+      return kUsage;
+    }
+    for (int g = 0; g < sgfpat_priors::kFeatureGroups; ++g)
+      if (name == "each" || name == sgfpat_priors::feature_group_name(g))
+        ablations.push_back(Ablation{sgfpat_priors::feature_group_name(g), 1u << g, {}});
+    if (name != "each" && (ablations.empty() || ablations.back().name != name)) {
+      std::cerr << "sgfpat accuracy: --ablate: unknown feature group '" << name << "'\n";
+      return kUsage;
+    }
+  }
+  const std::string estimator = a.priors.estimator_name(evaluator);
   AccuracyReport report;
   Predictor predictor(&evaluator, &report);
+  predictor.ablations = &ablations;
   GameStream stream(a.inputs);
   Game game;
   Board board;
@@ -73,8 +125,7 @@ int run_accuracy(const AccuracyArgs& a) {
       ++report.skipped_games;
       continue;
     }
-    predictor.start_game(game.info.size);
-    predictor.allow_suicide = game.info.suicide_allowed();
+    predictor.start(game.info.size, game.info.suicide_allowed());
     replay(game, &board, &rr, &predictor);
     ++report.games;
     progress.update("accuracy: " + with_commas(report.games) + " games, top-1 " +
@@ -102,7 +153,18 @@ int run_accuracy(const AccuracyArgs& a) {
     j["skipped_games"] = report.skipped_games;
     j["candidates"] = report.candidates;
     j["candidates_per_s"] = cps;
-    j["estimator"] = a.priors.estimator;
+    j["estimator"] = estimator;
+    j["calibration"] = calibration_json(report.calibration);
+    if (!ablations.empty()) {
+      nlohmann::json ab = nlohmann::json::object();
+      for (const Ablation& x : ablations) {
+        nlohmann::json one = stats_json(x.report.all);
+        one["top1_change"] = x.report.all.top_rate(0) - report.all.top_rate(0);
+        one["loglik_change"] = x.report.all.mean_loglik() - report.all.mean_loglik();
+        ab[x.name] = one;
+      }
+      j["ablation"] = ab;
+    }
     j["seconds"] = elapsed;
     nlohmann::json phases = nlohmann::json::object();
     for (int i = 0; i < 4; ++i) phases[AccuracyReport::phase_name(i)] = stats_json(report.phases[size_t(i)]);
@@ -117,11 +179,20 @@ int run_accuracy(const AccuracyArgs& a) {
                   100 * s.top_rate(3), s.mean_loglik());
     return std::string(line);
   };
-  std::cout << "Move prediction (" << a.priors.estimator << " estimator) on " << with_commas(report.games)
+  std::cout << "Move prediction (" << estimator << " estimator) on " << with_commas(report.games)
             << " games";
   if (report.skipped_games) std::cout << " (" << report.skipped_games << " unreadable or illegal skipped)";
   std::cout << "\n  moves     positions   top-1   top-3   top-5  top-10   loglik\n" << row("all", report.all);
   for (int i = 0; i < 4; ++i) std::cout << row(AccuracyReport::phase_name(i), report.phases[size_t(i)]);
+  for (const Ablation& x : ablations) std::cout << row("-" + x.name, x.report.all);
+  std::cout << "  calibration: predicted  observed  candidates\n";
+  for (size_t b = 0; b < 10; ++b) {
+    const Calibration& c = report.calibration;
+    if (c.candidates[b] == 0) continue;
+    std::printf("  %3zu-%3zu%%   %7.4f   %7.4f   %llu\n", b * 10, b * 10 + 10, c.predicted[b] / double(c.candidates[b]),
+                double(c.played[b]) / double(c.candidates[b]), (unsigned long long)c.candidates[b]);
+  }
+  std::fflush(stdout);
   std::cout << "  evaluation speed: " << with_commas(uint64_t(cps)) << " candidates/s ("
             << with_commas(report.candidates) << " candidates in " << report.eval_seconds << " s)\n";
   return kOk;
@@ -136,8 +207,12 @@ Runner register_accuracy(CLI::App& app) {
   cmd->add_option("inputs", a->inputs, "SGF inputs of test games")->required();
   cmd->add_option("--csv", a->csv, "Write the cumulative accuracy by rank to this CSV file");
   cmd->add_option("--max-games", a->max_games, "Stop after this many games (0: all)");
+  cmd->add_option("--ablate", a->ablate,
+                  "Also score without this feature group (repeatable; 'each': every group in turn): "
+                  "pattern, level, capture, extension, atari, self-atari, liberties, dist-prev, dist-prev2, edge, ko");
   cmd->add_flag("--json", a->json,
-                "One JSON object: positions, top1, top3, top5, top10, loglik, candidates_per_s, phases");
+                "One JSON object: positions, top1, top3, top5, top10, loglik, candidates_per_s, phases,\n"
+                "calibration (predicted vs observed play rate by decile of predicted probability), ablation");
   return [a]() { return run_accuracy(*a); };
 }
 
