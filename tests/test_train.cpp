@@ -261,20 +261,26 @@ TEST_CASE("priors file v3: a damaged model is refused; version 2 opens without o
   reseal(&bad);
   CHECK(refusal(bad).find("model section out of bounds") != std::string::npos);
 
-  // The same file as a version-2 writer left it: no model fields, version 2.
+  // Exported without a model, a file stays version 2 (older readers load it)
+  // and opens without a model; so does a version-3 file without one.
   std::string v2 = file_bytes(f.priors_path);
   Header h2;
   std::memcpy(&h2, v2.data(), sizeof h2);
-  h2.version = 2;
-  std::memcpy(v2.data(), &h2, sizeof h2);
-  reseal(&v2);
-  std::vector<uint64_t> buf(v2.size() / 8 + 1);
-  std::memcpy(buf.data(), v2.data(), v2.size());
-  Priors p;
-  std::string error;
-  REQUIRE(p.from_memory(buf.data(), v2.size(), &error));
-  CHECK(p.model() == nullptr);
-  CHECK(p.verify(&error));
+  CHECK(h2.version == 2);
+  CHECK(h2.model_offset == 0);
+  CHECK(h2.model_bytes == 0);
+  for (uint32_t version : {2u, 3u}) {
+    h2.version = version;
+    std::memcpy(v2.data(), &h2, sizeof h2);
+    reseal(&v2);
+    std::vector<uint64_t> buf(v2.size() / 8 + 1);
+    std::memcpy(buf.data(), v2.data(), v2.size());
+    Priors p;
+    std::string error;
+    REQUIRE(p.from_memory(buf.data(), v2.size(), &error));
+    CHECK(p.model() == nullptr);
+    CHECK(p.verify(&error));
+  }
   // Version 4 is from the future.
   h2.version = 4;
   std::memcpy(v2.data(), &h2, sizeof h2);

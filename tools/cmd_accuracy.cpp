@@ -1,5 +1,6 @@
 // sgfpat accuracy: how well the priors predict the moves of test games.
 #include <chrono>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -16,6 +17,12 @@ namespace sgfpat::cli {
 
 namespace {
 using Clock = std::chrono::steady_clock;
+
+double thread_cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
 
 struct AccuracyArgs {
   PriorsFlags priors;
@@ -53,7 +60,9 @@ struct Predictor : TrackingObserver {
       return;
     }
     auto t0 = Clock::now();
+    const double c0 = thread_cpu_seconds();
     evaluator->evaluate(board, tracker, mover, &moves, allow_suicide, recent);
+    report->eval_cpu_seconds += thread_cpu_seconds() - c0;
     report->eval_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
     report->candidates += moves.size();
     report->add_position(moves, move, number);
@@ -134,6 +143,7 @@ int run_accuracy(const AccuracyArgs& a) {
   progress.finish();
   double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
   double cps = report.eval_seconds > 0 ? double(report.candidates) / report.eval_seconds : 0;
+  double cpu_cps = report.eval_cpu_seconds > 0 ? double(report.candidates) / report.eval_cpu_seconds : 0;
   if (!a.csv.empty()) {
     std::ofstream csv(a.csv);
     csv << "rank,cumulative_accuracy\n";
@@ -153,6 +163,7 @@ int run_accuracy(const AccuracyArgs& a) {
     j["skipped_games"] = report.skipped_games;
     j["candidates"] = report.candidates;
     j["candidates_per_s"] = cps;
+    j["candidates_per_cpu_s"] = cpu_cps;
     j["estimator"] = estimator;
     j["calibration"] = calibration_json(report.calibration);
     if (!ablations.empty()) {
@@ -194,7 +205,8 @@ int run_accuracy(const AccuracyArgs& a) {
   }
   std::fflush(stdout);
   std::cout << "  evaluation speed: " << with_commas(uint64_t(cps)) << " candidates/s ("
-            << with_commas(report.candidates) << " candidates in " << report.eval_seconds << " s)\n";
+            << with_commas(report.candidates) << " candidates in " << report.eval_seconds << " s; "
+            << with_commas(uint64_t(cpu_cps)) << " per CPU second)\n";
   return kOk;
 }
 }  // namespace

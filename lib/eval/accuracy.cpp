@@ -69,6 +69,7 @@ void AccuracyReport::merge(const AccuracyReport& o) {
   skipped_games += o.skipped_games;
   candidates += o.candidates;
   eval_seconds += o.eval_seconds;
+  eval_cpu_seconds += o.eval_cpu_seconds;
 }
 
 }  // namespace sgfpat

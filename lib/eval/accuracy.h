@@ -43,7 +43,8 @@ struct AccuracyReport {
   std::array<PredictionStats, 4> phases;  // moves 1-30, 31-80, 81-150, 151+
   uint64_t games = 0, skipped_games = 0;
   uint64_t candidates = 0;
-  double eval_seconds = 0;
+  double eval_seconds = 0;      // wall time in Evaluator::evaluate
+  double eval_cpu_seconds = 0;  // the evaluating thread's CPU time in it (robust to a loaded machine)
 
   static const char* phase_name(int i);
   static int phase_of(int move_number);

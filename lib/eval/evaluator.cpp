@@ -16,6 +16,15 @@ Evaluator::Evaluator(const sgfpat_priors::Priors& priors, EvalOptions options)
   // Asked for a model the file does not have: the smoothed estimate is the
   // model with every weight 0.
   if (estimator_ == Estimator::Model) model_ = priors.model();
+  if (model_) {
+    gamma_.assign(sgfpat_priors::kModelWeights, 1.0);
+    for (int g = 0; g < sgfpat_priors::kFeatureGroups; ++g)
+      if (!(options_.ablate >> g & 1u))
+        for (int v = 0; v < sgfpat_priors::kGroupLevels[g]; ++v) {
+          const size_t i = size_t(sgfpat_priors::group_offset(g) + v);
+          gamma_[i] = std::exp(model_->weights[i]);
+        }
+  }
 }
 
 void Evaluator::estimate(MoveEval* e, const sgfpat_priors::Counts* counts) const {
@@ -114,7 +123,16 @@ void Evaluator::evaluate(const Board& board, const PatternTracker& tracker, Colo
 void Evaluator::reweigh(std::vector<MoveEval>* moves, uint32_t skip) const {
   double total = 0;
   for (MoveEval& e : *moves) {
-    e.score = model_ ? e.rate * std::exp(sgfpat_priors::log_strength(*model_, e.features, skip)) : e.rate;
+    if (!model_) {
+      e.score = e.rate;
+    } else if (skip == options_.ablate) {
+      double s = e.rate;
+      for (int g = 0, o = 0; g < sgfpat_priors::kFeatureGroups; o += sgfpat_priors::kGroupLevels[g++])
+        s *= gamma_[size_t(o + e.features[g])];
+      e.score = s;
+    } else {
+      e.score = e.rate * std::exp(sgfpat_priors::log_strength(*model_, e.features, skip));
+    }
     total += e.score;
   }
   for (MoveEval& e : *moves) e.prob = total > 0 ? e.score / total : 1.0 / double(moves->size());

@@ -79,6 +79,9 @@ class Evaluator {
   EvalOptions options_;
   Estimator estimator_;
   const sgfpat_priors::ModelSection* model_ = nullptr;  // with Estimator::Model
+  // exp(weight), 1 for the groups of options_.ablate: a product of these is
+  // cheaper than an exp() per candidate.
+  std::vector<double> gamma_;
   KeyScheme scheme_;
   double base_rate_;
 };
