@@ -95,12 +95,13 @@ Fixture& fixture() {
 }
 
 std::string file_bytes(const std::string& path) { return testutil::read_file(path); }
+// Why a file of these bytes is refused at open or by verify() ("" if not).
 std::string refusal(const std::string& bytes) {
-  std::vector<uint64_t> buf(bytes.size() / 8 + 1);
-  std::memcpy(buf.data(), bytes.data(), bytes.size());
+  TempDir dir("sgfpat-refusal");
+  testutil::write_file(dir / "x.priors", bytes);
   Priors p;
   std::string error;
-  if (p.from_memory(buf.data(), bytes.size(), &error) && !p.verify(&error)) return error;
+  if (p.open(dir / "x.priors", &error) && !p.verify(&error)) return error;
   return error;
 }
 // Rewrites the header checksum after an edit of the header.
@@ -273,11 +274,10 @@ TEST_CASE("priors file v3: a damaged model is refused; version 2 opens without o
     h2.version = version;
     std::memcpy(v2.data(), &h2, sizeof h2);
     reseal(&v2);
-    std::vector<uint64_t> buf(v2.size() / 8 + 1);
-    std::memcpy(buf.data(), v2.data(), v2.size());
+    testutil::write_file(dir / "v.priors", v2);
     Priors p;
     std::string error;
-    REQUIRE(p.from_memory(buf.data(), v2.size(), &error));
+    REQUIRE(p.open(dir / "v.priors", &error));
     CHECK(p.model() == nullptr);
     CHECK(p.verify(&error));
   }

@@ -7,6 +7,7 @@
 
 #include "board/replay.h"
 #include "commands.h"
+#include "exit_codes.h"
 #include "eval/accuracy.h"
 #include "pattern/tracking_observer.h"
 #include "priors_flags.h"
@@ -96,8 +97,7 @@ int run_accuracy(const AccuracyArgs& a) {
   sgfpat_priors::Priors priors;
   Status st = a.priors.open(&priors);
   if (!st.ok()) {
-    std::cerr << "sgfpat accuracy: " << st.message() << "\n";
-    return kFailure;
+    return fail("sgfpat accuracy: ", st);
   }
   Evaluator evaluator(priors, a.priors.options());
   std::vector<Ablation> ablations;

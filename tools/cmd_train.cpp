@@ -4,10 +4,12 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "exit_codes.h"
 #include "priors/model_writer.h"
 #include "progress.h"
 #include "store/pattern_db.h"
@@ -55,15 +57,13 @@ int run_train(const TrainArgs& a) {
   sgfpat_priors::Priors priors;
   std::string error;
   if (!priors.open(a.priors, &error)) {
-    std::cerr << "sgfpat train: " << error << "\n";
-    return kFailure;
+    std::error_code ec;
+    return fail("sgfpat train: ", std::filesystem::is_regular_file(a.priors, ec) ? Status::Corruption(error)
+                                                                                  : Status::NotFound(error));
   }
   std::unique_ptr<PatternDb> db;
   Status st = PatternDb::OpenReader(a.db, &db);
-  if (!st.ok()) {
-    std::cerr << "sgfpat train: " << st.message() << "\n";
-    return kFailure;
-  }
+  if (!st.ok()) return fail("sgfpat train: ", st);
   auto t0 = Clock::now();
   TrainingSet data;
   SampleSummary sum;
@@ -73,10 +73,7 @@ int run_train(const TrainArgs& a) {
                     with_commas(s.positions) + " positions");
   });
   progress.finish();
-  if (!st.ok()) {
-    std::cerr << "sgfpat train: " << st.message() << "\n";
-    return kFailure;
-  }
+  if (!st.ok()) return fail("sgfpat train: ", st);
   if (data.positions() == 0) {
     std::cerr << "sgfpat train: no position to learn from (" << sum.stored_games << " stored games)\n";
     return kFailure;
@@ -98,10 +95,7 @@ int run_train(const TrainArgs& a) {
   model.train_seed = a.sample.seed;
   for (size_t i = 0; i < r.weights.size(); ++i) model.weights[i] = r.weights[i];
   st = write_priors_with_model(a.priors, model, a.out);
-  if (!st.ok()) {
-    std::cerr << "sgfpat train: " << st.message() << "\n";
-    return kFailure;
-  }
+  if (!st.ok()) return fail("sgfpat train: ", st);
   const double total = std::chrono::duration<double>(Clock::now() - t0).count();
   if (a.json) {
     nlohmann::json j;

@@ -24,8 +24,11 @@ Status write_priors_with_model(const std::string& in, const sgfpat_priors::Model
   using sgfpat_priors::Header;
   sgfpat_priors::Priors src;
   std::string error;
-  if (!src.open(in, &error)) return Status::Error(error);
-  if (!src.verify(&error)) return Status::Error(in + ": " + error);
+  if (!src.open(in, &error)) {
+    std::error_code ec;
+    return std::filesystem::is_regular_file(in, ec) ? Status::Corruption(error) : Status::NotFound(error);
+  }
+  if (!src.verify(&error)) return Status::Corruption(in + ": " + error);
   Header h = src.header();
   // The tables end where the old model (if any) starts.
   uint64_t tables_end = h.file_bytes;
@@ -34,7 +37,7 @@ Status write_priors_with_model(const std::string& in, const sgfpat_priors::Model
 
   const std::string tmp = out + ".tmp";
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(tmp.c_str(), "wb"), &std::fclose);
-  if (!f) return Status::Error(tmp + ": cannot write: " + std::strerror(errno));
+  if (!f) return Status::IOError(tmp + ": cannot write: " + std::strerror(errno));
   sgfpat_priors::Checksum64 sum;
   bool ok = std::fwrite(&h, 1, sizeof h, f.get()) == sizeof h;
   const unsigned char* base = reinterpret_cast<const unsigned char*>(&src.header());
@@ -69,11 +72,11 @@ Status write_priors_with_model(const std::string& in, const sgfpat_priors::Model
   src.close();
   if (!ok) {
     std::filesystem::remove(tmp);
-    return Status::Error(out + ": write failed");
+    return Status::IOError(out + ": write failed");
   }
   std::error_code ec;
   std::filesystem::rename(tmp, out, ec);
-  if (ec) return Status::Error(out + ": cannot rename the temporary file: " + ec.message());
+  if (ec) return Status::IOError(out + ": cannot rename the temporary file: " + ec.message());
   return Status::OK();
 }
 

@@ -139,7 +139,7 @@ Status sample_training_set(PatternDb& db, const sgfpat_priors::Priors& priors, c
   *summary = SampleSummary{};
   const KeyScheme& scheme = db.settings().scheme;
   if (scheme.seed != priors.seed() || scheme.symmetry != priors.symmetry() || scheme.levels < priors.levels())
-    return Status::Error("the priors file was not exported from a database with this key scheme (" +
+    return Status::InvalidArgument("the priors file was not exported from a database with this key scheme (" +
                          scheme.describe() + ")");
   // The games of least hash: a max-heap of the best so far.
   using Entry = std::pair<uint64_t, std::string>;
