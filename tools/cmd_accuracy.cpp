@@ -1,11 +1,13 @@
 // sgfpat accuracy: how well the priors predict the moves of test games.
 #include <chrono>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "board/replay.h"
 #include "commands.h"
+#include "exit_codes.h"
 #include "eval/accuracy.h"
 #include "pattern/tracking_observer.h"
 #include "priors_flags.h"
@@ -18,11 +20,18 @@ namespace sgfpat::cli {
 namespace {
 using Clock = std::chrono::steady_clock;
 
+double thread_cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
 struct AccuracyArgs {
   PriorsFlags priors;
   std::vector<std::string> inputs;
   std::string csv;
   uint64_t max_games = 0;
+  std::vector<std::string> ablate;
   bool json = false;
   int knn = 0;  // > 0: the k-NN predictor over --db instead of the priors
   std::string db;
@@ -30,30 +39,73 @@ struct AccuracyArgs {
   int threads = 2;
 };
 
+// One ablation: the model without some feature groups.
+struct Ablation {
+  std::string name;
+  uint32_t skip = 0;
+  AccuracyReport report;
+};
+
 // Evaluates every position of a game just before its move is played.
 struct Predictor : TrackingObserver {
   const Evaluator* evaluator;
   AccuracyReport* report;
   bool allow_suicide = false;
-  std::vector<MoveEval> moves;
+  RecentMoves recent;
+  std::vector<Ablation>* ablations = nullptr;
+  std::vector<MoveEval> moves, reweighed;
   Predictor(const Evaluator* e, AccuracyReport* r) : TrackingObserver(e->scheme()), evaluator(e), report(r) {}
+  void start(int size, bool suicide) {
+    start_game(size);
+    allow_suicide = suicide;
+    recent = RecentMoves{};
+  }
   void before_move(const Board& board, Color mover, Point move, int number) override {
-    if (move.is_pass()) return;
+    if (move.is_pass()) {
+      recent.push(move);
+      return;
+    }
     auto t0 = Clock::now();
-    evaluator->evaluate(board, tracker, mover, &moves, allow_suicide);
+    const double c0 = thread_cpu_seconds();
+    evaluator->evaluate(board, tracker, mover, &moves, allow_suicide, recent);
+    report->eval_cpu_seconds += thread_cpu_seconds() - c0;
     report->eval_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
     report->candidates += moves.size();
     report->add_position(moves, move, number);
+    for (Ablation& ab : *ablations) {
+      reweighed = moves;
+      evaluator->reweigh(&reweighed, ab.skip | evaluator->options().ablate);
+      ab.report.add_position(reweighed, move, number);
+    }
+    recent.push(move);
   }
 };
+
+nlohmann::json calibration_json(const Calibration& c) {
+  nlohmann::json arr = nlohmann::json::array();
+  for (size_t b = 0; b < 10; ++b) {
+    const double n = double(c.candidates[b]);
+    arr.push_back({{"bin", std::to_string(b * 10) + "-" + std::to_string(b * 10 + 10) + "%"},
+                   {"candidates", c.candidates[b]},
+                   {"predicted", n > 0 ? c.predicted[b] / n : 0},
+                   {"observed", n > 0 ? double(c.played[b]) / n : 0}});
+  }
+  return arr;
+}
 
 nlohmann::json stats_json(const PredictionStats& s) {
   return {{"positions", s.positions}, {"top1", s.top_rate(0)}, {"top3", s.top_rate(1)},
           {"top5", s.top_rate(2)},    {"top10", s.top_rate(3)}, {"loglik", s.mean_loglik()}};
 }
 
-int priors_report(const AccuracyArgs& a, AccuracyReport* out);
-int print_report(const AccuracyArgs& a, const AccuracyReport& report, double elapsed);
+// What a priors run adds to its report: the estimator's name and the ablations.
+struct PriorsRun {
+  std::string estimator;
+  std::vector<Ablation> ablations;
+};
+
+int priors_report(const AccuracyArgs& a, AccuracyReport* out, PriorsRun* run);
+int print_report(const AccuracyArgs& a, const AccuracyReport& report, const PriorsRun& run, double elapsed);
 
 // Collects the positions of test games for the k-NN predictor.
 struct CaseCollector : ReplayObserver {
@@ -119,6 +171,7 @@ Status knn_report(const AccuracyArgs& a, AccuracyReport* report) {
 
 int run_accuracy(const AccuracyArgs& a) {
   AccuracyReport report;
+  PriorsRun run;
   auto t0 = Clock::now();
   if (a.knn > 0 || !a.db.empty()) {
     if (a.knn <= 0 || a.db.empty() || !a.priors.path.empty()) {
@@ -131,26 +184,43 @@ int run_accuracy(const AccuracyArgs& a) {
       return kFailure;
     }
     report.eval_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    run.estimator = "k-NN, K=" + std::to_string(a.knn);
   } else {
-    const int code = priors_report(a, &report);
+    const int code = priors_report(a, &report, &run);
     if (code != kOk) return code;
   }
-  return print_report(a, report, std::chrono::duration<double>(Clock::now() - t0).count());
+  return print_report(a, report, run, std::chrono::duration<double>(Clock::now() - t0).count());
 }
 
-int priors_report(const AccuracyArgs& a, AccuracyReport* out) {
+int priors_report(const AccuracyArgs& a, AccuracyReport* out, PriorsRun* run) {
   AccuracyReport& report = *out;
   if (a.priors.path.empty()) {
     std::cerr << "sgfpat accuracy: give --priors FILE (or --knn K --db D)\n";
     return kUsage;
   }
+  std::vector<Ablation>& ablations = run->ablations;
   sgfpat_priors::Priors priors;
   Status st = a.priors.open(&priors);
   if (!st.ok()) {
     return fail("sgfpat accuracy: ", st);
   }
   Evaluator evaluator(priors, a.priors.options());
+  for (const std::string& name : a.ablate) {
+    if (evaluator.estimator() != Estimator::Model) {
+      std::cerr << "sgfpat accuracy: --ablate needs the model estimator (a priors file made by sgfpat train)\n";
+      return kUsage;
+    }
+    for (int g = 0; g < sgfpat_priors::kFeatureGroups; ++g)
+      if (name == "each" || name == sgfpat_priors::feature_group_name(g))
+        ablations.push_back(Ablation{sgfpat_priors::feature_group_name(g), 1u << g, {}});
+    if (name != "each" && (ablations.empty() || ablations.back().name != name)) {
+      std::cerr << "sgfpat accuracy: --ablate: unknown feature group '" << name << "'\n";
+      return kUsage;
+    }
+  }
+  run->estimator = a.priors.estimator_name(evaluator);
   Predictor predictor(&evaluator, &report);
+  predictor.ablations = &ablations;
   GameStream stream(a.inputs);
   Game game;
   Board board;
@@ -166,8 +236,7 @@ int priors_report(const AccuracyArgs& a, AccuracyReport* out) {
       ++report.skipped_games;
       continue;
     }
-    predictor.start_game(game.info.size);
-    predictor.allow_suicide = game.info.suicide_allowed();
+    predictor.start(game.info.size, game.info.suicide_allowed());
     replay(game, &board, &rr, &predictor);
     ++report.games;
     progress.update("accuracy: " + with_commas(report.games) + " games, top-1 " +
@@ -177,9 +246,11 @@ int priors_report(const AccuracyArgs& a, AccuracyReport* out) {
   return kOk;
 }
 
-int print_report(const AccuracyArgs& a, const AccuracyReport& report, double elapsed) {
-  const std::string predictor = a.knn > 0 ? "k-NN, K=" + std::to_string(a.knn) : a.priors.estimator + " estimator";
+int print_report(const AccuracyArgs& a, const AccuracyReport& report, const PriorsRun& run, double elapsed) {
+  const std::string& estimator = run.estimator;
+  const std::vector<Ablation>& ablations = run.ablations;
   double cps = report.eval_seconds > 0 ? double(report.candidates) / report.eval_seconds : 0;
+  double cpu_cps = report.eval_cpu_seconds > 0 ? double(report.candidates) / report.eval_cpu_seconds : 0;
   if (!a.csv.empty()) {
     std::ofstream csv(a.csv);
     csv << "rank,cumulative_accuracy\n";
@@ -199,8 +270,20 @@ int print_report(const AccuracyArgs& a, const AccuracyReport& report, double ela
     j["skipped_games"] = report.skipped_games;
     j["candidates"] = report.candidates;
     j["candidates_per_s"] = cps;
-    j["estimator"] = a.knn > 0 ? "knn" : a.priors.estimator;
+    j["candidates_per_cpu_s"] = cpu_cps;
+    j["estimator"] = a.knn > 0 ? "knn" : estimator;
     if (a.knn > 0) j["k"] = a.knn;
+    j["calibration"] = calibration_json(report.calibration);
+    if (!ablations.empty()) {
+      nlohmann::json ab = nlohmann::json::object();
+      for (const Ablation& x : ablations) {
+        nlohmann::json one = stats_json(x.report.all);
+        one["top1_change"] = x.report.all.top_rate(0) - report.all.top_rate(0);
+        one["loglik_change"] = x.report.all.mean_loglik() - report.all.mean_loglik();
+        ab[x.name] = one;
+      }
+      j["ablation"] = ab;
+    }
     j["seconds"] = elapsed;
     nlohmann::json phases = nlohmann::json::object();
     for (int i = 0; i < 4; ++i) phases[AccuracyReport::phase_name(i)] = stats_json(report.phases[size_t(i)]);
@@ -215,7 +298,7 @@ int print_report(const AccuracyArgs& a, const AccuracyReport& report, double ela
                   100 * s.top_rate(3), s.mean_loglik());
     return std::string(line);
   };
-  std::cout << "Move prediction (" << predictor << ") on " << with_commas(report.games)
+  std::cout << "Move prediction (" << (a.knn > 0 ? estimator : estimator + " estimator") << ") on " << with_commas(report.games)
             << " games";
   if (report.skipped_games) std::cout << " (" << report.skipped_games << " unreadable or illegal skipped)";
   std::cout << "\n  moves     positions   top-1   top-3   top-5  top-10   loglik\n" << row("all", report.all);
@@ -224,8 +307,18 @@ int print_report(const AccuracyArgs& a, const AccuracyReport& report, double ela
     std::cout << "  " << report.all.positions << " positions sampled evenly; " << elapsed << " s\n";
     return kOk;
   }
+  for (const Ablation& x : ablations) std::cout << row("-" + x.name, x.report.all);
+  std::cout << "  calibration: predicted  observed  candidates\n";
+  for (size_t b = 0; b < 10; ++b) {
+    const Calibration& c = report.calibration;
+    if (c.candidates[b] == 0) continue;
+    std::printf("  %3zu-%3zu%%   %7.4f   %7.4f   %llu\n", b * 10, b * 10 + 10, c.predicted[b] / double(c.candidates[b]),
+                double(c.played[b]) / double(c.candidates[b]), (unsigned long long)c.candidates[b]);
+  }
+  std::fflush(stdout);
   std::cout << "  evaluation speed: " << with_commas(uint64_t(cps)) << " candidates/s ("
-            << with_commas(report.candidates) << " candidates in " << report.eval_seconds << " s)\n";
+            << with_commas(report.candidates) << " candidates in " << report.eval_seconds << " s; "
+            << with_commas(uint64_t(cpu_cps)) << " per CPU second)\n";
   return kOk;
 }
 }  // namespace
@@ -234,7 +327,7 @@ Runner register_accuracy(CLI::App& app) {
   auto a = std::make_shared<AccuracyArgs>();
   auto* cmd = app.add_subcommand("accuracy",
                                  "Replay test games (not ingested) and rank each played move among the legal moves");
-  a->priors.add_to(cmd, false);
+  a->priors.add_to(cmd);
   cmd->add_option("inputs", a->inputs, "SGF inputs of test games")->required();
   cmd->add_option("--csv", a->csv, "Write the cumulative accuracy by rank to this CSV file");
   cmd->add_option("--max-games", a->max_games, "Stop after this many games (0: all)");
@@ -246,8 +339,12 @@ Runner register_accuracy(CLI::App& app) {
                   "With --knn: test positions, sampled evenly (each batch of 64 costs one scan of the database)")
       ->capture_default_str();
   cmd->add_option("--threads,-t", a->threads, "With --knn: scanning threads")->capture_default_str();
+  cmd->add_option("--ablate", a->ablate,
+                  "Also score without this feature group (repeatable; 'each': every group in turn): "
+                  "pattern, level, capture, extension, atari, self-atari, liberties, dist-prev, dist-prev2, edge, ko");
   cmd->add_flag("--json", a->json,
-                "One JSON object: positions, top1, top3, top5, top10, loglik, candidates_per_s, phases");
+                "One JSON object: positions, top1, top3, top5, top10, loglik, candidates_per_s, phases,\n"
+                "calibration (predicted vs observed play rate by decile of predicted probability), ablation");
   return [a]() { return run_accuracy(*a); };
 }
 

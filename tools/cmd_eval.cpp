@@ -32,6 +32,7 @@ int run_eval(const EvalArgs& a) {
   Color to_move = Color::Black;
   bool allow_suicide = false;
   Point last = kPass;
+  RecentMoves recent;
   if (!a.sgf.empty()) {
     Game game;
     st = load_game(a.sgf, a.game, &game);
@@ -44,7 +45,10 @@ int run_eval(const EvalArgs& a) {
     allow_suicide = game.info.suicide_allowed();
     int seen = 0;
     for (const Action& act : game.actions)
-      if (act.kind == Action::Kind::Play && seen++ < result.moves_played) last = act.point;
+      if (act.kind == Action::Kind::Play && seen++ < result.moves_played) {
+        last = act.point;
+        recent.push(act.point);
+      }
   } else {
     std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
     TextPosition pos;
@@ -56,7 +60,8 @@ int run_eval(const EvalArgs& a) {
     to_move = pos.to_move;
   }
   Evaluator evaluator(priors, a.priors.options());
-  std::vector<MoveEval> moves = evaluator.evaluate(board, to_move, allow_suicide);
+  std::vector<MoveEval> moves = evaluator.evaluate(board, to_move, allow_suicide, recent);
+  const std::string estimator = a.priors.estimator_name(evaluator);
   std::vector<MoveEval> ranked = moves;
   std::stable_sort(ranked.begin(), ranked.end(), [](const MoveEval& x, const MoveEval& y) { return x.prob > y.prob; });
   const char* player = to_move == Color::White ? "White" : "Black";
@@ -64,13 +69,21 @@ int run_eval(const EvalArgs& a) {
     nlohmann::json j;
     j["to_move"] = player;
     j["size"] = board.size();
-    j["estimator"] = a.priors.estimator;
+    j["estimator"] = estimator;
     j["legal_moves"] = ranked.size();
     nlohmann::json arr = nlohmann::json::array();
     for (const MoveEval& e : ranked)
       arr.push_back({{"move", gtp_name(e.point, board.size())}, {"sgf", sgf_name(e.point)}, {"x", e.point.x},
                      {"y", e.point.y}, {"prob", e.prob}, {"score", e.score}, {"level", e.level},
                      {"played", e.counts.played}, {"seen", e.counts.seen}, {"wins", e.counts.wins}});
+    if (evaluator.estimator() == Estimator::Model)
+      for (size_t i = 0; i < ranked.size(); ++i) {
+        nlohmann::json f = nlohmann::json::object();
+        for (int g = 0; g < sgfpat_priors::kFeatureGroups; ++g)
+          f[sgfpat_priors::feature_group_name(g)] = ranked[i].features[g];
+        arr[i]["rate"] = ranked[i].rate;
+        arr[i]["features"] = f;
+      }
     j["moves"] = arr;
     std::cout << j.dump(2) << "\n";
     return kOk;
@@ -82,7 +95,7 @@ int run_eval(const EvalArgs& a) {
   const int shown = std::min<int>(a.top, int(ranked.size()));
   static const char kMarks[] = "123456789abcdefghijklmnopqrstuvwxyz";
   std::string marks(size_t(Board::kMaxIndex), '\0');
-  std::cout << player << " to move, " << ranked.size() << " legal moves (" << a.priors.estimator << " estimator)\n"
+  std::cout << player << " to move, " << ranked.size() << " legal moves (" << estimator << " estimator)\n"
             << " rank  move   prob     level  played/seen\n";
   for (int i = 0; i < shown; ++i) {
     const MoveEval& e = ranked[size_t(i)];

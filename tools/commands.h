@@ -21,5 +21,6 @@ Runner register_bench(CLI::App& app);
 Runner register_suggest(CLI::App& app);
 Runner register_gtp(CLI::App& app);
 Runner register_similar(CLI::App& app);
+Runner register_train(CLI::App& app);
 
 }  // namespace sgfpat::cli

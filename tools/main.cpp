@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   add(register_suggest);
   add(register_gtp);
   add(register_similar);
+  add(register_train);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -8,8 +8,10 @@ void PriorsFlags::add_to(CLI::App* cmd, bool required) {
   auto* opt = cmd->add_option("--priors,-p", path, "Priors file written by `sgfpat export`");
   if (required) opt->required();
   cmd->add_option("--estimator", estimator,
-                  "raw: played/seen at the largest known level; smoothed: backs off toward smaller levels")
-      ->check(CLI::IsMember({"raw", "smoothed"}))
+                  "auto: the trained model when the file has one (sgfpat train), else smoothed;\n"
+                  "model: smoothed rate times the learned feature weights; raw: played/seen at the\n"
+                  "largest known level; smoothed: backs off toward smaller levels")
+      ->check(CLI::IsMember({"auto", "model", "raw", "smoothed"}))
       ->capture_default_str();
   cmd->add_option("--smoothing,-a", smoothing, "Strength `a` of the smoothed estimator's back-off")
       ->capture_default_str()
@@ -19,9 +21,20 @@ void PriorsFlags::add_to(CLI::App* cmd, bool required) {
 
 EvalOptions PriorsFlags::options() const {
   EvalOptions o;
-  o.estimator = estimator == "raw" ? Estimator::Raw : Estimator::Smoothed;
+  o.estimator = estimator == "raw"        ? Estimator::Raw
+                : estimator == "smoothed" ? Estimator::Smoothed
+                : estimator == "model"    ? Estimator::Model
+                                          : Estimator::Auto;
   o.smoothing = smoothing;
   return o;
+}
+
+std::string PriorsFlags::estimator_name(const Evaluator& e) const {
+  switch (e.estimator()) {
+    case Estimator::Raw: return "raw";
+    case Estimator::Model: return "model";
+    default: return "smoothed";
+  }
 }
 
 Status PriorsFlags::open(sgfpat_priors::Priors* priors) const {
@@ -33,6 +46,8 @@ Status PriorsFlags::open(sgfpat_priors::Priors* priors) const {
     return std::filesystem::is_regular_file(path, ec) ? Status::Corruption(error) : Status::NotFound(error);
   }
   if (verify && !priors->verify(&error)) return Status::Corruption(path + ": " + error);
+  if (estimator == "model" && !priors->model())
+    return Status::InvalidArgument(path + ": has no trained model (run sgfpat train, or use --estimator smoothed)");
   return Status::OK();
 }
 

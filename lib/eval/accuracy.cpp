@@ -40,18 +40,36 @@ void AccuracyReport::add_position(const std::vector<MoveEval>& moves, Point play
   for (const MoveEval& e : moves) {
     if (e.prob > mine->prob) ++g;
     else if (e.prob == mine->prob) ++t;
+    calibration.add(e.prob, &e == mine);
   }
   all.add(g, t, mine->prob);
   phases[size_t(phase_of(move_number))].add(g, t, mine->prob);
 }
 
+void Calibration::add(double prob, bool was_played) {
+  const size_t b = size_t(bin_of(prob));
+  ++candidates[b];
+  predicted[b] += prob;
+  played[b] += was_played ? 1 : 0;
+}
+
+void Calibration::merge(const Calibration& o) {
+  for (size_t b = 0; b < 10; ++b) {
+    candidates[b] += o.candidates[b];
+    predicted[b] += o.predicted[b];
+    played[b] += o.played[b];
+  }
+}
+
 void AccuracyReport::merge(const AccuracyReport& o) {
   all.merge(o.all);
+  calibration.merge(o.calibration);
   for (size_t i = 0; i < phases.size(); ++i) phases[i].merge(o.phases[i]);
   games += o.games;
   skipped_games += o.skipped_games;
   candidates += o.candidates;
   eval_seconds += o.eval_seconds;
+  eval_cpu_seconds += o.eval_cpu_seconds;
 }
 
 }  // namespace sgfpat

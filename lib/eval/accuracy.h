@@ -24,12 +24,27 @@ struct PredictionStats {
   double mean_loglik() const { return positions ? loglik / double(positions) : 0; }
 };
 
+// Predicted against observed probability: every candidate of every position
+// falls in the bin of its predicted probability (bin i: [i/10, (i+1)/10)),
+// which sums its predictions and counts it and whether it was played.
+struct Calibration {
+  std::array<uint64_t, 10> candidates{};
+  std::array<double, 10> predicted{};  // sum of predicted probabilities
+  std::array<uint64_t, 10> played{};
+
+  static int bin_of(double prob) { return prob >= 1 ? 9 : prob <= 0 ? 0 : int(prob * 10); }
+  void add(double prob, bool was_played);
+  void merge(const Calibration& o);
+};
+
 struct AccuracyReport {
   PredictionStats all;
+  Calibration calibration;
   std::array<PredictionStats, 4> phases;  // moves 1-30, 31-80, 81-150, 151+
   uint64_t games = 0, skipped_games = 0;
   uint64_t candidates = 0;
-  double eval_seconds = 0;
+  double eval_seconds = 0;      // wall time in Evaluator::evaluate
+  double eval_cpu_seconds = 0;  // the evaluating thread's CPU time in it (robust to a loaded machine)
 
   static const char* phase_name(int i);
   static int phase_of(int move_number);

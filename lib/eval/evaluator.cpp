@@ -1,6 +1,7 @@
 #include "eval/evaluator.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace sgfpat {
 
@@ -10,26 +11,35 @@ Evaluator::Evaluator(const sgfpat_priors::Priors& priors, EvalOptions options)
   scheme_.levels = priors.levels();
   scheme_.symmetry = priors.symmetry();
   base_rate_ = priors.base_rate() > 0 ? priors.base_rate() : 1e-3;
+  estimator_ = options.estimator;
+  if (estimator_ == Estimator::Auto) estimator_ = priors.model() ? Estimator::Model : Estimator::Smoothed;
+  // Asked for a model the file does not have: the smoothed estimate is the
+  // model with every weight 0.
+  if (estimator_ == Estimator::Model) model_ = priors.model();
+  if (model_) {
+    gamma_.assign(sgfpat_priors::kModelWeights, 1.0);
+    for (int g = 0; g < sgfpat_priors::kFeatureGroups; ++g)
+      if (!(options_.ablate >> g & 1u))
+        for (int v = 0; v < sgfpat_priors::kGroupLevels[g]; ++v) {
+          const size_t i = size_t(sgfpat_priors::group_offset(g) + v);
+          gamma_[i] = std::exp(model_->weights[i]);
+        }
+  }
 }
 
 void Evaluator::estimate(MoveEval* e, const sgfpat_priors::Counts* counts) const {
   if (e->level == 0) {
-    e->score = base_rate_;
+    e->score = e->rate = base_rate_;
     return;
   }
   const int first = first_level(e->level);
   e->counts = counts[e->level - first];
-  if (options_.estimator == Estimator::Raw) {
-    e->score = e->counts.seen ? double(e->counts.played) / double(e->counts.seen) : base_rate_;
+  if (estimator_ == Estimator::Raw) {
+    e->score = e->rate = e->counts.seen ? double(e->counts.played) / double(e->counts.seen) : base_rate_;
     return;
   }
-  double p = base_rate_;
-  const double a = options_.smoothing;
-  for (int level = first; level <= e->level; ++level) {
-    const sgfpat_priors::Counts& c = counts[level - first];
-    p = (double(c.played) + a * p) / (double(c.seen) + a);
-  }
-  e->score = p;
+  const double a = model_ ? model_->smoothing : options_.smoothing;
+  e->score = e->rate = sgfpat_priors::smoothed_estimate(counts, e->level - first + 1, base_rate_, a);
 }
 
 MoveEval Evaluator::score(const PatternTracker& tracker, int idx, Color mover) const {
@@ -50,7 +60,7 @@ MoveEval Evaluator::score(const PatternTracker& tracker, int idx, Color mover) c
 }
 
 void Evaluator::evaluate(const Board& board, const PatternTracker& tracker, Color mover, std::vector<MoveEval>* out,
-                         bool allow_suicide) const {
+                         bool allow_suicide, RecentMoves recent) const {
   out->clear();
   const int top = std::min(priors_.levels(), tracker.scheme().levels);
   const size_t stride = size_t(std::max(top, 1));
@@ -93,20 +103,46 @@ void Evaluator::evaluate(const Board& board, const PatternTracker& tracker, Colo
   // Absent counts (only in a file whose closure is broken) stay zero, as in score().
   priors_.lookup_many(q_level.data(), q_key.data(), q_level.size(), counts.data(), nullptr);
 
-  double total = 0;
   for (size_t c = 0; c < n; ++c) {
     MoveEval& e = (*out)[c];
     e.level = levels[c];
     estimate(&e, counts.data() + first_query[c]);
-    total += e.score;
   }
-  for (MoveEval& e : *out) e.prob = total > 0 ? e.score / total : 1.0 / double(out->size());
+  if (model_) {
+    sgfpat_priors::Tactics tactics;
+    setup_tactics(board, mover, recent, &tactics);
+    for (MoveEval& e : *out) {
+      tactics.compute(feature_point(e.point, board.size()), e.features);
+      e.features[sgfpat_priors::kPatternBin] = uint8_t(sgfpat_priors::pattern_bin(e.rate));
+      e.features[sgfpat_priors::kLevel] = uint8_t(e.level);
+    }
+  }
+  reweigh(out, options_.ablate);
 }
 
-std::vector<MoveEval> Evaluator::evaluate(const Board& board, Color mover, bool allow_suicide) const {
+void Evaluator::reweigh(std::vector<MoveEval>* moves, uint32_t skip) const {
+  double total = 0;
+  for (MoveEval& e : *moves) {
+    if (!model_) {
+      e.score = e.rate;
+    } else if (skip == options_.ablate) {
+      double s = e.rate;
+      for (int g = 0, o = 0; g < sgfpat_priors::kFeatureGroups; o += sgfpat_priors::kGroupLevels[g++])
+        s *= gamma_[size_t(o + e.features[g])];
+      e.score = s;
+    } else {
+      e.score = e.rate * std::exp(sgfpat_priors::log_strength(*model_, e.features, skip));
+    }
+    total += e.score;
+  }
+  for (MoveEval& e : *moves) e.prob = total > 0 ? e.score / total : 1.0 / double(moves->size());
+}
+
+std::vector<MoveEval> Evaluator::evaluate(const Board& board, Color mover, bool allow_suicide,
+                                          RecentMoves recent) const {
   PatternTracker tracker = tracker_for(board, scheme_);
   std::vector<MoveEval> out;
-  evaluate(board, tracker, mover, &out, allow_suicide);
+  evaluate(board, tracker, mover, &out, allow_suicide, recent);
   return out;
 }
 

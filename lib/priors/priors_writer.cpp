@@ -76,7 +76,9 @@ Status write_priors_file(PatternDb& db, const PriorsExportOptions& options, cons
   Header h;
   std::memset(&h, 0, sizeof h);
   std::memcpy(h.magic, sgfpat_priors::kMagic, 8);
-  h.version = sgfpat_priors::kVersion;
+  // Without a model (sgfpat train adds one, as version 3) the file is
+  // version 2, so that engines with the older reader keep loading it.
+  h.version = sgfpat_priors::kOldestVersion;
   h.header_bytes = sgfpat_priors::kHeaderBytes;
   h.byte_order = sgfpat_priors::kByteOrderMark;
   h.levels = uint32_t(levels);

@@ -17,9 +17,10 @@
 // largest_levels() and lookup_many(): same answers, but the candidates' cache
 // misses overlap instead of following one another.
 //
-// File layout (little-endian, version 2): a 1024-byte header (magic
+// File layout (little-endian, version 3): a 1024-byte header (magic
 // "SGFPRIOR", version, sizes, key scheme, thresholds, corpus summary, one
-// LevelTable per level, data checksum, header checksum), then for each level
+// LevelTable per level, data checksum, header checksum, where the model
+// section is), then for each level
 // a hash table of 64-byte buckets (64-byte aligned) and a dense counts array
 // ({u64 seen, u32 played, u32 wins}).  A key's home bucket is
 // bucket_of(key, buckets); a bucket holds up to 7 keys and the index of its
@@ -29,9 +30,13 @@
 // O(levels), so a corrupt, truncated or foreign file is refused; look-ups
 // bound every index they read by the tables' sizes, so even corrupt data is
 // never read past its end.  verify() also checks the data checksum (reads the
-// whole file).
+// whole file).  Version 3 may end with a ModelSection (the weights learned by
+// `sgfpat train`, see "The learned model" below); version-2 files are read
+// as files without a model.
 #pragma once
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -55,7 +60,8 @@
 namespace sgfpat_priors {
 
 inline constexpr char kMagic[8] = {'S', 'G', 'F', 'P', 'R', 'I', 'O', 'R'};
-inline constexpr uint32_t kVersion = 2;
+inline constexpr uint32_t kVersion = 3;         // written by sgfpat export/train
+inline constexpr uint32_t kOldestVersion = 2;   // still read (no model)
 inline constexpr uint32_t kHeaderBytes = 1024;
 inline constexpr int kMaxLevels = 16;
 inline constexpr uint32_t kByteOrderMark = 0x01020304;
@@ -90,7 +96,10 @@ struct Header {
   LevelTable level[kMaxLevels];  // level[i]: patterns of level i+1
   uint64_t data_checksum;        // checksum64 of bytes [header_bytes, file_bytes)
   uint64_t header_checksum;      // checksum64 of the header with this field 0
-  char reserved[kHeaderBytes - 744];
+  // Version 3: where the learned model is (0, 0: none).  Zero in version 2.
+  uint64_t model_offset;         // byte offset of a ModelSection, 8-byte aligned
+  uint64_t model_bytes;          // sizeof(ModelSection) or 0
+  char reserved[kHeaderBytes - 760];
 };
 static_assert(sizeof(Header) == kHeaderBytes, "header layout");
 
@@ -175,6 +184,311 @@ inline uint64_t checksum64(const void* data, size_t n) {
   return c.value();
 }
 
+// ---------------------------------------------------------------------------
+// The learned model (format version 3) and the features it scores.
+//
+// A candidate move's strength is
+//     p * exp(sum over groups g of weight[g][level_g])
+// and its probability is its strength over the sum of the strengths of all
+// the legal moves of the position.  p is the smoothed play rate of the
+// candidate's patterns (smoothed_estimate(): levels 1..m, m the largest
+// level known, a = ModelSection::smoothing; the base rate when m = 0), and
+// level_g is the candidate's level in feature group g, all defined below on
+// the position *before* the move, for the player to move ("own" stones are
+// that player's).  A chain is a maximal set of same-colored stones connected
+// through their 4 neighbours; its liberties are the distinct empty points
+// next to it.  "After the move" means after the stone is placed and the
+// opponent chains left without a liberty are removed.
+//
+//   pattern    bin of p: min(79, floor(-4 log2 p)) (4 bins an octave)
+//   level      m, the largest known pattern level (0..16)
+//   capture    0 none; else by the stones removed by the move, 1: 1 stone,
+//              2: 2-3, 3: 4 or more; plus 3 (4..6) when one of the removed
+//              chains touched an own chain that had one liberty (the
+//              capture saves it)
+//   extension  the move touches an own chain with one liberty and the
+//              move's chain has 2 or more liberties after the move:
+//              1: that chain (the largest such) is 1 stone and 2 liberties
+//              after, 2: 1 stone and 3+, 3: 2+ stones and 2, 4: 2+ stones
+//              and 3+; otherwise 0
+//   atari      the move touches an opponent chain with exactly two
+//              liberties (it is left with one): 1 when the largest such is
+//              1 stone, 2 when 2 or more; otherwise 0
+//   self-atari the move's chain has at most one liberty after the move and
+//              the move does not take a ko (below): 1 when that chain is
+//              1 stone, 2 when it is 2 or more; otherwise 0.  The throw-in
+//              of a snapback is 1, the capture that walks into it too.
+//   liberties  the move's chain's liberties after the move: 0: 0 or 1,
+//              1: 2, 2: 3, 3: 4 or more
+//   dist-prev  d = |dx| + |dy| + max(|dx|, |dy|) from the previous move
+//              (Coulom's distance): max(1, min(d, 17) - 1) (d = 0 happens
+//              when that stone was captured), or 0 when there is no
+//              previous move or it was a pass
+//   dist-prev2 the same for the move before the previous one
+//   edge       min(x, y, size-1-x, size-1-y) capped at 4 (0: first line)
+//   ko         1 when the move takes a ko: it removes exactly one stone,
+//              touches no own stone, and is left with exactly one
+//              liberty; otherwise 0
+//
+// Weights are natural logarithms; an engine may drop a group by treating
+// its weights as 0.  Tactics computes the tactical groups from a board
+// array; the reader scores candidates with log_strength().
+
+enum FeatureGroup : int {
+  kPatternBin = 0,
+  kLevel,
+  kCapture,
+  kExtension,
+  kAtari,
+  kSelfAtari,
+  kLiberties,
+  kDistPrev,
+  kDistPrev2,
+  kEdge,
+  kKo,
+  kFeatureGroups
+};
+inline constexpr int kGroupLevels[kFeatureGroups] = {80, 17, 7, 5, 3, 3, 4, 17, 17, 5, 2};
+inline constexpr int kModelWeights = 80 + 17 + 7 + 5 + 3 + 3 + 4 + 17 + 17 + 5 + 2;
+inline constexpr uint32_t kFeatureSet = 1;
+inline constexpr int kPatternBinsPerOctave = 4;
+
+inline const char* feature_group_name(int g) {
+  static const char* names[kFeatureGroups] = {"pattern", "level",     "capture",   "extension", "atari", "self-atari",
+                                              "liberties", "dist-prev", "dist-prev2", "edge",      "ko"};
+  return g >= 0 && g < kFeatureGroups ? names[g] : "?";
+}
+// Index of group g's first weight in ModelSection::weights.
+inline constexpr int group_offset(int g) {
+  int o = 0;
+  for (int i = 0; i < g; ++i) o += kGroupLevels[i];
+  return o;
+}
+
+// The model section of a version-3 file (8-byte aligned, covered by the
+// data checksum).
+struct ModelSection {
+  char magic[8];          // "SGFMODEL"
+  uint32_t feature_set;   // kFeatureSet: the definitions above
+  uint32_t groups;        // kFeatureGroups
+  uint32_t group_levels[16];  // kGroupLevels, then zeros
+  double smoothing;       // `a` of smoothed_estimate() the weights go with
+  uint64_t train_games;   // provenance: the training sample
+  uint64_t train_positions;
+  uint64_t train_seed;
+  double weights[kModelWeights];  // group g, level v: weights[group_offset(g) + v]
+};
+inline constexpr char kModelMagic[8] = {'S', 'G', 'F', 'M', 'O', 'D', 'E', 'L'};
+
+// p_0 = base; p_i = (played_i + a p_{i-1}) / (seen_i + a) for i = 1..m, with
+// counts[i-1] the counts of level i.
+inline double smoothed_estimate(const Counts* counts, int m, double base, double a) {
+  double p = base;
+  for (int i = 0; i < m; ++i) p = (double(counts[i].played) + a * p) / (double(counts[i].seen) + a);
+  return p;
+}
+
+inline int pattern_bin(double p) {
+  if (!(p > 0)) return kGroupLevels[kPatternBin] - 1;
+  double b = -double(kPatternBinsPerOctave) * std::log2(p);
+  if (b < 0) return 0;
+  return b >= double(kGroupLevels[kPatternBin] - 1) ? kGroupLevels[kPatternBin] - 1 : int(b);
+}
+
+// Sum of the weights of a candidate's levels (levels[g] for every group),
+// leaving out the groups whose bit is set in `skip` (ablation).
+inline double log_strength(const ModelSection& m, const uint8_t* levels, uint32_t skip = 0) {
+  double s = 0;
+  int o = 0;
+  for (int g = 0; g < kFeatureGroups; ++g) {
+    if (!(skip >> g & 1u)) s += m.weights[o + levels[g]];
+    o += kGroupLevels[g];
+  }
+  return s;
+}
+
+// Coulom's distance between two points of a size-wide board array.
+inline int move_distance(int a, int b, int size) {
+  int dx = a % size - b % size, dy = a / size - b / size;
+  dx = dx < 0 ? -dx : dx;
+  dy = dy < 0 ? -dy : dy;
+  return dx + dy + (dx > dy ? dx : dy);
+}
+
+// The tactical feature groups (capture .. ko) of the moves of one position,
+// from a board array: board[y * size + x] is 0 empty, 1 black, 2 white.
+// setup() labels the chains once (O(points)); compute() then costs a few
+// neighbour visits per candidate.  Not thread-safe; one per thread.
+class Tactics {
+ public:
+  static constexpr int kMaxSize = 25;
+  // prev1, prev2: points (y * size + x) of the previous move and the one
+  // before, -1 for none or a pass.  to_move: 1 black, 2 white.
+  void setup(const uint8_t* board, int size, int to_move, int prev1, int prev2) {
+    n_ = size;
+    s_ = size + 2;
+    own_ = uint8_t(to_move);
+    prev1_ = prev1;
+    prev2_ = prev2;
+    for (int i = 0; i < s_ * s_; ++i) color_[i] = kOff;
+    for (int y = 0; y < n_; ++y)
+      for (int x = 0; x < n_; ++x) color_[(y + 1) * s_ + x + 1] = board[y * n_ + x];
+    int chains = 0;
+    for (int i = 0; i < s_ * s_; ++i) mark_[i] = 0xFFFF;
+    for (int i = s_; i < s_ * (s_ - 1); ++i) {
+      if (color_[i] != 1 && color_[i] != 2) continue;
+      if (mark_[i] != 0xFFFF) continue;
+      // Flood the chain, linking its stones through next_.
+      const uint16_t id = uint16_t(chains++);
+      Chain& ch = chain_[id];
+      ch = Chain{};
+      ch.first = uint16_t(i);
+      int stack[kPad * kPad];
+      int top = 0, last = i;
+      stack[top++] = i;
+      mark_[i] = id;
+      next_[i] = uint16_t(i);
+      while (top > 0) {
+        const int p = stack[--top];
+        ch.stones++;
+        const int nb[4] = {p - s_, p + 1, p + s_, p - 1};
+        for (int q : nb)
+          if (color_[q] == color_[i] && mark_[q] == 0xFFFF) {
+            mark_[q] = id;
+            next_[last] = uint16_t(q);
+            next_[q] = uint16_t(i);
+            last = q;
+            stack[top++] = q;
+          }
+      }
+    }
+    // Liberties, each counted once: lib_mark_ remembers the last chain that counted it.
+    for (int i = 0; i < s_ * s_; ++i) lib_mark_[i] = 0xFFFF;
+    for (int id = 0; id < chains; ++id) {
+      Chain& ch = chain_[id];
+      int p = ch.first;
+      do {
+        const int nb[4] = {p - s_, p + 1, p + s_, p - 1};
+        for (int q : nb)
+          if (color_[q] == 0 && lib_mark_[q] != id) {
+            lib_mark_[q] = uint16_t(id);
+            if (ch.libs < 4) ch.lib[ch.libs] = uint16_t(q);
+            ch.libs++;
+          }
+        p = next_[p];
+      } while (p != ch.first);
+    }
+  }
+
+  // Sets out[kCapture .. kKo] for a legal move of the player to move at
+  // point (y * size + x); the other entries are left alone.
+  void compute(int point, uint8_t* out) const {
+    const int q = (point / n_ + 1) * s_ + point % n_ + 1;
+    const uint8_t opp = uint8_t(3 - own_);
+    uint16_t seen_ids[4];
+    int n_seen = 0;
+    uint16_t own_ids[4];
+    int n_own = 0;
+    uint16_t cap_ids[4];
+    int n_cap = 0;
+    int libs[24];
+    int n_libs = 0;
+    bool many = false;
+    int merged = 1, captured = 0, own_atari = 0, atari = 0;
+    auto add_lib = [&](int p) {
+      if (p == q || many) return;
+      for (int i = 0; i < n_libs; ++i)
+        if (libs[i] == p) return;
+      libs[n_libs++] = p;
+      if (n_libs >= 4) many = true;
+    };
+    const int nb[4] = {q - s_, q + 1, q + s_, q - 1};
+    for (int p : nb) {
+      const uint8_t c = color_[p];
+      if (c == 0) {
+        add_lib(p);
+        continue;
+      }
+      if (c == kOff) continue;
+      const uint16_t id = mark_[p];
+      bool dup = false;
+      for (int i = 0; i < n_seen; ++i) dup |= seen_ids[i] == id;
+      if (dup) continue;
+      seen_ids[n_seen++] = id;
+      const Chain& ch = chain_[id];
+      if (c == own_) {
+        own_ids[n_own++] = id;
+        merged += ch.stones;
+        if (ch.libs == 1 && ch.stones > own_atari) own_atari = ch.stones;
+        if (ch.libs > 4) many = true;
+        else
+          for (int i = 0; i < ch.libs; ++i) add_lib(ch.lib[i]);
+      } else if (c == opp) {
+        if (ch.libs == 1) {
+          cap_ids[n_cap++] = id;
+          captured += ch.stones;
+        } else if (ch.libs == 2 && ch.stones > atari) {
+          atari = ch.stones;
+        }
+      }
+    }
+    bool saves = false;
+    for (int k = 0; k < n_cap; ++k) {
+      // A removed stone becomes a liberty when it touches the move's chain.
+      int p = chain_[cap_ids[k]].first;
+      do {
+        const int nb2[4] = {p - s_, p + 1, p + s_, p - 1};
+        for (int r : nb2) {
+          if (r == q) add_lib(p);
+          else if (color_[r] == own_) {
+            const uint16_t id = mark_[r];
+            if (chain_[id].libs == 1) saves = true;
+            for (int i = 0; i < n_own; ++i)
+              if (own_ids[i] == id) add_lib(p);
+          }
+        }
+        p = next_[p];
+      } while (p != chain_[cap_ids[k]].first);
+    }
+    const int after = many ? 4 : n_libs;
+    const bool ko = captured == 1 && merged == 1 && after == 1;
+    out[kCapture] = uint8_t(captured == 0 ? 0 : (captured == 1 ? 1 : captured <= 3 ? 2 : 3) + (saves ? 3 : 0));
+    out[kExtension] =
+        uint8_t(own_atari == 0 || after < 2 ? 0 : (own_atari == 1 ? 1 : 3) + (after >= 3 ? 1 : 0));
+    out[kAtari] = uint8_t(atari == 0 ? 0 : atari == 1 ? 1 : 2);
+    out[kSelfAtari] = uint8_t(after > 1 || ko ? 0 : merged == 1 ? 1 : 2);
+    out[kLiberties] = uint8_t(after <= 1 ? 0 : after - 1);
+    out[kDistPrev] = distance_level(point, prev1_);
+    out[kDistPrev2] = distance_level(point, prev2_);
+    const int x = point % n_, y = point / n_;
+    out[kEdge] = uint8_t(std::min(std::min(std::min(x, y), std::min(n_ - 1 - x, n_ - 1 - y)), 4));
+    out[kKo] = ko ? 1 : 0;
+  }
+
+ private:
+  uint8_t distance_level(int point, int prev) const {
+    if (prev < 0) return 0;
+    const int d = move_distance(point, prev, n_);
+    return uint8_t(d <= 2 ? 1 : d >= 17 ? 16 : d - 1);
+  }
+  static constexpr int kPad = kMaxSize + 2;
+  static constexpr uint8_t kOff = 3;
+  struct Chain {
+    uint16_t first = 0;   // a stone; next_ links the others in a cycle
+    uint16_t stones = 0;
+    uint16_t libs = 0;    // exact liberty count
+    uint16_t lib[4] = {};  // the first 4 liberties found
+  };
+  int n_ = 0, s_ = 0;
+  uint8_t own_ = 1;
+  int prev1_ = -1, prev2_ = -1;
+  uint8_t color_[kPad * kPad];
+  uint16_t mark_[kPad * kPad];      // chain id of a stone
+  uint16_t lib_mark_[kPad * kPad];
+  uint16_t next_[kPad * kPad];
+  Chain chain_[kPad * kPad];
+};
+
 class Priors {
  public:
   Priors() = default;
@@ -226,6 +540,7 @@ class Priors {
     map_size_ = 0;
     base_ = nullptr;
     header_ = nullptr;
+    model_ = nullptr;
   }
 
   bool is_open() const { return header_ != nullptr; }
@@ -238,6 +553,10 @@ class Priors {
   double base_rate() const {
     return header_->candidates ? double(header_->positions) / double(header_->candidates) : 0.0;
   }
+
+  // The learned model of a version-3 file, or null (version 2, or exported
+  // without training).
+  const ModelSection* model() const { return model_; }
 
   // Counts of the level-`level` pattern with this key, if present.
   bool lookup(int level, uint64_t key, Counts* out) const {
@@ -353,9 +672,10 @@ class Priors {
     const Header* h = static_cast<const Header*>(data);
     if (std::memcmp(h->magic, kMagic, 8) != 0) return fail(error, name + ": not an sgfpat priors file (bad magic)");
     if (h->byte_order != kByteOrderMark) return fail(error, name + ": written on a machine of another byte order");
-    if (h->version != kVersion)
+    if (h->version < kOldestVersion || h->version > kVersion)
       return fail(error, name + ": priors format version " + std::to_string(h->version) + ", this reader reads " +
-                             std::to_string(kVersion) + " (export the priors again)");
+                             std::to_string(kOldestVersion) + " to " + std::to_string(kVersion) +
+                             " (export the priors again)");
     Header copy;
     std::memcpy(&copy, h, sizeof copy);
     copy.header_checksum = 0;
@@ -375,6 +695,16 @@ class Priors {
                 t.buckets_offset % 64 == 0 && t.counts_offset % 8 == 0;
       if (!ok) return fail(error, name + ": level " + std::to_string(l + 1) + " table out of bounds (corrupt file)");
     }
+    const ModelSection* model = nullptr;
+    if (h->version >= 3 && (h->model_offset != 0 || h->model_bytes != 0)) {
+      if (h->model_bytes != sizeof(ModelSection) || h->model_offset % 8 != 0 ||
+          !in_bounds(h->model_offset, h->model_bytes, size))
+        return fail(error, name + ": model section out of bounds (corrupt file)");
+      model = reinterpret_cast<const ModelSection*>(static_cast<const unsigned char*>(data) + h->model_offset);
+      std::string why = check_model(*model);
+      if (!why.empty()) return fail(error, name + ": " + why);
+    }
+    model_ = model;
     base_ = data;
     header_ = h;
     const unsigned char* b = static_cast<const unsigned char*>(data);
@@ -384,6 +714,19 @@ class Priors {
       counts_[l] = reinterpret_cast<const CountsRecord*>(b + h->level[l].counts_offset);
     }
     return true;
+  }
+  static std::string check_model(const ModelSection& m) {
+    if (std::memcmp(m.magic, kModelMagic, 8) != 0) return "model section has a bad magic (corrupt file)";
+    if (m.feature_set != kFeatureSet)
+      return "model of feature set " + std::to_string(m.feature_set) + ", this reader knows " +
+             std::to_string(kFeatureSet) + " (update sgfpat_priors.h)";
+    if (m.groups != uint32_t(kFeatureGroups)) return "model has " + std::to_string(m.groups) + " feature groups";
+    for (int g = 0; g < kFeatureGroups; ++g)
+      if (m.group_levels[g] != uint32_t(kGroupLevels[g])) return "model feature group sizes differ (corrupt file)";
+    if (!(m.smoothing >= 0 && m.smoothing < 1e9)) return "model smoothing out of range (corrupt file)";
+    for (double w : m.weights)
+      if (!(w > -100 && w < 100)) return "model weight out of range (corrupt file)";
+    return "";
   }
   static bool in_bounds(uint64_t off, uint64_t len, uint64_t size) {
     return off >= kHeaderBytes && off <= size && len <= size - off;
@@ -433,6 +776,7 @@ class Priors {
   std::vector<uint64_t> owned_;
   const void* base_ = nullptr;
   const Header* header_ = nullptr;
+  const ModelSection* model_ = nullptr;
   LevelTable tables_[kMaxLevels] = {};
   const Bucket* buckets_[kMaxLevels] = {};
   const CountsRecord* counts_[kMaxLevels] = {};

@@ -1,0 +1,83 @@
+#include "priors/model_writer.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+
+namespace sgfpat {
+
+sgfpat_priors::ModelSection empty_model() {
+  sgfpat_priors::ModelSection m;
+  std::memset(&m, 0, sizeof m);
+  std::memcpy(m.magic, sgfpat_priors::kModelMagic, 8);
+  m.feature_set = sgfpat_priors::kFeatureSet;
+  m.groups = sgfpat_priors::kFeatureGroups;
+  for (int g = 0; g < sgfpat_priors::kFeatureGroups; ++g) m.group_levels[g] = uint32_t(sgfpat_priors::kGroupLevels[g]);
+  return m;
+}
+
+Status write_priors_with_model(const std::string& in, const sgfpat_priors::ModelSection& model,
+                               const std::string& out) {
+  using sgfpat_priors::Header;
+  sgfpat_priors::Priors src;
+  std::string error;
+  if (!src.open(in, &error)) {
+    std::error_code ec;
+    return std::filesystem::is_regular_file(in, ec) ? Status::Corruption(error) : Status::NotFound(error);
+  }
+  if (!src.verify(&error)) return Status::Corruption(in + ": " + error);
+  Header h = src.header();
+  // The tables end where the old model (if any) starts.
+  uint64_t tables_end = h.file_bytes;
+  if (h.version >= 3 && h.model_bytes > 0) tables_end = h.model_offset;
+  const uint64_t model_offset = (tables_end + 7) / 8 * 8;
+
+  const std::string tmp = out + ".tmp";
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(tmp.c_str(), "wb"), &std::fclose);
+  if (!f) return Status::IOError(tmp + ": cannot write: " + std::strerror(errno));
+  sgfpat_priors::Checksum64 sum;
+  bool ok = std::fwrite(&h, 1, sizeof h, f.get()) == sizeof h;
+  const unsigned char* base = reinterpret_cast<const unsigned char*>(&src.header());
+  // In pieces that are multiples of 8 bytes, as Checksum64 wants.
+  const size_t kPiece = size_t(1) << 20;
+  for (uint64_t off = sizeof h; ok && off < tables_end; off += kPiece) {
+    const size_t n = size_t(std::min<uint64_t>(kPiece, tables_end - off));
+    ok = std::fwrite(base + off, 1, n, f.get()) == n;
+    sum.update(base + off, n);
+  }
+  static const char zeros[8] = {};
+  const size_t pad = size_t(model_offset - tables_end);
+  if (ok && pad > 0) {
+    ok = std::fwrite(zeros, 1, pad, f.get()) == pad;
+    sum.update(zeros, pad);
+  }
+  if (ok) {
+    ok = std::fwrite(&model, 1, sizeof model, f.get()) == sizeof model;
+    sum.update(&model, sizeof model);
+  }
+  h.version = sgfpat_priors::kVersion;
+  h.model_offset = model_offset;
+  h.model_bytes = sizeof model;
+  h.file_bytes = model_offset + sizeof model;
+  h.data_checksum = sum.value();
+  h.header_checksum = 0;
+  h.header_checksum = sgfpat_priors::checksum64(&h, sizeof h);
+  ok = ok && std::fseek(f.get(), 0, SEEK_SET) == 0 && std::fwrite(&h, 1, sizeof h, f.get()) == sizeof h;
+  ok = ok && std::fflush(f.get()) == 0;
+  std::FILE* raw = f.release();
+  ok = (std::fclose(raw) == 0) && ok;
+  src.close();
+  if (!ok) {
+    std::filesystem::remove(tmp);
+    return Status::IOError(out + ": write failed");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, out, ec);
+  if (ec) return Status::IOError(out + ": cannot rename the temporary file: " + ec.message());
+  return Status::OK();
+}
+
+}  // namespace sgfpat
