@@ -26,5 +26,6 @@ Runner register_accuracy(CLI::App& app);
 Runner register_bench(CLI::App& app);
 Runner register_suggest(CLI::App& app);
 Runner register_gtp(CLI::App& app);
+Runner register_solve(CLI::App& app);
 
 }  // namespace sgfpat::cli

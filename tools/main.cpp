@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   add(register_bench);
   add(register_suggest);
   add(register_gtp);
+  add(register_solve);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
