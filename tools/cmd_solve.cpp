@@ -19,7 +19,7 @@ constexpr int kUndecided = 4;  // the budget ran out before a proof
 
 struct Args {
   std::string board, sgf, size, player, db;
-  int game = 1, move = -1, threads = 1, table_mb = 256, capture_plies = 9, init_spread = 1000, init_mobility = 0;
+  int game = 1, move = -1, threads = 1, table_mb = 256, capture_plies = 13, init_spread = 1, init_mobility = 0;
   double seconds = 10;
   bool all_moves = false, json = false, table = false;
 };

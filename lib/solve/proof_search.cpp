@@ -106,7 +106,8 @@ struct Worker {
       *out_dn = 0;
       return;
     }
-    Verdict v = seen ? (analyse_node(g, mine, theirs, &t), t.verdict) : tactics(mine, theirs, &t, &move);
+    Verdict v = (seen && (self.flags & TTEntry::kCaptureSearched)) ? (analyse_node(g, mine, theirs, &t), t.verdict)
+                                                                  : tactics(mine, theirs, &t, &move);
     if (v != Verdict::Unknown) {
       TTEntry e;
       e.key = key;
@@ -122,6 +123,31 @@ struct Worker {
     const int n = int(t.moves.size());
     uint64_t child_key[128];
     for (int i = 0; i < n; ++i) child_key[i] = key ^ stone_key(mover, t.moves[i].point) ^ kWhiteToMoveKey;
+    // An unvisited child is valued as if each of its about `empty` replies
+    // were a leaf, so that it compares fairly with visited siblings.
+    const uint32_t init_base =
+        opt.init_mobility ? uint32_t(std::max(1, (popcount(g.board() & ~(mine | theirs)) - 1) / opt.init_mobility)) : 1;
+    // If the opponent, moving now, would capture by ataris alone, a move of
+    // ours that leaves that capture on loses: settle those children now so
+    // that the search only spends effort on the defences.
+    if (!(seen && (self.flags & TTEntry::kExpanded)) && opt.threat_check && opt.capture_plies >= 3) {
+      int threat;
+      if (capture_search(g, theirs, mine, opt.capture_plies, &stats.moves_played, &threat)) {
+        for (int i = 0; i < n; ++i) {
+          int p = t.moves[i].point, reply;
+          ++stats.moves_played;
+          if (capture_search(g, theirs, mine | bit(p), opt.capture_plies, &stats.moves_played, &reply, threat)) {
+            TTEntry ce;
+            ce.key = child_key[i];
+            ce.pn = 0;
+            ce.dn = kInf;
+            ce.work = 1;
+            ce.best = int16_t(reply);
+            tt.store(ce);
+          }
+        }
+      }
+    }
     // The move that settled this node before goes first.
     if (seen && self.best >= 0) {
       for (int i = 1; i < n; ++i)
@@ -131,10 +157,6 @@ struct Worker {
           break;
         }
     }
-    // An unvisited child is valued as if each of its about `empty` replies
-    // were a leaf, so that it compares fairly with visited siblings.
-    const uint32_t init_base =
-        opt.init_mobility ? uint32_t(std::max(1, (popcount(g.board() & ~(mine | theirs)) - 1) / opt.init_mobility)) : 1;
     uint64_t nodes_before = stats.nodes;
     uint32_t pn = 1, dn = 1;
     int best_move = -1;
@@ -188,6 +210,7 @@ struct Worker {
     e.dn = dn;
     e.work = uint32_t(std::min<uint64_t>(stats.nodes - nodes_before, 0xffffffffu));
     e.best = int16_t(pn == 0 ? best_move : -1);
+    e.flags = TTEntry::kCaptureSearched | TTEntry::kExpanded;
     tt.store(e);
     *out_pn = pn;
     *out_dn = dn;

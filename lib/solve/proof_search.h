@@ -26,9 +26,10 @@ struct SolveOptions {
   uint64_t max_nodes = 0;      // node budget (0: none)
   int threads = 1;
   size_t table_mb = 256;       // transposition table size
-  int capture_plies = 9;       // depth of the capture search at every node
-  int init_spread = 1000;      // an unvisited child's disproof number grows by 1 per this many ranks
+  int capture_plies = 13;       // depth of the capture search at every node
+  int init_spread = 1;      // an unvisited child's disproof number grows by 1 per this many ranks
   int init_mobility = 0;      // unvisited children start at (empty points - 1) / this (0: at 1)
+  bool threat_check = true;   // settle at once the moves that leave an opponent's capture search on
   bool count_proof = true;     // walk the proof tree to report its size
   uint64_t max_proof_nodes = 50'000'000;
 };

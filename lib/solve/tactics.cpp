@@ -72,7 +72,7 @@ void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out) {
 }
 
 bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64_t* moves_played,
-                    int* first_move) {
+                    int* first_move, int hint) {
   Bits empty = g.board() & ~(mine | theirs);
   Bits targets = 0;  // liberties of enemy chains with two liberties
   for (Bits s = theirs; s;) {
@@ -100,12 +100,15 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
     if (popcount(atari_libs) >= 2) return false;
     targets &= atari_libs;
   }
-  for (Bits t = targets; t; t &= t - 1) {
-    int p = lowest(t);
+  int order[128], n = 0;
+  if (hint >= 0 && (targets & bit(hint))) order[n++] = hint;
+  for (Bits t = targets; t; t &= t - 1)
+    if (lowest(t) != hint) order[n++] = lowest(t);
+  for (int k = 0; k < n; ++k) {
+    int p = order[k];
     Bits mine2 = mine | bit(p);
     Bits empty2 = empty & ~bit(p);
     if (popcount(g.neighbours(g.chain(mine2, p)) & empty2) < 2) continue;  // self-atari
-    ++*moves_played;
     // No chain of ours is in atari now (any was joined to p), so their
     // only non-losing reply is to extend the chain we put in atari.
     Bits escape = 0;
@@ -116,6 +119,7 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
       if (popcount(libs) == 1) escape |= libs;
     }
     if (popcount(escape) >= 2) {
+      ++*moves_played;
       *first_move = p;
       return true;
     }
@@ -123,11 +127,16 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
     int e = lowest(escape);
     Bits theirs2 = theirs | bit(e);
     Bits empty3 = empty2 & ~bit(e);
-    ++*moves_played;
-    if (popcount(g.neighbours(g.chain(theirs2, e)) & empty3) < 2) {
+    int escape_libs = popcount(g.neighbours(g.chain(theirs2, e)) & empty3);
+    if (escape_libs < 2) {
+      ++*moves_played;
       *first_move = p;  // the extension stays in atari (or is suicide)
       return true;
     }
+    // Only ataris that keep the chain short of liberties are followed (a
+    // ladder or a net): a narrower search, still exact when it succeeds.
+    if (escape_libs > 2) continue;
+    *moves_played += 2;
     int dummy;
     if (capture_search(g, mine2, theirs2, plies - 2, moves_played, &dummy)) {
       *first_move = p;

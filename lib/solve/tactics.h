@@ -32,12 +32,14 @@ struct NodeTactics {
 void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out);
 
 // Bounded capture search: true if the mover captures within `plies` plies
-// (its own moves included) by playing only ataris, whatever the defence
-// (the defender's only non-losing reply to an atari is to extend, and every
-// such reply is tried).  Counts every stone it places in *moves_played.
+// (its own moves included) by playing only ataris after which the extended
+// chain has at most two liberties (ladders, nets, double ataris), whatever
+// the defence (the defender's only non-losing reply to an atari is to
+// extend, and every such reply is tried).  Counts every stone it places in *moves_played.
 // On true, *first_move is the mover's first move (the capture point if the
 // capture is immediate).
+// `hint`, if >= 0, is tried first (a move that worked in a similar position).
 bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64_t* moves_played,
-                    int* first_move);
+                    int* first_move, int hint = -1);
 
 }  // namespace sgfpat::solve
