@@ -41,7 +41,7 @@ std::string side_name(Color c) { return c == Color::White ? "White" : "Black"; }
 Status read_position(const Args& a, Geometry* g, Position* pos) {
   if (!a.board.empty()) {
     Status st = parse_rows(a.board, g, pos);
-    if (!st.ok()) return Status::Error("--board: " + st.message());
+    if (!st.ok()) return st.with_context("--board");
     Color side = table_side(*pos);
     pos->to_move = side == Color::Empty ? Color::Black : side;
   } else if (!a.sgf.empty()) {
@@ -53,11 +53,11 @@ Status read_position(const Args& a, Geometry* g, Position* pos) {
     st = position_after(game, a.move, &board, &rr);
     if (!st.ok()) return st;
     st = from_board(board, rr.to_move, g, pos);
-    if (!st.ok()) return Status::Error(a.sgf + ": " + st.message());
+    if (!st.ok()) return st.with_context(a.sgf);
   } else {
     int w = 6, h = 6;
     if (!a.size.empty() && !parse_size(a.size, &w, &h))
-      return Status::Error("--size " + a.size + ": expected WxH (or N) with sides 2..9");
+      return Status::InvalidArgument("--size " + a.size + ": expected WxH (or N) with sides 2..9");
     *g = Geometry(w, h);
     *pos = Position{};
   }
@@ -100,19 +100,13 @@ int run_table(const Args& a) {
       });
       std::fprintf(stderr, "\n");
       if (st.ok()) st = write_table(a.db, table, &sum);
-      if (!st.ok()) {
-        std::cerr << "sgfpat solve --table: " << st.message() << "\n";
-        return kFailure;
-      }
+      if (!st.ok()) return fail("sgfpat solve --table: ", st);
       built = true;
     }
   }
   TableReader reader;
   Status st = reader.open(a.db);
-  if (!st.ok()) {
-    std::cerr << "sgfpat solve --table: " << st.message() << "\n";
-    return kFailure;
-  }
+  if (!st.ok()) return fail("sgfpat solve --table: ", st);
   nlohmann::json out = {{"size", std::to_string(w) + "x" + std::to_string(h)},
                         {"built", built},
                         {"positions", sum.positions},
@@ -122,14 +116,11 @@ int run_table(const Args& a) {
     Position pos;
     st = read_position(a, &g, &pos);
     if (st.ok() && (g.width() != w || g.height() != h))
-      st = Status::Error("the --board position is not " + std::to_string(w) + "x" + std::to_string(h));
+      st = Status::InvalidInput("the --board position is not " + std::to_string(w) + "x" + std::to_string(h));
     bool found = false;
     TableValue v;
     if (st.ok()) st = reader.lookup(g, pos, &found, &v);
-    if (!st.ok()) {
-      std::cerr << "sgfpat solve --table: " << st.message() << "\n";
-      return kBadInput;
-    }
+    if (!st.ok()) return fail("sgfpat solve --table: ", st);
     if (!found) {
       std::cerr << "sgfpat solve --table: the table holds positions of games from the empty board only"
                    " (Black to move with equal stones, White with one stone less)\n";
@@ -198,10 +189,7 @@ Runner register_solve(CLI::App& app) {
     Geometry g;
     Position pos;
     Status st = read_position(*a, &g, &pos);
-    if (!st.ok()) {
-      std::cerr << "sgfpat solve: " << st.message() << "\n";
-      return kBadInput;
-    }
+    if (!st.ok()) return fail("sgfpat solve: ", st);
     SolveOptions opt;
     opt.seconds = a->seconds;
     opt.threads = a->threads;

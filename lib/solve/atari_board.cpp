@@ -91,13 +91,13 @@ Status parse_rows(const std::string& text, Geometry* g, Position* pos) {
   int h = int(rows.size());
   int w = h ? int(rows[0].size()) : 0;
   if (!Geometry::valid_size(w, h))
-    return Status::Error("board of " + std::to_string(w) + "x" + std::to_string(h) +
+    return Status::InvalidInput("board of " + std::to_string(w) + "x" + std::to_string(h) +
                          ": atari-go boards are 2x2 to 9x9");
   Geometry geo(w, h);
   Position p;
   for (int y = 0; y < h; ++y) {
     if (int(rows[y].size()) != w)
-      return Status::Error("row " + std::to_string(y + 1) + " has " + std::to_string(rows[y].size()) +
+      return Status::InvalidInput("row " + std::to_string(y + 1) + " has " + std::to_string(rows[y].size()) +
                            " points, the first row has " + std::to_string(w));
     for (int x = 0; x < w; ++x) {
       char c = rows[y][x];
@@ -106,13 +106,13 @@ Status parse_rows(const std::string& text, Geometry* g, Position* pos) {
       else if (c == 'O' || c == 'o' || c == 'W')
         p.white |= bit(geo.index(x, y));
       else if (c != '.' && c != '+')
-        return Status::Error(std::string("row ") + std::to_string(y + 1) + ": unknown point '" + c +
+        return Status::InvalidInput(std::string("row ") + std::to_string(y + 1) + ": unknown point '" + c +
                              "' (use . X O)");
     }
   }
   Bits empty = geo.board() & ~p.occupied();
   if (has_dead_chain(geo, p.black, empty) || has_dead_chain(geo, p.white, empty))
-    return Status::Error("a chain without liberties: in atari-go the game ended at that capture");
+    return Status::InvalidInput("a chain without liberties: in atari-go the game ended at that capture");
   *g = geo;
   *pos = p;
   return Status::OK();
@@ -121,9 +121,9 @@ Status parse_rows(const std::string& text, Geometry* g, Position* pos) {
 Status from_board(const Board& board, Color to_move, Geometry* g, Position* pos) {
   int n = board.size();
   if (!Geometry::valid_size(n, n))
-    return Status::Error("a " + std::to_string(n) + "x" + std::to_string(n) + " board: atari-go boards are 2x2 to 9x9");
+    return Status::InvalidInput("a " + std::to_string(n) + "x" + std::to_string(n) + " board: atari-go boards are 2x2 to 9x9");
   if (board.captures(Color::Black) || board.captures(Color::White))
-    return Status::Error("stones were captured already: the atari-go game ended at the first capture");
+    return Status::InvalidInput("stones were captured already: the atari-go game ended at the first capture");
   Geometry geo(n, n);
   Position p;
   for (int y = 0; y < n; ++y)

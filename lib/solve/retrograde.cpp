@@ -37,7 +37,7 @@ Half make_half(const Geometry& g, int first_point, int npoints) {
 Status RetroTable::build(int width, int height, RetroTable* out,
                          const std::function<void(uint64_t, uint64_t)>& progress) {
   if (!Geometry::valid_size(width, height) || width * height > kMaxPoints)
-    return Status::Error("the retrograde table covers boards of at most " + std::to_string(kMaxPoints) +
+    return Status::NotSupported("the retrograde table covers boards of at most " + std::to_string(kMaxPoints) +
                          " points, not " + std::to_string(width) + "x" + std::to_string(height));
   RetroTable& t = *out;
   t.g_ = Geometry(width, height);

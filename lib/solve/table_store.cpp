@@ -33,7 +33,7 @@ Status write_table(const std::string& dir, const RetroTable& table, TableSummary
   opt.compression = rocksdb::kNoCompression;
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s = rocksdb::DB::Open(opt, dir, &raw);
-  if (!s.ok()) return Status::Error("cannot open table database " + dir + ": " + s.ToString());
+  if (!s.ok()) return Status::IOError("cannot open table database " + dir + ": " + s.ToString());
   std::unique_ptr<rocksdb::DB> db(raw);
   const Geometry& g = table.geometry();
   rocksdb::WriteOptions wo;
@@ -48,7 +48,7 @@ Status write_table(const std::string& dir, const RetroTable& table, TableSummary
     batch.Put(cell_key(g.width(), g.height(), i), std::string(1, char(c)));
     if (batch.Count() >= 100000) {
       s = db->Write(wo, &batch);
-      if (!s.ok()) return Status::Error("writing table " + dir + ": " + s.ToString());
+      if (!s.ok()) return Status::IOError("writing table " + dir + ": " + s.ToString());
       batch.Clear();
     }
   }
@@ -59,7 +59,7 @@ Status write_table(const std::string& dir, const RetroTable& table, TableSummary
   put64(&meta, sum.wins);
   if (s.ok()) s = db->Put(rocksdb::WriteOptions(), meta_key(g.width(), g.height()), meta);
   if (s.ok()) s = db->Flush(rocksdb::FlushOptions());
-  if (!s.ok()) return Status::Error("writing table " + dir + ": " + s.ToString());
+  if (!s.ok()) return Status::IOError("writing table " + dir + ": " + s.ToString());
   *summary = sum;
   return Status::OK();
 }
@@ -71,7 +71,7 @@ Status TableReader::open(const std::string& dir) {
   rocksdb::Options opt;
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s = rocksdb::DB::OpenForReadOnly(opt, dir, &raw);
-  if (!s.ok()) return Status::Error("cannot open table database " + dir + ": " + s.ToString());
+  if (!s.ok()) return Status::IOError("cannot open table database " + dir + ": " + s.ToString());
   db_.reset(raw);
   return Status::OK();
 }
@@ -80,10 +80,10 @@ Status TableReader::summary(int width, int height, TableSummary* out) const {
   std::string v;
   rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), meta_key(width, height), &v);
   if (s.IsNotFound())
-    return Status::Error("the database has no complete " + std::to_string(width) + "x" + std::to_string(height) +
+    return Status::NotFound("the database has no complete " + std::to_string(width) + "x" + std::to_string(height) +
                          " table");
-  if (!s.ok()) return Status::Error("reading table summary: " + s.ToString());
-  if (v.size() != 16) return Status::Error("damaged table summary (" + std::to_string(v.size()) + " bytes)");
+  if (!s.ok()) return Status::IOError("reading table summary: " + s.ToString());
+  if (v.size() != 16) return Status::Corruption("damaged table summary (" + std::to_string(v.size()) + " bytes)");
   out->positions = get64(v, 0);
   out->wins = get64(v, 8);
   return Status::OK();
@@ -96,9 +96,9 @@ Status TableReader::lookup(const Geometry& g, const Position& pos, bool* found, 
   std::string val;
   rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), cell_key(g.width(), g.height(), idx), &val);
   if (s.IsNotFound()) return Status::OK();
-  if (!s.ok()) return Status::Error("reading table: " + s.ToString());
+  if (!s.ok()) return Status::IOError("reading table: " + s.ToString());
   if (val.size() != 1 || !RetroTable::decode(uint8_t(val[0]), v))
-    return Status::Error("damaged table record for position " + std::to_string(idx));
+    return Status::Corruption("damaged table record for position " + std::to_string(idx));
   *found = true;
   return Status::OK();
 }
