@@ -16,6 +16,18 @@ inline Bits libs_after(const Geometry& g, Bits mine, Bits empty, int p) {
 // (n == 2) is worth most, long chains with many liberties little.
 constexpr int kTakeWeight[6] = {0, 0, 256, 48, 12, 4};
 
+// The liberties of the chains of `stones` that are in atari.
+Bits atari_liberties(const Geometry& g, Bits stones, Bits empty) {
+  Bits out = 0;
+  for (Bits s = stones; s;) {
+    Bits ch = g.chain(s, lowest(s));
+    s &= ~ch;
+    Bits libs = g.neighbours(ch) & empty;
+    if (popcount(libs) == 1) out |= libs;
+  }
+  return out;
+}
+
 }  // namespace
 
 void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out) {
@@ -40,13 +52,7 @@ void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out) {
     for (Bits l = libs; l; l &= l - 1) score[lowest(l)] += w;
   }
   // Own chains in atari: their liberty is the only move that does not lose.
-  Bits atari_libs = 0;
-  for (Bits s = mine; s;) {
-    Bits ch = g.chain(s, lowest(s));
-    s &= ~ch;
-    Bits libs = g.neighbours(ch) & empty;
-    if (popcount(libs) == 1) atari_libs |= libs;
-  }
+  Bits atari_libs = atari_liberties(g, mine, empty);
   if (popcount(atari_libs) >= 2) {
     out->verdict = Verdict::Loss;
     return;
@@ -88,13 +94,7 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
   }
   // Our atari move, their forced extension, our capture: three plies at least.
   if (plies < 3 || !targets) return false;
-  Bits atari_libs = 0;
-  for (Bits s = mine; s;) {
-    Bits ch = g.chain(s, lowest(s));
-    s &= ~ch;
-    Bits libs = g.neighbours(ch) & empty;
-    if (popcount(libs) == 1) atari_libs |= libs;
-  }
+  Bits atari_libs = atari_liberties(g, mine, empty);
   if (atari_libs) {
     // They capture next unless our atari also saves the chain in atari.
     if (popcount(atari_libs) >= 2) return false;
