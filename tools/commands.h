@@ -22,5 +22,6 @@ Runner register_suggest(CLI::App& app);
 Runner register_gtp(CLI::App& app);
 Runner register_similar(CLI::App& app);
 Runner register_train(CLI::App& app);
+Runner register_solve(CLI::App& app);
 
 }  // namespace sgfpat::cli

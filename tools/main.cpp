@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   add(register_gtp);
   add(register_similar);
   add(register_train);
+  add(register_solve);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,119 @@
+// Atari-go positions on rectangular boards up to 9x9, as two bit sets.
+//
+// Atari-go as played here: Black moves first, players alternate, there are no
+// passes, and the first capture wins at once.  Suicide (a move that captures
+// nothing and leaves its own chain without liberties) is forbidden, and a
+// player with no legal move loses.  Since the game stops at the first
+// capture, stones are never removed: a position is just which points hold
+// which colour, there is no ko, and every move adds one stone.
+//
+// Points are bit indices y * stride + x with stride = width + 1: the extra
+// column is never on the board, so a shift by one never wraps a row.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "core/types.h"
+
+namespace sgfpat::solve {
+
+using Bits = unsigned __int128;
+
+inline Bits bit(int i) { return Bits(1) << i; }
+inline int popcount(Bits b) {
+  return __builtin_popcountll(uint64_t(b)) + __builtin_popcountll(uint64_t(b >> 64));
+}
+// Index of the lowest set bit; b must not be 0.
+inline int lowest(Bits b) {
+  uint64_t lo = uint64_t(b);
+  return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(uint64_t(b >> 64));
+}
+
+class Geometry {
+ public:
+  static constexpr int kMaxSide = 9;
+  // Width and height in 2..9 (checked by valid_size()).
+  Geometry(int width = 6, int height = 6);
+  static bool valid_size(int width, int height) {
+    return width >= 2 && height >= 2 && width <= kMaxSide && height <= kMaxSide;
+  }
+
+  int width() const { return width_; }
+  int height() const { return height_; }
+  int stride() const { return width_ + 1; }
+  int points() const { return width_ * height_; }
+  Bits board() const { return board_; }
+  int index(int x, int y) const { return y * (width_ + 1) + x; }
+  int x_of(int i) const { return i % (width_ + 1); }
+  int y_of(int i) const { return i / (width_ + 1); }
+
+  // On-board points next to some point of b.
+  Bits neighbours(Bits b) const {
+    int s = width_ + 1;
+    return ((b << 1) | (b >> 1) | (b << s) | (b >> s)) & board_;
+  }
+  // The chain of `stones` holding point p (p must be in stones).
+  Bits chain(Bits stones, int p) const {
+    Bits c = bit(p), prev;
+    do {
+      prev = c;
+      c = (c | neighbours(c)) & stones;
+    } while (c != prev);
+    return c;
+  }
+
+  // GTP-style name: column letter (I skipped) and row counted from the bottom.
+  std::string name(int i) const;
+  // Parses a GTP-style name ("C3", any case); false if off this board.
+  bool parse(const std::string& text, int* out) const;
+
+ private:
+  int width_, height_;
+  Bits board_ = 0;
+};
+
+struct Position {
+  Bits black = 0;
+  Bits white = 0;
+  Color to_move = Color::Black;
+
+  Bits stones(Color c) const { return c == Color::Black ? black : white; }
+  Bits& stones(Color c) { return c == Color::Black ? black : white; }
+  Bits occupied() const { return black | white; }
+};
+
+// Zobrist key of the stones and the side to move (the engine's words).
+uint64_t position_key(const Position& pos);
+uint64_t stone_key(Color c, int point);
+inline constexpr uint64_t kWhiteToMoveKey = 0x9e3779b97f4a7c15ull;
+
+enum class MoveKind : uint8_t { Normal, Capture, Suicide, Occupied };
+
+// What playing p for `mover` would do in `pos` (the side to move is ignored).
+MoveKind classify_move(const Geometry& g, const Position& pos, Color mover, int p);
+
+// A chain with its liberties.
+struct ChainLibs {
+  Bits stones;
+  Bits libs;
+};
+// Appends every chain of `stones` to out (empty = the board's empty points).
+void list_chains(const Geometry& g, Bits stones, Bits empty, std::vector<ChainLibs>* out);
+// True if some chain of `stones` has no liberty (a position no game reaches).
+bool has_dead_chain(const Geometry& g, Bits stones, Bits empty);
+
+// Diagram rows, top first: '.' or '+' empty, 'X' black, 'O' white; rows
+// separated by '/' or newlines, spaces ignored.  All rows the same width.
+Status parse_rows(const std::string& rows, Geometry* g, Position* pos);
+}  // namespace sgfpat::solve
+namespace sgfpat { class Board; }
+namespace sgfpat::solve {
+// The position of a rules-engine board (at most 9x9, no capture made yet:
+// in atari-go the game ended at the first one).
+Status from_board(const Board& board, Color to_move, Geometry* g, Position* pos);
+// The position as rows joined by '\n' (X, O, .), with a trailing newline.
+std::string to_rows(const Geometry& g, const Position& pos);
+
+}  // namespace sgfpat::solve

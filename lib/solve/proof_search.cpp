@@ -1,0 +1,448 @@
+#include "solve/proof_search.h"
+
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+#include <unordered_set>
+
+namespace sgfpat::solve {
+
+namespace {
+
+constexpr uint32_t kInf = 0x7fffffff;
+using Clock = std::chrono::steady_clock;
+
+double cpu_now() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+inline uint64_t mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return x;
+}
+
+struct Shared {
+  std::atomic<bool> stop{false};
+  Clock::time_point deadline;
+  bool has_deadline = false;
+  uint64_t max_nodes = 0;
+  std::atomic<uint64_t> nodes{0};
+};
+
+}  // namespace
+
+// One search thread.  All threads share the table; `salt` != 0 makes this
+// one break ties between children differently from thread 0.
+struct Worker {
+  const Geometry& g;
+  const SolveOptions& opt;
+  TranspositionTable& tt;
+  Shared& shared;
+  uint64_t salt;
+  SolveStats stats;
+  uint64_t local_nodes = 0;
+
+  bool out_of_budget() {
+    if (shared.stop.load(std::memory_order_relaxed)) return true;
+    if ((++local_nodes & 1023) == 0) {
+      uint64_t n = shared.nodes.fetch_add(1024) + 1024;
+      if ((shared.max_nodes && n >= shared.max_nodes) ||
+          (shared.has_deadline && Clock::now() >= shared.deadline)) {
+        shared.stop = true;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  bool lookup(uint64_t key, TTEntry* e) {
+    ++stats.tt_lookups;
+    if (tt.lookup(key, e)) {
+      ++stats.tt_hits;
+      return true;
+    }
+    return false;
+  }
+
+  // Settles the node by its tactics if they decide it: Win or Loss, with the
+  // winning move in *move.
+  Verdict tactics(Bits mine, Bits theirs, NodeTactics* t, int* move) {
+    analyse_node(g, mine, theirs, t);
+    if (t->verdict == Verdict::Win) *move = t->capture_point;
+    if (t->verdict != Verdict::Unknown) return t->verdict;
+    if (opt.capture_plies >= 3 && capture_search(g, mine, theirs, opt.capture_plies, &stats.moves_played, move))
+      return Verdict::Win;
+    return Verdict::Unknown;
+  }
+
+  // df-pn's multiple iterative deepening at one node, negamax form: pn is
+  // the proof number of "the mover wins", dn its disproof number.
+  void mid(Bits mine, Bits theirs, Color mover, uint64_t key, uint32_t thpn, uint32_t thdn, uint32_t* out_pn,
+           uint32_t* out_dn) {
+    ++stats.nodes;
+    if (out_of_budget()) {
+      *out_pn = *out_dn = 1;
+      return;
+    }
+    NodeTactics t;
+    int move = -1;
+    // A node with an open entry was expanded before: its capture search
+    // failed then and would fail again.
+    TTEntry self;
+    bool seen = lookup(key, &self);
+    if (seen && self.pn == 0) {
+      *out_pn = 0;
+      *out_dn = kInf;
+      return;
+    }
+    if (seen && self.dn == 0) {
+      *out_pn = kInf;
+      *out_dn = 0;
+      return;
+    }
+    Verdict v = (seen && (self.flags & TTEntry::kCaptureSearched)) ? (analyse_node(g, mine, theirs, &t), t.verdict)
+                                                                  : tactics(mine, theirs, &t, &move);
+    if (v != Verdict::Unknown) {
+      TTEntry e;
+      e.key = key;
+      e.pn = v == Verdict::Win ? 0 : kInf;
+      e.dn = v == Verdict::Win ? kInf : 0;
+      e.work = 1;
+      e.best = int16_t(move);
+      tt.store(e);
+      *out_pn = e.pn;
+      *out_dn = e.dn;
+      return;
+    }
+    const int n = int(t.moves.size());
+    uint64_t child_key[128];
+    for (int i = 0; i < n; ++i) child_key[i] = key ^ stone_key(mover, t.moves[i].point) ^ kWhiteToMoveKey;
+    // An unvisited child is valued as if each of its about `empty` replies
+    // were a leaf, so that it compares fairly with visited siblings.
+    const uint32_t init_base =
+        opt.init_mobility ? uint32_t(std::max(1, (popcount(g.board() & ~(mine | theirs)) - 1) / opt.init_mobility)) : 1;
+    // If the opponent, moving now, would capture by ataris alone, a move of
+    // ours that leaves that capture on loses: settle those children now so
+    // that the search only spends effort on the defences.
+    if (!(seen && (self.flags & TTEntry::kExpanded)) && opt.threat_check && opt.capture_plies >= 3) {
+      int threat;
+      if (capture_search(g, theirs, mine, opt.capture_plies, &stats.moves_played, &threat)) {
+        for (int i = 0; i < n; ++i) {
+          int p = t.moves[i].point, reply;
+          ++stats.moves_played;
+          if (capture_search(g, theirs, mine | bit(p), opt.capture_plies, &stats.moves_played, &reply, threat)) {
+            TTEntry ce;
+            ce.key = child_key[i];
+            ce.pn = 0;
+            ce.dn = kInf;
+            ce.work = 1;
+            ce.best = int16_t(reply);
+            tt.store(ce);
+          }
+        }
+      }
+    }
+    // The move that settled this node before goes first.
+    if (seen && self.best >= 0) {
+      for (int i = 1; i < n; ++i)
+        if (t.moves[i].point == self.best) {
+          std::rotate(t.moves.begin(), t.moves.begin() + i, t.moves.begin() + i + 1);
+          std::rotate(child_key, child_key + i, child_key + i + 1);
+          break;
+        }
+    }
+    uint64_t nodes_before = stats.nodes;
+    uint32_t pn = 1, dn = 1;
+    int best_move = -1;
+    for (;;) {
+      uint64_t min_dn = kInf, dn2 = kInf, sum_pn = 0;
+      uint64_t best_tie = ~0ull;
+      int best = -1;
+      uint32_t best_pn = 1;
+      bool infinite = false;
+      for (int i = 0; i < n; ++i) {
+        uint32_t cpn = init_base, cdn = init_base + uint32_t(i) / opt.init_spread;
+        TTEntry e;
+        if (lookup(child_key[i], &e)) {
+          cpn = e.pn;
+          cdn = e.dn;
+        }
+        if (cpn == kInf) infinite = true;
+        sum_pn += cpn;
+        uint64_t tie = salt ? mix(child_key[i] ^ salt) : uint64_t(i);
+        if (cdn < min_dn || (cdn == min_dn && tie < best_tie)) {
+          if (best >= 0) dn2 = std::min<uint64_t>(dn2, min_dn);
+          min_dn = cdn;
+          best = i;
+          best_tie = tie;
+          best_pn = cpn;
+        } else if (cdn < dn2) {
+          dn2 = cdn;
+        }
+      }
+      pn = uint32_t(min_dn);
+      dn = infinite ? kInf : uint32_t(std::min<uint64_t>(sum_pn, kInf - 1));
+      best_move = t.moves[best].point;
+      if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn || shared.stop.load(std::memory_order_relaxed))
+        break;
+      uint64_t c_thpn = uint64_t(thdn) - dn + best_pn;
+      uint64_t c_thdn = std::min<uint64_t>(thpn, std::max<uint64_t>(dn2 + 1, dn2 + dn2 / 4));
+      c_thpn = std::min<uint64_t>(c_thpn, kInf - 1);
+      int p = t.moves[best].point;
+      ++stats.moves_played;
+      uint32_t cpn, cdn;
+      mid(theirs, mine | bit(p), opponent(mover), child_key[best], uint32_t(c_thpn), uint32_t(c_thdn), &cpn, &cdn);
+    }
+    if (shared.stop.load(std::memory_order_relaxed) && pn != 0 && dn != 0) {
+      *out_pn = pn;
+      *out_dn = dn;
+      return;  // an interrupted node keeps its older entry
+    }
+    TTEntry e;
+    e.key = key;
+    e.pn = pn;
+    e.dn = dn;
+    e.work = uint32_t(std::min<uint64_t>(stats.nodes - nodes_before, 0xffffffffu));
+    e.best = int16_t(pn == 0 ? best_move : -1);
+    e.flags = TTEntry::kCaptureSearched | TTEntry::kExpanded;
+    tt.store(e);
+    *out_pn = pn;
+    *out_dn = dn;
+  }
+};
+
+namespace {
+
+// Counts the distinct nodes of the proof tree below a settled node: one
+// winning move at the winner's nodes, every move at the loser's.  A child
+// the table lost is proved again first.
+struct ProofWalker {
+  Worker& w;
+  uint64_t cap;
+  std::unordered_set<uint64_t> seen;
+  bool capped = false;
+
+  Verdict settle(Bits mine, Bits theirs, Color mover, uint64_t key) {
+    TTEntry e;
+    if (!w.lookup(key, &e) || (e.pn != 0 && e.dn != 0)) {
+      uint32_t pn, dn;
+      w.mid(mine, theirs, mover, key, kInf - 1, kInf - 1, &pn, &dn);
+      e.pn = pn;
+      e.dn = dn;
+    }
+    return e.pn == 0 ? Verdict::Win : e.dn == 0 ? Verdict::Loss : Verdict::Unknown;
+  }
+
+  // False if a node could not be settled again (budget ran out).
+  bool walk(Bits mine, Bits theirs, Color mover, uint64_t key, Verdict v) {
+    if (seen.size() >= cap) {
+      capped = true;
+      return true;
+    }
+    if (!seen.insert(key).second) return true;
+    NodeTactics t;
+    int move;
+    if (w.tactics(mine, theirs, &t, &move) != Verdict::Unknown) return true;
+    TTEntry self;
+    if (v == Verdict::Win && w.lookup(key, &self) && self.best >= 0)
+      for (size_t i = 1; i < t.moves.size(); ++i)
+        if (t.moves[i].point == self.best) std::swap(t.moves[0], t.moves[i]);
+    for (const Candidate& c : t.moves) {
+      uint64_t ck = key ^ stone_key(mover, c.point) ^ kWhiteToMoveKey;
+      Bits nm = theirs, nt = mine | bit(c.point);
+      Verdict cv = settle(nm, nt, opponent(mover), ck);
+      if (cv == Verdict::Unknown) return false;
+      if (v == Verdict::Win) {
+        if (cv != Verdict::Loss) continue;
+        return walk(nm, nt, opponent(mover), ck, cv);
+      }
+      if (!walk(nm, nt, opponent(mover), ck, cv)) return false;
+    }
+    return v == Verdict::Loss;
+  }
+};
+
+Position apply(const Position& pos, int p) {
+  Position next = pos;
+  next.stones(pos.to_move) |= bit(p);
+  next.to_move = opponent(pos.to_move);
+  return next;
+}
+
+}  // namespace
+
+Solver::Solver(const Geometry& g, SolveOptions options) : g_(g), opt_(options), tt_(options.table_mb) {}
+
+SolveResult Solver::solve(const Position& pos) {
+  SolveResult res;
+  Shared shared;
+  if (opt_.seconds > 0) {
+    shared.has_deadline = true;
+    shared.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>(opt_.seconds));
+  }
+  shared.max_nodes = opt_.max_nodes;
+  auto t0 = Clock::now();
+  double c0 = cpu_now();
+  Color mover = pos.to_move;
+  Bits mine = pos.stones(mover), theirs = pos.stones(opponent(mover));
+  uint64_t key = position_key(pos);
+  int nthreads = std::max(1, opt_.threads);
+  std::vector<Worker> workers;
+  workers.reserve(nthreads);
+  for (int i = 0; i < nthreads; ++i)
+    workers.push_back(Worker{g_, opt_, tt_, shared, i == 0 ? 0 : mix(0x5eed + i), {}, 0});
+  auto run = [&](Worker& w) {
+    uint32_t pn, dn;
+    w.mid(mine, theirs, mover, key, kInf - 1, kInf - 1, &pn, &dn);
+    if (pn == 0 || dn == 0) shared.stop = true;
+  };
+  std::vector<std::thread> threads;
+  for (int i = 1; i < nthreads; ++i) threads.emplace_back(run, std::ref(workers[i]));
+  run(workers[0]);
+  for (auto& th : threads) th.join();
+  TTEntry e;
+  if (tt_.lookup(key, &e) && (e.pn == 0 || e.dn == 0)) {
+    res.verdict = e.pn == 0 ? Verdict::Win : Verdict::Loss;
+    if (res.verdict == Verdict::Win) res.move = e.best;
+  }
+  for (const Worker& w : workers) {
+    res.stats.nodes += w.stats.nodes;
+    res.stats.moves_played += w.stats.moves_played;
+    res.stats.tt_lookups += w.stats.tt_lookups;
+    res.stats.tt_hits += w.stats.tt_hits;
+  }
+  res.stats.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  res.stats.cpu_seconds = cpu_now() - c0;
+  if (res.verdict != Verdict::Unknown && opt_.count_proof) {
+    // The walk may re-prove children the table dropped: give it its own
+    // budget so a settled answer is never lost to it.
+    Shared walk_shared;
+    Worker w{g_, opt_, tt_, walk_shared, 0, {}, 0};
+    ProofWalker pw{w, opt_.max_proof_nodes, {}, false};
+    if (pw.walk(mine, theirs, mover, key, res.verdict)) {
+      res.proof_size = pw.seen.size();
+      res.proof_size_capped = pw.capped;
+    }
+  }
+  return res;
+}
+
+std::vector<std::vector<int>> position_symmetries(const Geometry& g, const Position& pos) {
+  std::vector<std::vector<int>> out;
+  int w = g.width(), h = g.height();
+  for (int s = 0; s < 8; ++s) {
+    bool transpose = s & 4;
+    if (transpose && w != h) continue;
+    std::vector<int> map(size_t(g.index(w - 1, h - 1) + 1), -1);
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        int nx = (s & 1) ? w - 1 - x : x;
+        int ny = (s & 2) ? h - 1 - y : y;
+        if (transpose) std::swap(nx, ny);
+        map[size_t(g.index(x, y))] = g.index(nx, ny);
+      }
+    Position img;
+    for (int i = 0; i < int(map.size()); ++i) {
+      if (map[size_t(i)] < 0) continue;
+      if (pos.black & bit(i)) img.black |= bit(map[size_t(i)]);
+      if (pos.white & bit(i)) img.white |= bit(map[size_t(i)]);
+    }
+    if (img.black == pos.black && img.white == pos.white) out.push_back(std::move(map));
+  }
+  return out;
+}
+
+std::vector<MoveResult> Solver::solve_all_moves(const Position& pos) {
+  std::vector<MoveResult> out;
+  auto syms = position_symmetries(g_, pos);
+  auto t_end = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                  std::chrono::duration<double>(opt_.seconds > 0 ? opt_.seconds : 1e9));
+  // Moves equivalent under a symmetry share one search: rep[p] is the
+  // smallest image of p.
+  std::vector<int> todo;
+  std::vector<int> rep(128, -1);
+  Bits empty = g_.board() & ~pos.occupied();
+  for (Bits e = empty; e; e &= e - 1) {
+    int p = lowest(e);
+    int r = p;
+    for (auto& m : syms) r = std::min(r, m[size_t(p)]);
+    rep[p] = r;
+    MoveResult mr{p, Verdict::Unknown, "", 0, {}};
+    switch (classify_move(g_, pos, pos.to_move, p)) {
+      case MoveKind::Capture: mr.verdict = Verdict::Win; mr.reason = "capture"; break;
+      case MoveKind::Suicide: mr.verdict = Verdict::Loss; mr.reason = "suicide (illegal)"; break;
+      default: {
+        Position next = apply(pos, p);
+        Bits mine = next.stones(next.to_move), theirs = next.stones(pos.to_move);
+        Bits emp = g_.board() & ~next.occupied();
+        for (Bits s = theirs; s;) {  // a chain of the mover left in atari is captured
+          Bits ch = g_.chain(s, lowest(s));
+          s &= ~ch;
+          if (popcount(g_.neighbours(ch) & emp) == 1) {
+            mr.verdict = Verdict::Loss;
+            mr.reason = (ch & bit(p)) ? "self-atari" : "leaves a chain in atari";
+            break;
+          }
+        }
+        (void)mine;
+        if (mr.verdict == Verdict::Unknown && r == p) todo.push_back(p);
+      }
+    }
+    out.push_back(mr);
+  }
+  // Passes of growing budgets over the open moves, the table kept between
+  // them, so that one hard move does not starve the others.
+  double budget = 0.5;
+  SolveOptions saved = opt_;
+  for (;;) {
+    bool open = false;
+    for (int p : todo) {
+      MoveResult* mr = nullptr;
+      for (auto& m : out)
+        if (m.move == p) mr = &m;
+      if (mr->verdict != Verdict::Unknown) continue;
+      double left = std::chrono::duration<double>(t_end - Clock::now()).count();
+      if (left <= 0) break;
+      opt_.seconds = std::min(budget, left);
+      SolveResult r = solve(apply(pos, p));
+      mr->stats.nodes += r.stats.nodes;
+      mr->stats.moves_played += r.stats.moves_played + 1;
+      mr->stats.tt_lookups += r.stats.tt_lookups;
+      mr->stats.tt_hits += r.stats.tt_hits;
+      mr->stats.seconds += r.stats.seconds;
+      mr->stats.cpu_seconds += r.stats.cpu_seconds;
+      mr->proof_size = r.proof_size ? r.proof_size + 1 : 0;
+      mr->verdict = r.verdict == Verdict::Win ? Verdict::Loss : r.verdict == Verdict::Loss ? Verdict::Win
+                                                                                         : Verdict::Unknown;
+      if (mr->verdict == Verdict::Unknown) open = true;
+    }
+    if (!open || Clock::now() >= t_end) break;
+    budget *= 4;
+  }
+  opt_ = saved;
+  // Symmetric copies take the answer of their representative.
+  for (auto& m : out) {
+    int r = rep[m.move];
+    if (r == m.move || m.reason.size()) continue;
+    for (auto& src : out)
+      if (src.move == r) {
+        m.verdict = src.verdict;
+        m.proof_size = src.proof_size;
+        m.reason = "symmetric to " + g_.name(r);
+      }
+  }
+  return out;
+}
+
+const char* verdict_name(Verdict v) {
+  return v == Verdict::Win ? "win" : v == Verdict::Loss ? "loss" : "unknown";
+}
+
+}  // namespace sgfpat::solve

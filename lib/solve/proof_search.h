@@ -1,0 +1,89 @@
+// The proving search for atari-go: depth-first proof-number search (df-pn,
+// with the 1+epsilon threshold trick) over a shared transposition table on
+// Zobrist keys.  Every node first applies the exact tactics of tactics.h
+// (immediate capture, forced replies to ataris, no self-ataris) and the
+// bounded capture search; moves are tried in the order of liberties taken
+// from enemy chains, then closeness to own chains, and the move that proved
+// or refuted a node before (kept in the table) comes first.
+//
+// Several threads search the same root over the shared table, each breaking
+// ties between equally promising moves its own way.  A Win or Loss result is
+// proved; when the time or node budget runs out the answer is Unknown.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "solve/atari_board.h"
+#include "solve/tactics.h"
+#include "solve/transposition_table.h"
+
+namespace sgfpat::solve {
+
+struct SolveOptions {
+  double seconds = 10;         // wall-clock budget (<= 0: none)
+  uint64_t max_nodes = 0;      // node budget (0: none)
+  int threads = 1;
+  size_t table_mb = 256;       // transposition table size
+  int capture_plies = 13;       // depth of the capture search at every node
+  int init_spread = 1;      // an unvisited child's disproof number grows by 1 per this many ranks
+  int init_mobility = 0;      // unvisited children start at (empty points - 1) / this (0: at 1)
+  bool threat_check = true;   // settle at once the moves that leave an opponent's capture search on
+  bool count_proof = true;     // walk the proof tree to report its size
+  uint64_t max_proof_nodes = 50'000'000;
+};
+
+struct SolveStats {
+  uint64_t nodes = 0;         // df-pn node visits
+  uint64_t moves_played = 0;  // stones placed by the search and the capture search
+  uint64_t tt_lookups = 0;
+  uint64_t tt_hits = 0;
+  double seconds = 0;
+  double cpu_seconds = 0;     // process CPU time used by the search
+};
+
+struct SolveResult {
+  Verdict verdict = Verdict::Unknown;  // for the side to move
+  int move = -1;                       // a winning move (Win), else -1
+  uint64_t proof_size = 0;             // distinct nodes of the proof tree (0 if not walked)
+  bool proof_size_capped = false;      // the walk stopped at max_proof_nodes
+  SolveStats stats;
+};
+
+struct MoveResult {
+  int move;
+  Verdict verdict;  // for the side that plays `move`
+  std::string reason;  // "self-atari", "suicide", "capture", "" for searched moves
+  uint64_t proof_size = 0;
+  SolveStats stats;
+};
+
+class Solver {
+ public:
+  Solver(const Geometry& g, SolveOptions options);
+
+  // Does the side to move in `pos` win?
+  SolveResult solve(const Position& pos);
+
+  // Classifies every first move of the side to move (moves the same by a
+  // symmetry of the position are searched once and reported for each).
+  // The budget in the options is for the whole call.
+  std::vector<MoveResult> solve_all_moves(const Position& pos);
+
+  const Geometry& geometry() const { return g_; }
+
+ private:
+  friend struct Worker;
+  Geometry g_;
+  SolveOptions opt_;
+  TranspositionTable tt_;
+};
+
+// The symmetries of the board (8 on a square board, 4 otherwise) mapping
+// `pos` onto itself; each is a point permutation, the identity first.
+std::vector<std::vector<int>> position_symmetries(const Geometry& g, const Position& pos);
+
+const char* verdict_name(Verdict v);  // "win", "loss", "unknown"
+
+}  // namespace sgfpat::solve

@@ -1,0 +1,149 @@
+#include "solve/tactics.h"
+
+#include <algorithm>
+
+namespace sgfpat::solve {
+
+namespace {
+
+// Liberties of the mover's chain through p once it plays there.
+inline Bits libs_after(const Geometry& g, Bits mine, Bits empty, int p) {
+  Bits ch = g.chain(mine | bit(p), p);
+  return g.neighbours(ch) & empty & ~bit(p);
+}
+
+// Weight of taking one liberty from an enemy chain that has n: an atari
+// (n == 2) is worth most, long chains with many liberties little.
+constexpr int kTakeWeight[6] = {0, 0, 256, 48, 12, 4};
+
+// The liberties of the chains of `stones` that are in atari.
+Bits atari_liberties(const Geometry& g, Bits stones, Bits empty) {
+  Bits out = 0;
+  for (Bits s = stones; s;) {
+    Bits ch = g.chain(s, lowest(s));
+    s &= ~ch;
+    Bits libs = g.neighbours(ch) & empty;
+    if (popcount(libs) == 1) out |= libs;
+  }
+  return out;
+}
+
+}  // namespace
+
+void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out) {
+  out->verdict = Verdict::Unknown;
+  out->moves.clear();
+  Bits empty = g.board() & ~(mine | theirs);
+  // Enemy chains: one in atari is captured now.
+  Bits enemy_libs2 = 0;
+  int score[128] = {};
+  for (Bits s = theirs; s;) {
+    Bits ch = g.chain(s, lowest(s));
+    s &= ~ch;
+    Bits libs = g.neighbours(ch) & empty;
+    int n = popcount(libs);
+    if (n == 1) {
+      out->verdict = Verdict::Win;
+      out->capture_point = lowest(libs);
+      return;
+    }
+    if (n == 2) enemy_libs2 |= libs;
+    int w = n < 6 ? kTakeWeight[n] : 2;
+    for (Bits l = libs; l; l &= l - 1) score[lowest(l)] += w;
+  }
+  // Own chains in atari: their liberty is the only move that does not lose.
+  Bits atari_libs = atari_liberties(g, mine, empty);
+  if (popcount(atari_libs) >= 2) {
+    out->verdict = Verdict::Loss;
+    return;
+  }
+  Bits cands = atari_libs ? atari_libs : empty;
+  Bits near_mine = g.neighbours(mine);
+  Bits near2_mine = g.neighbours(near_mine) | near_mine;
+  for (Bits c = cands; c; c &= c - 1) {
+    int p = lowest(c);
+    int libs = popcount(libs_after(g, mine, empty, p));
+    if (libs < 2) continue;  // suicide or self-atari
+    int sc = score[p] * 4 + std::min(libs, 4) * 3;
+    if (near_mine & bit(p)) sc += 8;
+    else if (near2_mine & bit(p)) sc += 4;
+    out->moves.push_back(Candidate{p, sc});
+  }
+  if (out->moves.empty()) {
+    out->verdict = Verdict::Loss;
+    return;
+  }
+  std::stable_sort(out->moves.begin(), out->moves.end(),
+                   [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+}
+
+bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64_t* moves_played,
+                    int* first_move, int hint) {
+  Bits empty = g.board() & ~(mine | theirs);
+  Bits targets = 0;  // liberties of enemy chains with two liberties
+  for (Bits s = theirs; s;) {
+    Bits ch = g.chain(s, lowest(s));
+    s &= ~ch;
+    Bits libs = g.neighbours(ch) & empty;
+    int n = popcount(libs);
+    if (n == 1) {
+      *first_move = lowest(libs);
+      return true;
+    }
+    if (n == 2) targets |= libs;
+  }
+  // Our atari move, their forced extension, our capture: three plies at least.
+  if (plies < 3 || !targets) return false;
+  Bits atari_libs = atari_liberties(g, mine, empty);
+  if (atari_libs) {
+    // They capture next unless our atari also saves the chain in atari.
+    if (popcount(atari_libs) >= 2) return false;
+    targets &= atari_libs;
+  }
+  int order[128], n = 0;
+  if (hint >= 0 && (targets & bit(hint))) order[n++] = hint;
+  for (Bits t = targets; t; t &= t - 1)
+    if (lowest(t) != hint) order[n++] = lowest(t);
+  for (int k = 0; k < n; ++k) {
+    int p = order[k];
+    Bits mine2 = mine | bit(p);
+    Bits empty2 = empty & ~bit(p);
+    if (popcount(g.neighbours(g.chain(mine2, p)) & empty2) < 2) continue;  // self-atari
+    // No chain of ours is in atari now (any was joined to p), so their
+    // only non-losing reply is to extend the chain we put in atari.
+    Bits escape = 0;
+    for (Bits s = theirs & g.neighbours(bit(p)); s;) {
+      Bits ch = g.chain(theirs, lowest(s));
+      s &= ~ch;
+      Bits libs = g.neighbours(ch) & empty2;
+      if (popcount(libs) == 1) escape |= libs;
+    }
+    if (popcount(escape) >= 2) {
+      ++*moves_played;
+      *first_move = p;
+      return true;
+    }
+    if (!escape) continue;  // cannot happen: p took a liberty from a two-liberty chain
+    int e = lowest(escape);
+    Bits theirs2 = theirs | bit(e);
+    Bits empty3 = empty2 & ~bit(e);
+    int escape_libs = popcount(g.neighbours(g.chain(theirs2, e)) & empty3);
+    if (escape_libs < 2) {
+      ++*moves_played;
+      *first_move = p;  // the extension stays in atari (or is suicide)
+      return true;
+    }
+    // Only ataris that keep the chain short of liberties are followed (a
+    // ladder or a net): a narrower search, still exact when it succeeds.
+    if (escape_libs > 2) continue;
+    *moves_played += 2;
+    int dummy;
+    if (capture_search(g, mine2, theirs2, plies - 2, moves_played, &dummy)) {
+      *first_move = p;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace sgfpat::solve

@@ -1,0 +1,45 @@
+// The tactics every atari-go search node starts with: immediate captures,
+// chains in atari that force the reply, the moves worth trying (ordered),
+// and a bounded capture search ("can the mover capture within n plies by
+// ataris alone").  All of it is exact: a win or loss it reports is proved
+// by the rules in atari_board.h.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "solve/atari_board.h"
+
+namespace sgfpat::solve {
+
+enum class Verdict : uint8_t { Unknown, Win, Loss };
+
+struct Candidate {
+  int point;
+  int score;  // higher first
+};
+
+struct NodeTactics {
+  // Win: the mover captures now.  Loss: every legal move loses at once
+  // (two of the mover's chains in atari, or only self-ataris), or there is
+  // no legal move.  Unknown: `moves` lists the moves that do not lose at
+  // once, best first (a self-atari is never listed: it loses to a capture).
+  Verdict verdict = Verdict::Unknown;
+  int capture_point = -1;  // when Win
+  std::vector<Candidate> moves;
+};
+
+// The mover's stones are `mine`, the opponent's `theirs`.
+void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out);
+
+// Bounded capture search: true if the mover captures within `plies` plies
+// (its own moves included) by playing only ataris after which the extended
+// chain has at most two liberties (ladders, nets, double ataris), whatever
+// the defence (the defender's only non-losing reply to an atari is to
+// extend, and every such reply is tried).  Counts every stone it places in *moves_played.
+// On true, *first_move is the mover's first move (the capture point if the
+// capture is immediate).
+// `hint`, if >= 0, is tried first (a move that worked in a similar position).
+bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64_t* moves_played,
+                    int* first_move, int hint = -1);
+
+}  // namespace sgfpat::solve

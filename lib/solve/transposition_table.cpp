@@ -1,0 +1,55 @@
+#include "solve/transposition_table.h"
+
+namespace sgfpat::solve {
+
+TranspositionTable::TranspositionTable(size_t megabytes) : locks_(new Lock[kLocks]) {
+  size_t want = megabytes * (size_t(1) << 20) / sizeof(Bucket);
+  size_t n = 1024;
+  while (n * 2 <= want) n *= 2;
+  buckets_.resize(n);
+  mask_ = n - 1;
+}
+
+bool TranspositionTable::lookup(uint64_t key, TTEntry* out) const {
+  size_t b = key & mask_;
+  Lock& l = locks_[b & (kLocks - 1)];
+  l.lock();
+  const Bucket& bk = buckets_[b];
+  bool found = false;
+  for (const TTEntry& e : bk.e)
+    if (e.key == key && (e.pn | e.dn)) {
+      *out = e;
+      found = true;
+      break;
+    }
+  l.unlock();
+  return found;
+}
+
+namespace {
+// Replacement priority: settled entries first, then the larger subtree.
+uint64_t keep_value(const TTEntry& e) {
+  if ((e.pn | e.dn) == 0) return 0;  // empty slot
+  bool settled = e.pn == 0 || e.dn == 0;
+  return (uint64_t(settled) << 32) | e.work;
+}
+}  // namespace
+
+void TranspositionTable::store(const TTEntry& entry) {
+  size_t b = entry.key & mask_;
+  Lock& l = locks_[b & (kLocks - 1)];
+  l.lock();
+  Bucket& bk = buckets_[b];
+  TTEntry* victim = nullptr;
+  for (TTEntry& e : bk.e)
+    if (e.key == entry.key && (e.pn | e.dn)) victim = &e;
+  if (!victim) {
+    victim = &bk.e[0];
+    for (TTEntry& e : bk.e)
+      if (keep_value(e) < keep_value(*victim)) victim = &e;
+  }
+  *victim = entry;
+  l.unlock();
+}
+
+}  // namespace sgfpat::solve

@@ -1,0 +1,55 @@
+// A shared transposition table for the proving search: proof and disproof
+// numbers per Zobrist key, in buckets of four entries, safe to use from
+// several threads (a spin lock per group of buckets).  Proved and disproved
+// entries are kept in preference to open ones, then the larger subtrees.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace sgfpat::solve {
+
+struct TTEntry {
+  uint64_t key = 0;
+  uint32_t pn = 0;
+  uint32_t dn = 0;
+  uint32_t work = 0;  // nodes searched below the entry (saturated)
+  int16_t best = -1;  // best move found, -1 if none
+  uint8_t flags = 0;  // kCaptureSearched | kExpanded
+  static constexpr uint8_t kCaptureSearched = 1;  // the mover's capture search failed here
+  static constexpr uint8_t kExpanded = 2;         // the node's moves were screened for threats
+};
+
+class TranspositionTable {
+ public:
+  // Rounds down to a power of two of buckets, at least 1024.
+  explicit TranspositionTable(size_t megabytes);
+  TranspositionTable(const TranspositionTable&) = delete;
+  TranspositionTable& operator=(const TranspositionTable&) = delete;
+
+  // Copies the entry for `key` into *out; false if the table has none.
+  bool lookup(uint64_t key, TTEntry* out) const;
+  void store(const TTEntry& e);
+  size_t capacity() const { return buckets_.size() * kWays; }
+
+ private:
+  static constexpr int kWays = 4;
+  static constexpr size_t kLocks = 4096;
+  struct Bucket {
+    TTEntry e[kWays];
+  };
+  struct Lock {
+    std::atomic_flag f = ATOMIC_FLAG_INIT;
+    void lock() {
+      while (f.test_and_set(std::memory_order_acquire)) {
+      }
+    }
+    void unlock() { f.clear(std::memory_order_release); }
+  };
+  std::vector<Bucket> buckets_;
+  size_t mask_;
+  mutable std::unique_ptr<Lock[]> locks_;
+};
+
+}  // namespace sgfpat::solve

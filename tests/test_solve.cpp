@@ -1,0 +1,230 @@
+// The atari-go rules of lib/solve checked against the rules engine, the
+// tactics (forced replies, capture search) and the proving search on
+// hand-made positions whose answers are worked out in the comments.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+
+#include "board/board.h"
+#include "solve/atari_board.h"
+#include "solve/proof_search.h"
+#include "solve/tactics.h"
+
+using namespace sgfpat;
+using namespace sgfpat::solve;
+
+namespace {
+
+struct Diagram {
+  Geometry g;
+  Position pos;
+};
+
+Diagram diagram(const std::string& rows, Color to_move) {
+  Diagram d;
+  Status st = parse_rows(rows, &d.g, &d.pos);
+  REQUIRE_MESSAGE(st.ok(), st.message());
+  d.pos.to_move = to_move;
+  return d;
+}
+
+int pt(const Geometry& g, const char* name) {
+  int p = -1;
+  REQUIRE(g.parse(name, &p));
+  return p;
+}
+
+SolveResult solve_diagram(const Diagram& d, double seconds = 20) {
+  SolveOptions o;
+  o.seconds = seconds;
+  o.table_mb = 16;
+  Solver s(d.g, o);
+  return s.solve(d.pos);
+}
+
+}  // namespace
+
+TEST_CASE("geometry: names and rows round trip on a rectangular board") {
+  Geometry g(7, 5);
+  CHECK(g.points() == 35);
+  CHECK(popcount(g.board()) == 35);
+  CHECK(g.name(g.index(0, 0)) == "A5");
+  CHECK(g.name(g.index(6, 4)) == "G1");
+  int p;
+  CHECK(g.parse("g1", &p));
+  CHECK(p == g.index(6, 4));
+  CHECK_FALSE(g.parse("H1", &p));  // off a 7-wide board
+  CHECK_FALSE(g.parse("A6", &p));
+  Diagram d = diagram("X.O.../....../......", Color::Black);
+  CHECK(d.g.width() == 6);
+  CHECK(d.g.height() == 3);
+  CHECK(to_rows(d.g, d.pos) == "X.O...\n......\n......\n");
+  Geometry g2;
+  Position p2;
+  CHECK_FALSE(parse_rows("XO/O.", &g2, &p2).ok());    // X has no liberty
+  CHECK_FALSE(parse_rows("X../..", &g2, &p2).ok());   // ragged rows
+  CHECK_FALSE(parse_rows("X?./...", &g2, &p2).ok());  // unknown point
+}
+
+// Random atari-go games on the rules engine: every move's kind (capture,
+// suicide, normal) must be what the engine says, until the first capture.
+TEST_CASE("rules agree with the rules engine on random games") {
+  std::mt19937 rng(15);
+  int captures = 0, suicides = 0, moves = 0;
+  for (int game = 0; game < 400; ++game) {
+    int n = 3 + game % 5;
+    Board board(n);
+    Geometry g(n, n);
+    Position pos;
+    Color c = Color::Black;
+    for (int ply = 0; ply < n * n; ++ply) {
+      std::vector<int> empty;
+      for (Bits e = g.board() & ~pos.occupied(); e; e &= e - 1) empty.push_back(lowest(e));
+      if (empty.empty()) break;
+      int p = empty[rng() % empty.size()];
+      Point bp{int8_t(g.x_of(p)), int8_t(g.y_of(p))};
+      MoveKind k = classify_move(g, pos, c, p);
+      MoveError err = board.check(bp, c);
+      if (k == MoveKind::Suicide) {
+        ++suicides;
+        CHECK(err == MoveError::Suicide);
+        continue;
+      }
+      REQUIRE(err == MoveError::None);
+      REQUIRE(board.play(bp, c) == MoveError::None);
+      ++moves;
+      CHECK((k == MoveKind::Capture) == !board.last_removed().empty());
+      if (k == MoveKind::Capture) {
+        ++captures;
+        break;
+      }
+      pos.stones(c) |= bit(p);
+      c = opponent(c);
+      Geometry g3;
+      Position from_engine;
+      REQUIRE(from_board(board, c, &g3, &from_engine).ok());
+      CHECK(from_engine.black == pos.black);
+      CHECK(from_engine.white == pos.white);
+    }
+  }
+  CHECK(captures > 300);
+  CHECK(suicides > 10);
+  CHECK(moves > 2000);
+}
+
+TEST_CASE("tactics: capture now, forced extension, two chains in atari, only self-ataris") {
+  NodeTactics t;
+  // White's O at B4 has one liberty: A4, B5 and B3 are Black's, C4 is empty.
+  Diagram d = diagram(".X.../XO.../.X.../...../.....", Color::Black);
+  analyse_node(d.g, d.pos.black, d.pos.white, &t);
+  CHECK(t.verdict == Verdict::Win);
+  CHECK(t.capture_point == pt(d.g, "C4"));
+  // Same shape, White to move: its only move that does not lose is C4.
+  analyse_node(d.g, d.pos.white, d.pos.black, &t);
+  CHECK(t.verdict == Verdict::Unknown);
+  REQUIRE(t.moves.size() == 1);
+  CHECK(t.moves[0].point == pt(d.g, "C4"));
+  // White's corner stones are both in atari, at A4 and E4: White to move
+  // saves one, Black captures the other.
+  Diagram two = diagram("OX.XO/...../...../...../.....", Color::White);
+  analyse_node(two.g, two.pos.white, two.pos.black, &t);
+  CHECK(t.verdict == Verdict::Loss);
+  // Ordering: the atari on a two-liberty chain comes first.
+  Diagram order = diagram("....../..XO../...X../....../....../......", Color::Black);
+  analyse_node(order.g, order.pos.black, order.pos.white, &t);
+  REQUIRE(!t.moves.empty());
+  int first = t.moves[0].point;
+  CHECK((first == pt(order.g, "D6") || first == pt(order.g, "E5")));
+}
+
+// A ladder: White's O at C5 (7x7) has two liberties, D5 and C4; Black's
+// stones at B5, C6 and D4 make it run down to the left edge:
+// B D5 W C4, B C3 W B4, B B3 W A4, B A3 W A5 (now in atari), B captures.
+TEST_CASE("capture search: a working ladder needs its full depth") {
+  Diagram d = diagram(".......\n..X....\n.XO....\n...X...\n.......\n.......\n.......", Color::Black);
+  uint64_t played = 0;
+  int first = -1;
+  CHECK(capture_search(d.g, d.pos.black, d.pos.white, 11, &played, &first));
+  CHECK(played > 0);
+  CHECK((first == pt(d.g, "D5") || first == pt(d.g, "C4")));
+  CHECK_FALSE(capture_search(d.g, d.pos.black, d.pos.white, 5, &played, &first));
+  // The proving search agrees: Black to move wins.
+  SolveResult r = solve_diagram(d);
+  CHECK(r.verdict == Verdict::Win);
+}
+
+// Ko in atari-go: the first capture wins, so whoever may take the ko stone
+// wins at once; no ko rule ever applies.
+TEST_CASE("ko shape: taking the ko is the first capture and wins") {
+  // White's O at B3 (4x4) is in atari in a ko shape: Black takes at C3 (and
+  // would stand in atari there himself, which no longer matters).
+  Diagram d = diagram(".XO./XO.O/.XO./....", Color::Black);
+  SolveResult r = solve_diagram(d);
+  CHECK(r.verdict == Verdict::Win);
+  CHECK(r.move == pt(d.g, "C3"));
+  CHECK(r.proof_size == 1);
+}
+
+// Snapback in atari-go: the throw-in that sets up a snapback is captured,
+// which ends the game: the sacrifice loses instead of winning.
+TEST_CASE("snapback shape: the throw-in is a losing self-atari") {
+  // White's chain has two liberties, E4 and E3, inside its eye.  Black's
+  // throw-in at E4 puts it in atari but stands in atari itself: White
+  // captures it at E3 first and wins.
+  Diagram d = diagram("..XO.O/..XO.O/..XOOO/..XXXX", Color::Black);
+  NodeTactics t;
+  analyse_node(d.g, d.pos.black, d.pos.white, &t);
+  int throw_in = pt(d.g, "E4");
+  for (const Candidate& c : t.moves) CHECK(c.point != throw_in);
+  SolveOptions o;
+  o.seconds = 30;
+  o.table_mb = 16;
+  Solver s(d.g, o);
+  auto all = s.solve_all_moves(d.pos);
+  bool seen = false;
+  for (const MoveResult& m : all)
+    if (m.move == throw_in) {
+      seen = true;
+      CHECK(m.verdict == Verdict::Loss);
+      CHECK(m.reason == "self-atari");
+    }
+  CHECK(seen);
+}
+
+TEST_CASE("budget: an exhausted budget says unknown, never loss") {
+  Geometry g(7, 7);
+  SolveOptions o;
+  o.max_nodes = 2000;
+  o.seconds = 0;
+  o.table_mb = 16;
+  Solver s(g, o);
+  SolveResult r = s.solve(Position{});
+  CHECK(r.verdict == Verdict::Unknown);
+  CHECK(r.move == -1);
+  CHECK(r.stats.nodes >= 2000);
+}
+
+TEST_CASE("symmetries of a position") {
+  Geometry sq(5, 5);
+  CHECK(position_symmetries(sq, Position{}).size() == 8);
+  Geometry rect(5, 4);
+  CHECK(position_symmetries(rect, Position{}).size() == 4);
+  Diagram d = diagram("X..../...../...../...../.....", Color::White);
+  CHECK(position_symmetries(d.g, d.pos).size() == 2);  // identity and the diagonal
+}
+
+// The crosscut on 5x5 and 6x6 with one and two threads: same answers.
+TEST_CASE("threads agree") {
+  Diagram d = diagram("....../....../..XO../..OX../....../......", Color::Black);
+  SolveOptions o;
+  o.seconds = 60;
+  o.table_mb = 32;
+  Solver one(d.g, o);
+  SolveResult r1 = one.solve(d.pos);
+  o.threads = 2;
+  Solver two(d.g, o);
+  SolveResult r2 = two.solve(d.pos);
+  CHECK(r1.verdict == Verdict::Win);  // Black wins the 6x6 crosscut (Boissac & Cazenave 2006)
+  CHECK(r2.verdict == r1.verdict);
+}

@@ -1,0 +1,79 @@
+// `sgfpat solve` end to end: answers and exit codes of the command, the
+// table built into RocksDB and queried, bad input reported.
+#include <doctest/doctest.h>
+
+#include "solve/retrograde.h"
+#include "test_util.h"
+
+using namespace sgfpat;
+using namespace sgfpat::solve;
+using testutil::run;
+using testutil::TempDir;
+
+namespace {
+const std::string kBin = SGFPAT_BINARY;
+}
+
+TEST_CASE("solve: JSON answer agrees with the retrograde table, every first move classified") {
+  TempDir dir("sgfpat-solve-cli");
+  RetroTable t;
+  REQUIRE(RetroTable::build(4, 3, &t).ok());
+  auto r = run({kBin, "solve", "--size", "4x3", "--all-moves", "--json"}, dir.path());
+  REQUIRE(r.exit_code == 0);
+  auto j = r.json();
+  REQUIRE(j.is_object());
+  CHECK(j["size"] == "4x3");
+  REQUIRE(j["moves"].size() == 12);
+  Geometry g(4, 3);
+  for (const auto& m : j["moves"]) {
+    int p;
+    REQUIRE(g.parse(m["move"].get<std::string>(), &p));
+    Position after;
+    after.black = bit(p);
+    after.to_move = Color::White;
+    TableValue v;
+    REQUIRE(t.lookup(after, &v));
+    INFO("move ", m["move"].get<std::string>());
+    CHECK(m["result"] == (v.win ? "loss" : "win"));  // White's win is Black's loss
+  }
+  auto one = run({kBin, "solve", "--size", "4x3", "--json"}, dir.path());
+  REQUIRE(one.exit_code == 0);
+  TableValue root;
+  REQUIRE(t.lookup(Position{}, &root));
+  CHECK(one.json()["result"] == (root.win ? "win" : "loss"));
+}
+
+TEST_CASE("solve: unknown within the budget exits 4; a bad position exits 3, a bad size 2") {
+  TempDir dir("sgfpat-solve-cli");
+  auto r = run({kBin, "solve", "--size", "9x9", "--time", "0.2", "--json"}, dir.path());
+  CHECK(r.exit_code == 4);
+  CHECK(r.json()["result"] == "unknown");
+  auto bad = run({kBin, "solve", "--board", "XO/O."}, dir.path());
+  CHECK(bad.exit_code == 3);
+  CHECK(bad.err.find("without liberties") != std::string::npos);
+  auto big = run({kBin, "solve", "--size", "10x10"}, dir.path());
+  CHECK(big.exit_code == 2);  // a bad flag value
+}
+
+TEST_CASE("solve --table: built into RocksDB once, then queried") {
+  TempDir dir("sgfpat-solve-cli");
+  std::string db = dir / "tables";
+  auto first = run({kBin, "solve", "--table", "--size", "3x3", "--db", db, "--json"}, dir.path());
+  REQUIRE(first.exit_code == 0);
+  CHECK(first.json()["built"] == true);
+  RetroTable t;
+  REQUIRE(RetroTable::build(3, 3, &t).ok());
+  CHECK(first.json()["positions"] == t.positions());
+  // Black in the centre, White on a corner: Black to move.
+  auto q = run({kBin, "solve", "--table", "--size", "3x3", "--db", db, "--board", "O../.X./...", "--json"},
+               dir.path());
+  REQUIRE(q.exit_code == 0);
+  CHECK(q.json()["built"] == false);
+  Geometry g;
+  Position pos;
+  REQUIRE(parse_rows("O../.X./...", &g, &pos).ok());
+  TableValue v;
+  REQUIRE(t.lookup(pos, &v));
+  CHECK(q.json()["result"] == (v.win ? "win" : "loss"));
+  CHECK(q.json()["distance"] == v.distance);
+}

@@ -1,0 +1,190 @@
+// The retrograde tables against the proving search: every position of the
+// 3x3, 4x3 and 3x4 boards reachable from the empty board, and a large sample
+// of the 4x4 ones; the claimed winning moves replayed against every reply;
+// the RocksDB copy of a table read back whole.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <unordered_set>
+
+#include "solve/proof_search.h"
+#include "solve/retrograde.h"
+#include "solve/table_store.h"
+#include "test_util.h"
+
+using namespace sgfpat;
+using namespace sgfpat::solve;
+
+namespace {
+
+const RetroTable& table(int w, int h) {
+  static std::map<std::pair<int, int>, RetroTable> tables;
+  auto it = tables.find({w, h});
+  if (it != tables.end()) return it->second;
+  RetroTable& t = tables[{w, h}];
+  Status st = RetroTable::build(w, h, &t);
+  REQUIRE_MESSAGE(st.ok(), st.message());
+  return t;
+}
+
+Position play(const Position& pos, int p) {
+  Position next = pos;
+  next.stones(pos.to_move) |= bit(p);
+  next.to_move = opponent(pos.to_move);
+  return next;
+}
+
+// Every position reachable from the empty board by legal moves that capture
+// nothing (the game goes on), as table numbers.
+std::vector<uint64_t> reachable(const RetroTable& t) {
+  const Geometry& g = t.geometry();
+  std::unordered_set<uint64_t> seen;
+  std::vector<Position> stack{Position{}};
+  seen.insert(0);
+  std::vector<uint64_t> out{0};
+  while (!stack.empty()) {
+    Position pos = stack.back();
+    stack.pop_back();
+    for (Bits e = g.board() & ~pos.occupied(); e; e &= e - 1) {
+      int p = lowest(e);
+      if (classify_move(g, pos, pos.to_move, p) != MoveKind::Normal) continue;
+      Position next = play(pos, p);
+      uint64_t idx = t.index(next);
+      if (seen.insert(idx).second) {
+        out.push_back(idx);
+        stack.push_back(next);
+      }
+    }
+  }
+  return out;
+}
+
+Verdict table_verdict(const RetroTable& t, const Position& pos) {
+  TableValue v;
+  REQUIRE(t.lookup(pos, &v));
+  return v.win ? Verdict::Win : Verdict::Loss;
+}
+
+// The solver's winning move, replayed against every reply: each reply is
+// either illegal (suicide) or leaves a position the table says we win.
+void check_winning_line(const RetroTable& t, const Position& pos, int move) {
+  const Geometry& g = t.geometry();
+  MoveKind k = classify_move(g, pos, pos.to_move, move);
+  REQUIRE(k != MoveKind::Occupied);
+  REQUIRE(k != MoveKind::Suicide);
+  if (k == MoveKind::Capture) return;
+  Position after = play(pos, move);
+  for (Bits e = g.board() & ~after.occupied(); e; e &= e - 1) {
+    int r = lowest(e);
+    MoveKind rk = classify_move(g, after, after.to_move, r);
+    CHECK(rk != MoveKind::Capture);  // a winning move leaves nothing to capture
+    if (rk != MoveKind::Normal) continue;
+    CHECK(table_verdict(t, play(after, r)) == Verdict::Win);
+  }
+}
+
+// Solves each position with the proving search and compares with the table.
+void compare(const RetroTable& t, const std::vector<uint64_t>& indices, int* wins) {
+  SolveOptions o;
+  o.seconds = 0;
+  o.table_mb = 64;
+  o.count_proof = false;
+  Solver solver(t.geometry(), o);
+  for (uint64_t idx : indices) {
+    Position pos = t.position(idx);
+    SolveResult r = solver.solve(pos);
+    Verdict expect = table_verdict(t, pos);
+    if (r.verdict != expect) {
+      INFO("position ", idx, " ", (pos.to_move == Color::Black ? "Black" : "White"), " to move\n",
+           to_rows(t.geometry(), pos));
+      CHECK(r.verdict == expect);
+      continue;
+    }
+    if (r.verdict == Verdict::Win) {
+      ++*wins;
+      REQUIRE(r.move >= 0);
+      check_winning_line(t, pos, r.move);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("table: 2x2 worked by hand") {
+  // Black takes a corner; White's only move that is not a self-atari is the
+  // opposite corner; then every Black move is a self-atari and White
+  // captures on ply 4.
+  const RetroTable& t = table(2, 2);
+  TableValue v;
+  REQUIRE(t.lookup(Position{}, &v));
+  CHECK_FALSE(v.win);
+  CHECK(v.distance == 4);
+  // After Black's corner and White's adjacent point, Black captures now.
+  Geometry g(2, 2);
+  Position p;
+  p.black = bit(g.index(0, 0));
+  p.white = bit(g.index(1, 0));
+  REQUIRE(t.lookup(p, &v));
+  CHECK(v.win);
+  CHECK(v.distance == 1);
+}
+
+TEST_CASE("table vs proving search: every reachable position of 3x3, 4x3 and 3x4") {
+  for (auto [w, h] : {std::pair{3, 3}, std::pair{4, 3}, std::pair{3, 4}}) {
+    const RetroTable& t = table(w, h);
+    std::vector<uint64_t> all = reachable(t);
+    int wins = 0;
+    compare(t, all, &wins);
+    MESSAGE(w, "x", h, ": ", all.size(), " reachable positions, ", wins, " won by the side to move");
+    CHECK(all.size() > 1000);
+    CHECK(wins > 0);
+    CHECK(wins < int(all.size()));
+  }
+}
+
+TEST_CASE("table vs proving search: 4x4, all positions up to 5 stones and a random sample") {
+  const RetroTable& t = table(4, 4);
+  std::vector<uint64_t> all = reachable(t);
+  MESSAGE("4x4: ", all.size(), " reachable positions, ", t.positions(), " in the table");
+  std::vector<uint64_t> pick;
+  std::mt19937_64 rng(4);
+  for (uint64_t idx : all) {
+    Position pos = t.position(idx);
+    if (popcount(pos.occupied()) <= 5 || rng() % 200 == 0) pick.push_back(idx);
+  }
+  int wins = 0;
+  compare(t, pick, &wins);
+  MESSAGE("4x4: compared ", pick.size(), " positions, ", wins, " wins");
+  CHECK(pick.size() > 5000);
+}
+
+TEST_CASE("table in RocksDB: written, summarised and read back") {
+  const RetroTable& t = table(3, 3);
+  testutil::TempDir dir("sgfpat-solve-table");
+  TableSummary written;
+  REQUIRE(write_table(dir.path(), t, &written).ok());
+  CHECK(written.positions == t.positions());
+  CHECK(written.wins == t.wins());
+  TableReader reader;
+  REQUIRE(reader.open(dir.path()).ok());
+  TableSummary sum;
+  REQUIRE(reader.summary(3, 3, &sum).ok());
+  CHECK(sum.positions == t.positions());
+  CHECK_FALSE(reader.summary(4, 4, &sum).ok());  // no 4x4 table there
+  uint64_t checked = 0;
+  for (uint64_t idx = 0; idx < t.cells(); ++idx) {
+    TableValue mem, db;
+    bool in_mem = t.lookup_index(idx, &mem);
+    Position pos = t.position(idx);
+    bool found = false;
+    REQUIRE(reader.lookup(t.geometry(), pos, &found, &db).ok());
+    if (table_side(pos) == Color::Empty) continue;  // a count no game has
+    CHECK(found == in_mem);
+    if (found && in_mem) {
+      CHECK(db.win == mem.win);
+      CHECK(db.distance == mem.distance);
+      ++checked;
+    }
+  }
+  CHECK(checked == t.positions());
+}

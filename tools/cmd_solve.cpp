@@ -1,0 +1,257 @@
+// sgfpat solve: the atari-go solver (proving search, retrograde tables).
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "game_select.h"
+#include "solve/proof_search.h"
+#include "solve/retrograde.h"
+#include "solve/table_store.h"
+
+namespace sgfpat::cli {
+
+namespace {
+
+using namespace sgfpat::solve;
+
+constexpr int kUndecided = 4;  // the budget ran out before a proof
+
+struct Args {
+  std::string board, sgf, size, player, db;
+  int game = 1, move = -1, threads = 1, table_mb = 256, capture_plies = 13, init_spread = 1, init_mobility = 0;
+  double seconds = 10;
+  bool all_moves = false, json = false, table = false;
+};
+
+bool parse_size(const std::string& s, int* w, int* h) {
+  int a = 0, b = 0;
+  char x = 0, extra = 0;
+  int n = std::sscanf(s.c_str(), "%d%c%d%c", &a, &x, &b, &extra);
+  if (n == 1) b = a;
+  else if (n != 3 || (x != 'x' && x != 'X')) return false;
+  *w = a;
+  *h = b;
+  return Geometry::valid_size(a, b);
+}
+
+std::string side_name(Color c) { return c == Color::White ? "White" : "Black"; }
+
+// The position to solve, from --board, --sgf or --size.
+Status read_position(const Args& a, Geometry* g, Position* pos) {
+  if (!a.board.empty()) {
+    Status st = parse_rows(a.board, g, pos);
+    if (!st.ok()) return st.with_context("--board");
+    Color side = table_side(*pos);
+    pos->to_move = side == Color::Empty ? Color::Black : side;
+  } else if (!a.sgf.empty()) {
+    Game game;
+    Status st = load_game(a.sgf, a.game, &game);
+    if (!st.ok()) return st;
+    Board board;
+    ReplayResult rr;
+    st = position_after(game, a.move, &board, &rr);
+    if (!st.ok()) return st;
+    st = from_board(board, rr.to_move, g, pos);
+    if (!st.ok()) return st.with_context(a.sgf);
+  } else {
+    int w = 6, h = 6;
+    if (!a.size.empty() && !parse_size(a.size, &w, &h))
+      return Status::InvalidArgument("--size " + a.size + ": expected WxH (or N) with sides 2..9");
+    *g = Geometry(w, h);
+    *pos = Position{};
+  }
+  if (!a.player.empty()) pos->to_move = (a.player == "W" || a.player == "w") ? Color::White : Color::Black;
+  return Status::OK();
+}
+
+nlohmann::json stats_json(const SolveStats& s) {
+  return {{"nodes", s.nodes},         {"moves_played", s.moves_played}, {"tt_lookups", s.tt_lookups},
+          {"tt_hits", s.tt_hits},     {"seconds", s.seconds},           {"cpu_seconds", s.cpu_seconds}};
+}
+
+void print_stats(const SolveStats& s, int threads) {
+  std::printf("Moves played: %llu   nodes: %llu   TT hits: %llu of %llu lookups\n",
+              (unsigned long long)s.moves_played, (unsigned long long)s.nodes, (unsigned long long)s.tt_hits,
+              (unsigned long long)s.tt_lookups);
+  std::printf("Time: %.3f s (CPU %.3f s, %d thread%s)\n", s.seconds, s.cpu_seconds, threads, threads == 1 ? "" : "s");
+}
+
+int run_table(const Args& a) {
+  int w = 4, h = 4;
+  if (!a.size.empty() && !parse_size(a.size, &w, &h)) {
+    std::cerr << "sgfpat solve --table: --size " << a.size << ": expected WxH with sides 2..9\n";
+    return kUsage;
+  }
+  if (a.db.empty()) {
+    std::cerr << "sgfpat solve --table: --db DIR is required\n";
+    return kUsage;
+  }
+  TableSummary sum;
+  bool built = false;
+  {
+    TableReader probe;
+    if (!probe.open(a.db).ok() || !probe.summary(w, h, &sum).ok()) {
+      RetroTable table;
+      std::fprintf(stderr, "building the %dx%d table...\n", w, h);
+      Status st = RetroTable::build(w, h, &table, [](uint64_t done, uint64_t total) {
+        std::fprintf(stderr, "\r  %5.1f%% of %llu cells", 100.0 * double(done) / double(total),
+                     (unsigned long long)total);
+      });
+      std::fprintf(stderr, "\n");
+      if (st.ok()) st = write_table(a.db, table, &sum);
+      if (!st.ok()) return fail("sgfpat solve --table: ", st);
+      built = true;
+    }
+  }
+  TableReader reader;
+  Status st = reader.open(a.db);
+  if (!st.ok()) return fail("sgfpat solve --table: ", st);
+  nlohmann::json out = {{"size", std::to_string(w) + "x" + std::to_string(h)},
+                        {"built", built},
+                        {"positions", sum.positions},
+                        {"wins", sum.wins}};
+  if (!a.board.empty()) {
+    Geometry g;
+    Position pos;
+    st = read_position(a, &g, &pos);
+    if (st.ok() && (g.width() != w || g.height() != h))
+      st = Status::InvalidInput("the --board position is not " + std::to_string(w) + "x" + std::to_string(h));
+    bool found = false;
+    TableValue v;
+    if (st.ok()) st = reader.lookup(g, pos, &found, &v);
+    if (!st.ok()) return fail("sgfpat solve --table: ", st);
+    if (!found) {
+      std::cerr << "sgfpat solve --table: the table holds positions of games from the empty board only"
+                   " (Black to move with equal stones, White with one stone less)\n";
+      return kBadInput;
+    }
+    out["to_move"] = side_name(pos.to_move);
+    out["result"] = v.win ? "win" : "loss";
+    out["distance"] = v.distance;
+  }
+  if (a.json) {
+    std::cout << out.dump() << "\n";
+    return kOk;
+  }
+  std::printf("%dx%d table in %s: %llu positions, %llu won by the side to move%s\n", w, h, a.db.c_str(),
+              (unsigned long long)sum.positions, (unsigned long long)sum.wins, built ? " (built now)" : "");
+  if (out.contains("result"))
+    std::printf("%s to move: %s, the game ends in %d plies with best play\n",
+                out["to_move"].get<std::string>().c_str(), out["result"].get<std::string>().c_str(),
+                out["distance"].get<int>());
+  return kOk;
+}
+
+}  // namespace
+
+Runner register_solve(CLI::App& app) {
+  auto a = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand(
+      "solve",
+      "Solve an atari-go position (first capture wins; no passes; suicide forbidden, a player with no legal "
+      "move loses). Exit 0 when proved, 4 when the budget ran out first.");
+  cmd->add_option("--board", a->board, "Position as rows top first (. X O), separated by / or newlines");
+  cmd->add_option("--sgf", a->sgf, "Take the position from this game record (boards up to 9x9)");
+  cmd->add_option("--game,-g", a->game, "Game number in --sgf, from 1")->capture_default_str();
+  cmd->add_option("--move,-m", a->move, "With --sgf: position after this many moves (default: all)");
+  cmd->add_option("--size", a->size, "Empty board WxH (or N) when no position is given; table size with --table");
+  cmd->add_option("--player", a->player, "Side to move B or W (default: by stone counts, Black first)")
+      ->check(CLI::IsMember({"B", "W", "b", "w"}));
+  cmd->add_option("--time", a->seconds, "Time budget in seconds (0: none)")->capture_default_str();
+  cmd->add_option("--threads", a->threads, "Search threads sharing the transposition table")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  cmd->add_option("--table-mb", a->table_mb, "Transposition table size in MB")
+      ->check(CLI::Range(1, 65536))
+      ->capture_default_str();
+  cmd->add_option("--capture-plies", a->capture_plies, "Depth of the capture search at every node (0: off)")
+      ->check(CLI::Range(0, 81))
+      ->capture_default_str();
+  cmd->add_option("--init-spread", a->init_spread, "df-pn: an unvisited move's cost grows by one per this many ranks")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  cmd->add_option("--init-mobility", a->init_mobility, "df-pn: unvisited moves start at (empty points - 1) / this (0: 1)")
+      ->check(CLI::Range(0, 100))
+      ->capture_default_str();
+  cmd->add_flag("--all-moves", a->all_moves, "Classify every move of the side to move");
+  cmd->add_flag("--json", a->json, "Print the result as one JSON object");
+  cmd->add_flag("--table", a->table,
+                "Retrograde table: build it into --db for --size (at most 20 points) unless there, "
+                "and look up --board in it");
+  cmd->add_option("--db", a->db, "RocksDB folder of the retrograde tables");
+  return [a]() -> int {
+    if (a->table) return run_table(*a);
+    if (!a->board.empty() && !a->sgf.empty()) {
+      std::cerr << "sgfpat solve: give --board or --sgf, not both\n";
+      return kUsage;
+    }
+    Geometry g;
+    Position pos;
+    Status st = read_position(*a, &g, &pos);
+    if (!st.ok()) return fail("sgfpat solve: ", st);
+    SolveOptions opt;
+    opt.seconds = a->seconds;
+    opt.threads = a->threads;
+    opt.table_mb = size_t(a->table_mb);
+    opt.capture_plies = a->capture_plies;
+    opt.init_spread = a->init_spread;
+    opt.init_mobility = a->init_mobility;
+    Solver solver(g, opt);
+    nlohmann::json out = {{"size", std::to_string(g.width()) + "x" + std::to_string(g.height())},
+                          {"to_move", side_name(pos.to_move)},
+                          {"board", to_rows(g, pos)}};
+    if (!a->json) std::printf("%s%dx%d, %s to move\n", to_rows(g, pos).c_str(), g.width(), g.height(),
+                              side_name(pos.to_move).c_str());
+    bool undecided = false;
+    if (a->all_moves) {
+      auto moves = solver.solve_all_moves(pos);
+      SolveStats total;
+      nlohmann::json list = nlohmann::json::array();
+      for (const MoveResult& m : moves) {
+        total.nodes += m.stats.nodes;
+        total.moves_played += m.stats.moves_played;
+        total.tt_hits += m.stats.tt_hits;
+        total.tt_lookups += m.stats.tt_lookups;
+        total.seconds += m.stats.seconds;
+        total.cpu_seconds += m.stats.cpu_seconds;
+        undecided |= m.verdict == Verdict::Unknown;
+        list.push_back({{"move", g.name(m.move)},
+                        {"result", verdict_name(m.verdict)},
+                        {"reason", m.reason},
+                        {"proof_size", m.proof_size},
+                        {"stats", stats_json(m.stats)}});
+        if (!a->json)
+          std::printf("  %-4s %-7s %s%s\n", g.name(m.move).c_str(), verdict_name(m.verdict), m.reason.c_str(),
+                      m.proof_size ? (" proof tree " + std::to_string(m.proof_size) + " nodes").c_str() : "");
+      }
+      out["moves"] = list;
+      out["stats"] = stats_json(total);
+      if (!a->json) print_stats(total, a->threads);
+    } else {
+      SolveResult r = solver.solve(pos);
+      undecided = r.verdict == Verdict::Unknown;
+      out["result"] = verdict_name(r.verdict);
+      if (r.move >= 0) out["move"] = g.name(r.move);
+      out["proof_size"] = r.proof_size;
+      out["proof_size_capped"] = r.proof_size_capped;
+      out["stats"] = stats_json(r.stats);
+      if (!a->json) {
+        if (r.verdict == Verdict::Unknown)
+          std::printf("Result: unknown (no proof within the budget)\n");
+        else
+          std::printf("Result: %s wins (proved)%s\n",
+                      side_name(r.verdict == Verdict::Win ? pos.to_move : opponent(pos.to_move)).c_str(),
+                      r.move >= 0 ? (", winning move " + g.name(r.move)).c_str() : "");
+        if (r.proof_size)
+          std::printf("Proof tree: %llu nodes%s\n", (unsigned long long)r.proof_size,
+                      r.proof_size_capped ? " (walk stopped there)" : "");
+        print_stats(r.stats, a->threads);
+      }
+    }
+    if (a->json) std::cout << out.dump() << "\n";
+    return undecided ? kUndecided : kOk;
+  };
+}
+
+}  // namespace sgfpat::cli
