@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "commands.h"
+#include "count/incremental.h"
 #include "count/recount.h"
 #include "ingest/importer.h"
 #include "progress.h"
@@ -140,10 +141,15 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   // ---- count (only when the stored games changed since the last count) ----
   bool counted = false;
   CountSummary cs;
+  CountDecision plan;
+  st = decide_count(*db, a.recount, &plan);
+  if (!st.ok()) {
+    std::cerr << "sgfpat ingest: " << st.message() << "\n";
+    return kFailure;
+  }
   nlohmann::json previous = nlohmann::json::parse(db->summary().empty() ? "{}" : db->summary(), nullptr, false);
   uint64_t counted_games = previous.is_object() && previous.contains("games") ? previous["games"].get<uint64_t>() : 0;
-  bool stale = a.recount || db->generation() == 0 || counted_games != db->game_count();
-  if (stale && db->game_count() > 0) {
+  if (plan.plan != CountPlan::kUpToDate) {
     CountOptions co;
     co.threads = a.threads;
     co.memory_budget = count_budget;
@@ -152,8 +158,9 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     co.progress = [&](const CountProgress& p) {
       if (p.pass != pass) pass = p.pass, t_pass = Clock::now();
       double el = std::chrono::duration<double>(Clock::now() - t_pass).count();
-      std::string line = "count pass " + std::to_string(p.pass) + "/2: " + with_commas(p.games_done) + " / " +
-                         with_commas(p.games_total) + " games";
+      static const char* const kStep[] = {"count", "count: sketch of played patterns", "count: exact counts",
+                                          "count: catch-up of newly kept patterns"};
+      std::string line = std::string(kStep[p.pass & 3]) + ": " + with_commas(p.games_done) + " / " + with_commas(p.games_total) + " games";
       if (p.games_done > 0 && el > 0) {
         line += ", " + with_commas(uint64_t(double(p.games_done) / el)) + " games/s";
         if (p.games_total > p.games_done)
@@ -161,7 +168,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
       }
       progress.update(line);
     };
-    st = recount(*db, co, &cs);
+    st = plan.plan == CountPlan::kFull ? recount(*db, co, &cs) : count_pending(*db, co, &cs);
     progress.finish();
     if (!st.ok()) {
       std::cerr << "sgfpat ingest: counting failed: " << st.message() << "\n";
@@ -186,6 +193,8 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   j["input_errors"] = input_errors;
   j["games_in_db"] = db->game_count();
   j["recounted"] = counted;
+  j["count_plan"] = plan.plan == CountPlan::kFull ? "full" : plan.plan == CountPlan::kIncremental ? "incremental" : "none";
+  j["count_reason"] = plan.reason;
   j["import_seconds"] = import_seconds;
   j["elapsed_seconds"] = elapsed;
   j["import_games_per_s"] = import_seconds > 0 ? double(is.games_read) / import_seconds : 0.0;
@@ -214,14 +223,22 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     if (input_errors) std::cout << "  input errors    " << with_commas(input_errors) << "\n";
     std::cout << "  games in db     " << with_commas(db->game_count()) << "\n";
     if (counted) {
-      std::cout << "  recounted       " << with_commas(cs.games) << " games, " << with_commas(cs.positions)
-                << " positions, " << with_commas(cs.candidates) << " candidates\n"
+      if (cs.mode == "incremental")
+        std::cout << "  counted         " << with_commas(cs.new_games) << " new games into " << with_commas(cs.games)
+                  << " (" << with_commas(cs.catchup_keys) << " newly kept patterns caught up over "
+                  << with_commas(cs.catchup_games) << " counted games)\n";
+      else
+        std::cout << "  recounted       " << with_commas(cs.games) << " games (" << plan.reason
+                  << (cs.rebuild_reason.empty() ? "" : "; " + cs.rebuild_reason) << ")\n";
+      std::cout << "                  " << with_commas(cs.positions) << " positions, " << with_commas(cs.candidates)
+                << " candidates\n"
                 << "  patterns kept per level (played >= " << db->settings().min_played << "):";
       for (size_t i = 0; i < cs.patterns_per_level.size(); ++i)
         std::cout << (i % 5 == 0 ? "\n    " : "  ") << "L" << (i + 1) << " " << with_commas(cs.patterns_per_level[i]);
       std::cout << "\n  count time      sketch and kept set " << duration_text(cs.seconds_pass1)
-                << ", exact counts " << duration_text(cs.seconds_pass2) << " ("
-                << cs.mode << "), commit " << duration_text(cs.seconds_commit) << "\n";
+                << ", exact counts " << duration_text(cs.seconds_pass2) << " (" << cs.mode << ")"
+                << (cs.mode == "incremental" ? ", catch-up " + duration_text(cs.seconds_catchup) : std::string())
+                << ", commit " << duration_text(cs.seconds_commit) << "\n";
     } else {
       std::cout << "  counts          up to date (no new games)\n";
     }

@@ -23,7 +23,7 @@
 namespace sgfpat {
 
 struct CountProgress {
-  int pass = 1;             // 1 sketch and kept set, 2 exact counts
+  int pass = 1;             // 1 sketch and kept set, 2 exact counts, 3 catch-up (incremental)
   uint64_t games_done = 0;  // in this pass
   uint64_t games_total = 0;
 };
@@ -46,6 +46,12 @@ struct CountSummary {
   std::string mode;         // "resident": all kept patterns in memory; "draining": tables drained when full
   uint64_t kept_keys = 0;   // resident: patterns counted (reported + pruned)
   double seconds_pass1 = 0, seconds_pass2 = 0, seconds_commit = 0;
+  // Incremental counts (mode "incremental", count/incremental.h):
+  uint64_t new_games = 0;       // games counted by this run (all of them in a full count)
+  uint64_t catchup_keys = 0;    // patterns newly kept that the counted games were replayed for
+  uint64_t catchup_games = 0;   // counted games replayed for them
+  double seconds_catchup = 0;
+  std::string rebuild_reason;   // why a full count was made instead ("" if it was not)
   std::string to_json() const;
 };
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <limits>
@@ -23,7 +24,7 @@
 namespace sgfpat {
 
 namespace {
-enum Cf { kMeta = 0, kGames = 1, kCounts = 2 };
+enum Cf { kMeta = 0, kGames = 1, kCounts = 2, kPending = 3 };
 
 // (played, seen, wins) as three little-endian u64s, added on merge.
 class Add3 : public rocksdb::AssociativeMergeOperator {
@@ -181,6 +182,14 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
       {rocksdb::kDefaultColumnFamilyName, meta_opts},
       {"games", games_opts},
       {"counts", counts_opts}};
+  // The pending family came with incremental counting: a reader of a
+  // database written before it opens what is there.
+  {
+    std::vector<std::string> names;
+    rocksdb::DB::ListColumnFamilies(opts, path, &names);
+    if (!options.read_only || std::find(names.begin(), names.end(), "pending") != names.end())
+      cfs.push_back({"pending", games_opts});
+  }
   if (!options.create_if_missing && !std::filesystem::exists(path + "/CURRENT"))
     return Status::Error("no pattern database at " + path + " (create one with `sgfpat ingest --db " + path + "`)");
   rocksdb::DB* raw = nullptr;
@@ -262,6 +271,8 @@ Status PatternDb::load_meta() {
   generation_ = s.ok() ? uint32_t(std::stoul(v)) : 0;
   s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "summary", &v);
   summary_ = s.ok() ? v : "";
+  s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "sketch", &v);
+  sketch_file_ = s.ok() ? v : "";
   return Status::OK();
 }
 
@@ -277,8 +288,11 @@ Status PatternDb::has_game(const Fingerprint& fp, bool* found) {
 Status PatternDb::add_games(const std::vector<std::pair<Fingerprint, std::string>>& records, uint64_t moves) {
   if (read_only_) return Status::Error("database opened read-only");
   rocksdb::WriteBatch batch;
-  for (const auto& [fp, rec] : records)
-    batch.Put(cf_[kGames], rocksdb::Slice(reinterpret_cast<const char*>(fp.data()), fp.size()), rec);
+  for (const auto& [fp, rec] : records) {
+    const rocksdb::Slice key(reinterpret_cast<const char*>(fp.data()), fp.size());
+    batch.Put(cf_[kGames], key, rec);
+    batch.Put(cf_[kPending], key, "");
+  }
   batch.Put(cf_[kMeta], "games", u64_string(game_count_ + records.size()));
   batch.Put(cf_[kMeta], "moves", u64_string(move_count_ + moves));
   auto s = db_->Write(rocksdb::WriteOptions(), &batch);
@@ -299,6 +313,32 @@ Status PatternDb::for_each_game(const std::function<bool(const Fingerprint&, std
     if (!visit(fp, std::string_view(it->value().data(), it->value().size()))) break;
   }
   return from_rocks(it->status(), "reading games");
+}
+
+Status PatternDb::pending_count(uint64_t* n) {
+  *n = 0;
+  if (cf_.size() <= kPending) return Status::OK();
+  rocksdb::ReadOptions ro;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, cf_[kPending]));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) ++*n;
+  return from_rocks(it->status(), "reading the pending games");
+}
+
+Status PatternDb::for_each_pending_game(const std::function<bool(const Fingerprint&, std::string_view)>& visit) {
+  if (cf_.size() <= kPending) return Status::OK();
+  rocksdb::ReadOptions ro;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, cf_[kPending]));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    Fingerprint fp{};
+    if (it->key().size() != fp.size()) continue;
+    std::memcpy(fp.data(), it->key().data(), fp.size());
+    rocksdb::PinnableSlice rec;
+    auto s = db_->Get(rocksdb::ReadOptions(), cf_[kGames], it->key(), &rec);
+    if (!s.ok())
+      return Status::Error("pending game " + fingerprint_hex(fp) + " has no stored record: " + s.ToString());
+    if (!visit(fp, std::string_view(rec.data(), rec.size()))) break;
+  }
+  return from_rocks(it->status(), "reading the pending games");
 }
 
 Status PatternDb::get(int level, uint64_t key, PatternCounts* counts, bool* found) {
@@ -410,20 +450,32 @@ Status PatternDb::prune_generation(uint32_t gen, uint64_t* deleted, std::vector<
   return from_rocks(db_->Write(wo, &batch), "pruning counts");
 }
 
-Status PatternDb::commit_generation(uint32_t gen, const std::string& summary_json) {
+Status PatternDb::commit_generation(uint32_t gen, const std::string& summary_json, const std::string& sketch_file) {
   // The unlogged count writes must be durable before the switch is.
   auto s = db_->Flush(rocksdb::FlushOptions(), cf_[kCounts]);
   if (!s.ok()) return from_rocks(s, "flushing counts");
   rocksdb::WriteBatch batch;
   batch.Put(cf_[kMeta], "generation", std::to_string(gen));
   batch.Put(cf_[kMeta], "summary", summary_json);
+  batch.Put(cf_[kMeta], "sketch", sketch_file);
   batch.DeleteRange(cf_[kCounts], counts_key(0, 0, 0), counts_key(gen, 0, 0));
+  // Fingerprints are 16 bytes: this range holds them all.
+  batch.DeleteRange(cf_[kPending], std::string(), std::string(17, '\xff'));
   rocksdb::WriteOptions wo;
   wo.sync = true;
   s = db_->Write(wo, &batch);
   if (!s.ok()) return from_rocks(s, "switching to the new counts");
   generation_ = gen;
   summary_ = summary_json;
+  sketch_file_ = sketch_file;
+  {
+    // Sketches of older generations, or of counts that never committed.
+    std::error_code ec;
+    for (auto& e : std::filesystem::directory_iterator(path_, ec)) {
+      const std::string name = e.path().filename().string();
+      if (name.rfind("sgfpat-played-", 0) == 0 && name != sketch_file) std::filesystem::remove(e.path(), ec);
+    }
+  }
   // Reclaim the old generation's space: its files go whole where they can,
   // then a compaction removes what is left of it (and folds the partial sums
   // of a generation written by add_counts()).

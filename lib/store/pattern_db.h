@@ -7,6 +7,12 @@
 //   games    fingerprint (16 bytes) -> encode_game() record
 //   counts   generation (4, BE) | level (1) | key (8, BE) -> 3 x u64 LE
 //            (played, seen, wins), summed by the "sgfpat.add3" merge operator
+//   pending  fingerprint -> "" for every stored game the current generation
+//            does not count yet (written with the game, cleared by the
+//            commit of the generation that counts it)
+//   meta also holds "sketch": the file (in the database folder) of the
+//   count-min sketch of played patterns over the counted games, written
+//   with the generation that counts them (see count/played_sketch_file.h).
 //
 // A count is a new generation written beside the current one; the switch to
 // it is one atomic write, so readers and crashes see old or new counts,
@@ -80,6 +86,10 @@ class PatternDb {
   Status add_games(const std::vector<std::pair<Fingerprint, std::string>>& records, uint64_t moves);
   // Visits every stored game record in fingerprint order; stop by returning false.
   Status for_each_game(const std::function<bool(const Fingerprint&, std::string_view)>& visit);
+  // Stored games the current generation does not count yet: their number,
+  // and a visit of each with its record, in fingerprint order.
+  Status pending_count(uint64_t* n);
+  Status for_each_pending_game(const std::function<bool(const Fingerprint&, std::string_view)>& visit);
 
   // --- counts ---
   uint32_t generation() const { return generation_; }
@@ -106,7 +116,13 @@ class PatternDb {
   // the others' partial sums.  Says how many were deleted and how many are
   // kept per level (kept[level-1]; levels beyond kept->size() are ignored).
   Status prune_generation(uint32_t gen, uint64_t* deleted, std::vector<uint64_t>* kept);
-  Status commit_generation(uint32_t gen, const std::string& summary_json);
+  // `sketch_file` (a file name in the database folder, "" for none) is
+  // recorded with the switch, and the pending games are cleared by it: the
+  // new generation must count every stored game.  Sketch files other than
+  // the recorded one are removed afterwards.
+  Status commit_generation(uint32_t gen, const std::string& summary_json, const std::string& sketch_file = "");
+  // The sketch file recorded with the current generation ("" if none).
+  const std::string& sketch_file() const { return sketch_file_; }
   // Replaces the summary of the current generation.
   Status set_summary(const std::string& summary_json);
 
@@ -126,8 +142,9 @@ class PatternDb {
   uint64_t move_count_ = 0;
   uint32_t generation_ = 0;
   std::string summary_;
+  std::string sketch_file_;
   std::unique_ptr<rocksdb::DB> db_;
-  std::vector<rocksdb::ColumnFamilyHandle*> cf_;  // default, games, counts
+  std::vector<rocksdb::ColumnFamilyHandle*> cf_;  // default, games, counts, pending (may be absent in a reader)
 };
 
 }  // namespace sgfpat
