@@ -40,7 +40,7 @@ std::string CountSummary::to_json() const {
   j["patterns_per_level"] = patterns_per_level;
   j["sketch_fill"] = sketch_fill;
   j["sketch_bytes"] = sketch_bytes;
-  j["flushes"] = flushes;
+  j["drains"] = drains;
   j["pruned"] = pruned;
   j["mode"] = mode;
   j["kept_keys"] = kept_keys;
@@ -59,7 +59,7 @@ namespace {
 // and drain into the database generation `gen` when full.
 Status count_draining(PatternDb& db, int threads, uint32_t gen, const CountMinSketch& sketch, size_t table_entries,
                       const std::function<void(uint64_t)>& progress, std::atomic<uint64_t>* positions,
-                      std::atomic<uint64_t>* candidates, std::atomic<uint64_t>* flushes) {
+                      std::atomic<uint64_t>* candidates, std::atomic<uint64_t>* drains) {
   const DbSettings& settings = db.settings();
   std::vector<CountTable> tables;
   std::vector<KeptFilter> filters;
@@ -82,7 +82,7 @@ Status count_draining(PatternDb& db, int threads, uint32_t gen, const CountMinSk
       }
     });
     if (st.ok() && !chunk.empty()) st = db.add_counts(gen, chunk);
-    ++*flushes;
+    ++*drains;
     return st;
   };
   Status s = for_all_games(
@@ -245,7 +245,7 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
   const int cell_bits = CountMinSketch::cell_bits_for(settings.min_played);
   const size_t sketch_bytes =
       size_t(std::min<uint64_t>(options.memory_budget / 2, played_items * 2 * CountMinSketch::kRows * cell_bits / 8));
-  std::atomic<uint64_t> positions{0}, candidates{0}, flushes{0};
+  std::atomic<uint64_t> positions{0}, candidates{0}, drains{0};
   auto progress = [&](int pass) {
     return [&, pass](uint64_t done) {
       if (options.progress) options.progress({pass, done, db.game_count()});
@@ -313,14 +313,13 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
     t0 = Clock::now();
     s = write_resident_counts(db, gen, table, min_played, &pruned, &summary->patterns_per_level);
     if (!s.ok()) return s;
-    flushes = 1;
   } else {
     summary->mode = "draining";
     kept = KeySet(levels);
     extended = KeySet(levels);
     const size_t table_entries = size_t(std::min<uint64_t>(
         options.memory_budget / 4 / size_t(threads) / (2 * sizeof(CountTable::Entry)), played_items));
-    s = count_draining(db, threads, gen, *sketch, table_entries, progress(2), &positions, &candidates, &flushes);
+    s = count_draining(db, threads, gen, *sketch, table_entries, progress(2), &positions, &candidates, &drains);
     if (!s.ok()) return s;
     sketch.reset();
     summary->seconds_pass2 = since(t0);
@@ -330,7 +329,7 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
   }
   summary->positions = positions;
   summary->candidates = candidates;
-  summary->flushes = flushes;
+  summary->drains = drains;
   summary->pruned = pruned;
 
   // ---- commit ----
