@@ -231,7 +231,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
         std::cout << "  recounted       " << with_commas(cs.games) << " games (" << plan.reason
                   << (cs.rebuild_reason.empty() ? "" : "; " + cs.rebuild_reason) << ")\n";
       std::cout << "                  " << with_commas(cs.positions) << " positions, " << with_commas(cs.candidates)
-                << " candidates\n"
+                << " candidates in all\n"
                 << "  patterns kept per level (played >= " << db->settings().min_played << "):";
       for (size_t i = 0; i < cs.patterns_per_level.size(); ++i)
         std::cout << (i % 5 == 0 ? "\n    " : "  ") << "L" << (i + 1) << " " << with_commas(cs.patterns_per_level[i]);

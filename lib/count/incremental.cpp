@@ -18,10 +18,11 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 
 using Levels = std::vector<std::vector<uint64_t>>;  // sorted distinct keys per level (index level-1)
 
-uint64_t counted_games_of(const PatternDb& db) {
+// A number of the current generation's summary (UINT64_MAX if absent).
+uint64_t summary_number(const PatternDb& db, const char* name) {
   auto j = nlohmann::json::parse(db.summary().empty() ? "{}" : db.summary(), nullptr, false);
-  if (!j.is_object() || !j.contains("games") || !j["games"].is_number_unsigned()) return UINT64_MAX;
-  return j["games"].get<uint64_t>();
+  if (!j.is_object() || !j.contains(name) || !j[name].is_number_unsigned()) return UINT64_MAX;
+  return j[name].get<uint64_t>();
 }
 
 Status full_instead(PatternDb& db, const CountOptions& options, CountSummary* summary, const std::string& why) {
@@ -102,7 +103,7 @@ Status decide_count(PatternDb& db, bool force_full, CountDecision* out) {
   if (db.game_count() == 0) return Status::OK();
   if (force_full) return full("--recount");
   if (db.generation() == 0) return full("never counted");
-  if (counted_games_of(db) + out->pending != db.game_count())
+  if (summary_number(db, "games") + out->pending != db.game_count())
     return full("the counts do not say which stored games they count (counted by an older sgfpat?)");
   if (out->pending == 0) return Status::OK();
   if (db.sketch_file().empty()) return full("no sketch of played patterns (counted by an older sgfpat)");
@@ -158,7 +159,7 @@ Status count_pending(PatternDb& db, const CountOptions& options, CountSummary* s
   if (!s.ok()) return s;
   if (!fresh.complete) return fallback("too many new patterns to list");
   played.items += fresh.items;
-  if (played.too_full()) return fallback("the sketch of played patterns is full");
+  if (played.too_full(options.memory_budget / 2)) return fallback("the sketch of played patterns is full");
   summary->sketch_bytes = played.sketch->bytes();
   summary->sketch_fill = played.sketch->fill_ratio();
   uint32_t gen = 0;
@@ -234,9 +235,10 @@ Status count_pending(PatternDb& db, const CountOptions& options, CountSummary* s
   if (!s.ok()) return s;
   summary->games = counted + pending;
   summary->new_games = pending;
-  summary->positions = positions;
-  summary->candidates = candidates;
-  summary->flushes = 1;
+  // Like a full count's, the summary's numbers are over all counted games.
+  const uint64_t old_positions = summary_number(db, "positions"), old_candidates = summary_number(db, "candidates");
+  summary->positions = positions + (old_positions == UINT64_MAX ? 0 : old_positions);
+  summary->candidates = candidates + (old_candidates == UINT64_MAX ? 0 : old_candidates);
   s = db.commit_generation(gen, summary->to_json(), sketch_name);
   if (!s.ok()) return s;
   summary->seconds_commit = since(t0);

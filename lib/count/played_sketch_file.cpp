@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -57,6 +58,15 @@ Status read_all(int fd, void* p, size_t n, const std::string& path) {
   return Status::OK();
 }
 }  // namespace
+
+size_t sketch_bytes_for(uint64_t items, int threshold, size_t max_bytes) {
+  const int bits = CountMinSketch::cell_bits_for(threshold);
+  return size_t(std::min<uint64_t>(max_bytes, std::max<uint64_t>(1, items) * 2 * CountMinSketch::kRows * bits / 8));
+}
+
+uint64_t sketch_items_for(size_t bytes, int threshold) {
+  return uint64_t(bytes) * 8 / (2 * CountMinSketch::kRows * uint64_t(CountMinSketch::cell_bits_for(threshold)));
+}
 
 std::string played_sketch_name(uint32_t gen) { return "sgfpat-played-" + std::to_string(gen) + ".sketch"; }
 

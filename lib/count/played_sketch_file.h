@@ -21,11 +21,20 @@ namespace sgfpat {
 struct PlayedSketch {
   std::unique_ptr<CountMinSketch> sketch;
   uint64_t items = 0;      // played (level, pattern) items added so far
-  uint64_t sized_for = 0;  // items the sketch was sized for
-  // Past twice the items it was sized for, false "kept" answers grow fast:
-  // the next count rebuilds it from scratch.
-  bool too_full() const { return items > 2 * sized_for; }
+  uint64_t sized_for = 0;  // items the sketch's size is meant for (sketch_items_for())
+  // Past twice the items it is meant for, false "kept" answers grow fast:
+  // a count that may use `max_bytes` for a sketch rebuilds it from scratch
+  // when that gives a bigger one.
+  bool too_full(size_t max_bytes) const {
+    return items > 2 * sized_for && double(max_bytes) > 1.5 * double(sketch->bytes());
+  }
 };
+
+// The size of a sketch for `items` played items, within `max_bytes`, and
+// the items a sketch of `bytes` is meant for: about two cells per row for
+// each item keeps false "kept" answers rare.
+size_t sketch_bytes_for(uint64_t items, int threshold, size_t max_bytes);
+uint64_t sketch_items_for(size_t bytes, int threshold);
 
 // The file name of the sketch of generation `gen`.
 std::string played_sketch_name(uint32_t gen);

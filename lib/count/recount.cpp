@@ -238,13 +238,9 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
   if (settings.min_played < 1 || settings.min_played > 255)
     return Status::Error("min_played must be between 1 and 255");
 
-  // At most half the budget for the sketch.  About two cells per row for
-  // each played (level, pattern) keeps false "kept" answers rare; more only
-  // costs memory.  It shrinks for small databases.
+  // At most half the budget for the sketch; it shrinks for small databases.
   const uint64_t played_items = std::max<uint64_t>(1, db.move_count() * uint64_t(levels));
-  const int cell_bits = CountMinSketch::cell_bits_for(settings.min_played);
-  const size_t sketch_bytes =
-      size_t(std::min<uint64_t>(options.memory_budget / 2, played_items * 2 * CountMinSketch::kRows * cell_bits / 8));
+  const size_t sketch_bytes = sketch_bytes_for(played_items, settings.min_played, options.memory_budget / 2);
   std::atomic<uint64_t> positions{0}, candidates{0}, drains{0};
   auto progress = [&](int pass) {
     return [&, pass](uint64_t done) {
@@ -253,8 +249,8 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
   };
   PlayedSketch played;
   played.sketch = std::make_unique<CountMinSketch>(sketch_bytes, settings.min_played);
-  played.sized_for = played_items;
   auto& sketch = played.sketch;
+  played.sized_for = sketch_items_for(sketch->bytes(), settings.min_played);
   summary->sketch_bytes = sketch->bytes();
 
   // ---- pass 1: the sketch of played patterns, and the kept set ----
