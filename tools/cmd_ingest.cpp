@@ -5,9 +5,11 @@
 #include <thread>
 
 #include "commands.h"
+#include "count_summary_json.h"
 #include "count/incremental.h"
 #include "count/recount.h"
 #include "ingest/importer.h"
+#include "ingest/ingest_policy.h"
 #include "progress.h"
 #include "sgf/game_stream.h"
 
@@ -43,18 +45,11 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   open.settings.scheme.symmetry = !a.no_symmetry;
   open.settings.min_played = a.min_played;
   open.check_settings = cmd.count("--levels") || cmd.count("--min-played") || cmd.count("--no-symmetry");
-  // The budget is the whole process's: RocksDB gets an eighth (capped: its
-  // buffers gain little past a few hundred MB), and counting (sketch and
-  // tables) what is left after kFixedBytes, the peak measured beyond the two
-  // (code, stacks, game batches, RocksDB's flushes and compactions of
-  // partial counts: ~200 MB in a draining run on 100k tygem games).
-  constexpr size_t kFixedBytes = size_t(192) << 20;
-  const size_t budget = size_t(a.memory_mb) << 20;
-  open.memory_bytes = std::min(budget / 8, size_t(256) << 20);
-  const size_t count_budget = budget - open.memory_bytes - std::min(kFixedBytes, budget / 2);
-  if (budget < size_t(512) << 20)
-    std::cerr << "sgfpat ingest: warning: --memory-mb " << a.memory_mb
-              << " is below 512 MB: counting gets " << (count_budget >> 20)
+  const MemorySplit memory = split_memory(size_t(a.memory_mb) << 20);
+  open.memory_bytes = memory.db_bytes;
+  if (memory.tight)
+    std::cerr << "sgfpat ingest: warning: --memory-mb " << a.memory_mb << " is below "
+              << (kIngestRecommendedBytes >> 20) << " MB: counting gets " << (memory.count_bytes >> 20)
               << " MiB, and the rest of the run may need more than the budget leaves it\n";
   if (a.levels < 1 || a.levels > kMaxLevels) {
     std::cerr << "sgfpat ingest: --levels must be 1.." << kMaxLevels << "\n";
@@ -141,18 +136,23 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   // ---- count (only when the stored games changed since the last count) ----
   bool counted = false;
   CountSummary cs;
-  CountDecision plan;
-  st = decide_count(*db, a.recount, &plan);
+  CountState state;
+  state.recount_requested = a.recount;
+  state.generation = db->generation();
+  state.counted_games = db->summary().games;
+  state.stored_games = db->game_count();
+  st = db->pending_count(&state.pending_games);
   if (!st.ok()) {
     std::cerr << "sgfpat ingest: " << st.message() << "\n";
     return kFailure;
   }
-  nlohmann::json previous = nlohmann::json::parse(db->summary().empty() ? "{}" : db->summary(), nullptr, false);
-  uint64_t counted_games = previous.is_object() && previous.contains("games") ? previous["games"].get<uint64_t>() : 0;
-  if (plan.plan != CountPlan::kUpToDate) {
+  state.has_sketch = !db->sketch_file().empty();
+  std::string plan_reason, full_reason;
+  const CountPlan plan = plan_count(state, &plan_reason);
+  if (plan != CountPlan::kUpToDate) {
     CountOptions co;
     co.threads = a.threads;
-    co.memory_budget = count_budget;
+    co.memory_budget = memory.count_bytes;
     int pass = 0;
     auto t_pass = Clock::now();
     co.progress = [&](const CountProgress& p) {
@@ -160,7 +160,8 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
       double el = std::chrono::duration<double>(Clock::now() - t_pass).count();
       static const char* const kStep[] = {"count", "count: sketch of played patterns", "count: exact counts",
                                           "count: catch-up of newly kept patterns"};
-      std::string line = std::string(kStep[p.pass & 3]) + ": " + with_commas(p.games_done) + " / " + with_commas(p.games_total) + " games";
+      std::string line = std::string(kStep[p.pass & 3]) + ": " + with_commas(p.games_done) + " / " +
+                         with_commas(p.games_total) + " games";
       if (p.games_done > 0 && el > 0) {
         line += ", " + with_commas(uint64_t(double(p.games_done) / el)) + " games/s";
         if (p.games_total > p.games_done)
@@ -168,15 +169,13 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
       }
       progress.update(line);
     };
-    st = plan.plan == CountPlan::kFull ? recount(*db, co, &cs) : count_pending(*db, co, &cs);
+    st = plan == CountPlan::kFull ? recount(*db, co, &cs) : count_pending(*db, co, &cs, &full_reason);
     progress.finish();
     if (!st.ok()) {
       std::cerr << "sgfpat ingest: counting failed: " << st.message() << "\n";
       return kFailure;
     }
     counted = true;
-  } else if (!previous.is_discarded() && previous.is_object()) {
-    cs.games = counted_games;
   }
   progress.finish();
   double elapsed = std::chrono::duration<double>(Clock::now() - t_start).count();
@@ -193,13 +192,14 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   j["input_errors"] = input_errors;
   j["games_in_db"] = db->game_count();
   j["recounted"] = counted;
-  j["count_plan"] = plan.plan == CountPlan::kFull ? "full" : plan.plan == CountPlan::kIncremental ? "incremental" : "none";
-  j["count_reason"] = plan.reason;
+  j["count_plan"] = plan == CountPlan::kFull ? "full" : plan == CountPlan::kIncremental ? "incremental" : "none";
+  j["count_reason"] = plan_reason;
+  if (!full_reason.empty()) j["counted_in_full_because"] = full_reason;
   j["import_seconds"] = import_seconds;
   j["elapsed_seconds"] = elapsed;
   j["import_games_per_s"] = import_seconds > 0 ? double(is.games_read) / import_seconds : 0.0;
   if (counted) {
-    j["count"] = nlohmann::json::parse(cs.to_json());
+    j["count"] = count_summary_json(cs);
     j["count_games_per_s"] = double(cs.games) / std::max(1e-9, cs.seconds_pass1 + cs.seconds_pass2 + cs.seconds_commit);
   }
   j["scheme"] = db->settings().scheme.describe();
@@ -223,21 +223,22 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     if (input_errors) std::cout << "  input errors    " << with_commas(input_errors) << "\n";
     std::cout << "  games in db     " << with_commas(db->game_count()) << "\n";
     if (counted) {
-      if (cs.mode == "incremental")
+      if (cs.mode == CountMode::kIncremental)
         std::cout << "  counted         " << with_commas(cs.new_games) << " new games into " << with_commas(cs.games)
                   << " (" << with_commas(cs.catchup_keys) << " newly kept patterns caught up over "
                   << with_commas(cs.catchup_games) << " counted games)\n";
       else
-        std::cout << "  recounted       " << with_commas(cs.games) << " games (" << plan.reason
-                  << (cs.rebuild_reason.empty() ? "" : "; " + cs.rebuild_reason) << ")\n";
+        std::cout << "  recounted       " << with_commas(cs.games) << " games (" << plan_reason
+                  << (full_reason.empty() ? "" : "; " + full_reason) << ")\n";
       std::cout << "                  " << with_commas(cs.positions) << " positions, " << with_commas(cs.candidates)
                 << " candidates in all\n"
                 << "  patterns kept per level (played >= " << db->settings().min_played << "):";
       for (size_t i = 0; i < cs.patterns_per_level.size(); ++i)
         std::cout << (i % 5 == 0 ? "\n    " : "  ") << "L" << (i + 1) << " " << with_commas(cs.patterns_per_level[i]);
       std::cout << "\n  count time      sketch and kept set " << duration_text(cs.seconds_pass1)
-                << ", exact counts " << duration_text(cs.seconds_pass2) << " (" << cs.mode << ")"
-                << (cs.mode == "incremental" ? ", catch-up " + duration_text(cs.seconds_catchup) : std::string())
+                << ", exact counts " << duration_text(cs.seconds_pass2) << " ("
+                << count_mode_name(cs.mode) << ")"
+                << (cs.mode == CountMode::kIncremental ? ", catch-up " + duration_text(cs.seconds_catchup) : std::string())
                 << ", commit " << duration_text(cs.seconds_commit) << "\n";
     } else {
       std::cout << "  counts          up to date (no new games)\n";

@@ -6,7 +6,6 @@
 #include <mutex>
 #include <thread>
 
-#include "store/game_record.h"
 
 namespace sgfpat {
 
@@ -96,15 +95,6 @@ Status for_all_games(PatternDb& db, int threads, const std::function<Status(int,
                     progress);
 }
 
-Status replay_stored(const std::string& rec, Game* game, Board* board, TrackingObserver* obs) {
-  Status st = decode_game(rec, game);
-  if (!st.ok()) return st;
-  obs->start_game(game->info.size);
-  ReplayResult rr;
-  st = replay(*game, board, &rr, obs);
-  if (!st.ok()) return Status::Error("stored game " + game->origin.describe() + ": " + st.message());
-  return Status::OK();
-}
 
 
 }  // namespace sgfpat

@@ -6,9 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "board/replay.h"
 #include "core/status.h"
-#include "pattern/tracking_observer.h"
 #include "store/pattern_db.h"
 
 namespace sgfpat {
@@ -28,8 +26,5 @@ Status feed_games(const GameSource& source, uint64_t total, int threads,
 // Every stored game of `db`.
 Status for_all_games(PatternDb& db, int threads, const std::function<Status(int, std::vector<std::string>&)>& work,
                      const std::function<void(uint64_t)>& progress);
-
-// Decodes a stored record and replays it with `obs` (started first).
-Status replay_stored(const std::string& rec, Game* game, Board* board, TrackingObserver* obs);
 
 }  // namespace sgfpat

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <nlohmann/json.hpp>
 
 #include "count/count_steps.h"
 #include "count/kept_set.h"
 #include "count/played_sketch_file.h"
 #include "count/resident_table.h"
+#include "store/stored_replay.h"
 
 namespace sgfpat {
 
@@ -18,17 +18,10 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 
 using Levels = std::vector<std::vector<uint64_t>>;  // sorted distinct keys per level (index level-1)
 
-// A number of the current generation's summary (UINT64_MAX if absent).
-uint64_t summary_number(const PatternDb& db, const char* name) {
-  auto j = nlohmann::json::parse(db.summary().empty() ? "{}" : db.summary(), nullptr, false);
-  if (!j.is_object() || !j.contains(name) || !j[name].is_number_unsigned()) return UINT64_MAX;
-  return j[name].get<uint64_t>();
-}
-
-Status full_instead(PatternDb& db, const CountOptions& options, CountSummary* summary, const std::string& why) {
-  Status s = recount(db, options, summary);
-  summary->rebuild_reason = why;
-  return s;
+Status full_instead(PatternDb& db, const CountOptions& options, CountSummary* summary, std::string* reason,
+                    const std::string& why) {
+  *reason = why;
+  return recount(db, options, summary);
 }
 
 // The keys of the current generation, per level.
@@ -58,11 +51,10 @@ Status catchup_keys(const KeyScheme& scheme, const GameSource& pending, uint64_t
       pending, total, threads,
       [&](int t, std::vector<std::string>& batch) -> Status {
         std::vector<uint64_t> moves;
-        Game game;
-        Board board;
+        StoredGame g;
         PlayedKeys obs(scheme, &moves);
         for (const std::string& rec : batch) {
-          Status st = replay_stored(rec, &game, &board, &obs);
+          Status st = replay_stored(rec, &g, &obs);
           if (!st.ok()) return st;
         }
         KeptCollector& c = collectors[size_t(t)];
@@ -91,43 +83,24 @@ Status catchup_keys(const KeyScheme& scheme, const GameSource& pending, uint64_t
 
 }  // namespace
 
-Status decide_count(PatternDb& db, bool force_full, CountDecision* out) {
-  *out = CountDecision{};
-  Status s = db.pending_count(&out->pending);
-  if (!s.ok()) return s;
-  auto full = [&](const std::string& why) {
-    out->plan = CountPlan::kFull;
-    out->reason = why;
-    return Status::OK();
-  };
-  if (db.game_count() == 0) return Status::OK();
-  if (force_full) return full("--recount");
-  if (db.generation() == 0) return full("never counted");
-  if (summary_number(db, "games") + out->pending != db.game_count())
-    return full("the counts do not say which stored games they count (counted by an older sgfpat?)");
-  if (out->pending == 0) return Status::OK();
-  if (db.sketch_file().empty()) return full("no sketch of played patterns (counted by an older sgfpat)");
-  out->plan = CountPlan::kIncremental;
-  out->reason = std::to_string(out->pending) + " new games";
-  return Status::OK();
-}
-
-Status count_pending(PatternDb& db, const CountOptions& options, CountSummary* summary) {
+Status count_pending(PatternDb& db, const CountOptions& options, CountSummary* summary, std::string* full_reason) {
+  const CountSummary previous = db.summary();
   *summary = CountSummary{};
-  summary->mode = "incremental";
+  full_reason->clear();
+  summary->mode = CountMode::kIncremental;
   const DbSettings& settings = db.settings();
   const KeyScheme& scheme = settings.scheme;
   const int threads = std::max(1, options.threads);
   const int levels = scheme.levels;
   const unsigned min_played = unsigned(settings.min_played);
   if (db.move_count() >= (uint64_t(1) << 32))
-    return full_instead(db, options, summary, "played counts too large for the resident table");
+    return full_instead(db, options, summary, full_reason, "played counts too large for the resident table");
 
   // ---- the pending games and the loaded sketch ----
   auto t0 = Clock::now();
   PlayedSketch played;
   Status s = load_played_sketch(db.path() + "/" + db.sketch_file(), settings.min_played, &played);
-  if (!s.ok()) return full_instead(db, options, summary, s.message());
+  if (!s.ok()) return full_instead(db, options, summary, full_reason, s.message());
   std::vector<Fingerprint> pending_fps;
   s = db.for_each_pending_game([&](const Fingerprint& fp, std::string_view) {
     pending_fps.push_back(fp);
@@ -138,7 +111,7 @@ Status count_pending(PatternDb& db, const CountOptions& options, CountSummary* s
   const uint64_t counted = db.game_count() - pending;
   auto fallback = [&](const std::string& why) {
     played.sketch.reset();
-    return full_instead(db, options, summary, why);
+    return full_instead(db, options, summary, full_reason, why);
   };
   const GameSource pending_games = [&](const GameVisitor& v) { return db.for_each_pending_game(v); };
   const GameSource counted_games = [&](const GameVisitor& v) {
@@ -236,13 +209,12 @@ Status count_pending(PatternDb& db, const CountOptions& options, CountSummary* s
   summary->games = counted + pending;
   summary->new_games = pending;
   // Like a full count's, the summary's numbers are over all counted games.
-  const uint64_t old_positions = summary_number(db, "positions"), old_candidates = summary_number(db, "candidates");
-  summary->positions = positions + (old_positions == UINT64_MAX ? 0 : old_positions);
-  summary->candidates = candidates + (old_candidates == UINT64_MAX ? 0 : old_candidates);
-  s = db.commit_generation(gen, summary->to_json(), sketch_name);
+  summary->positions = positions + previous.positions;
+  summary->candidates = candidates + previous.candidates;
+  s = db.commit_generation(gen, *summary, sketch_name);
   if (!s.ok()) return s;
   summary->seconds_commit = since(t0);
-  return db.set_summary(summary->to_json());
+  return db.set_summary(*summary);
 }
 
 }  // namespace sgfpat

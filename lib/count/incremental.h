@@ -27,26 +27,13 @@
 
 namespace sgfpat {
 
-enum class CountPlan {
-  kUpToDate,     // nothing stored since the last count
-  kIncremental,  // count_pending() can count the pending games alone
-  kFull,         // recount() must count everything
-};
-
-struct CountDecision {
-  CountPlan plan = CountPlan::kUpToDate;
-  uint64_t pending = 0;  // stored games the current generation does not count
-  std::string reason;    // why, in words (for the summary)
-};
-
-// Decides how the stored games must be counted.  `force_full` is --recount.
-Status decide_count(PatternDb& db, bool force_full, CountDecision* out);
-
 // Counts the pending games into a new generation as described above.  Falls
 // back to recount() when the saved sketch cannot serve (damaged, too full,
 // or the tables would not fit `options.memory_budget`), saying why in
-// summary->rebuild_reason.
-// Precondition: decide_count() said kIncremental, and no other writer runs.
-Status count_pending(PatternDb& db, const CountOptions& options, CountSummary* summary);
+// *full_reason ("" when it counted incrementally).
+// Preconditions (ingest/ingest_policy.h plan_count() says kIncremental):
+// the current generation counts exactly the stored games that are not
+// pending, db.sketch_file() names its sketch, and no other writer runs.
+Status count_pending(PatternDb& db, const CountOptions& options, CountSummary* summary, std::string* full_reason);
 
 }  // namespace sgfpat

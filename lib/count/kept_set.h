@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/hash.h"
 #include "count/sketch.h"
 #include "pattern/tracking_observer.h"
 
@@ -79,8 +80,8 @@ class KeptCollector {
   explicit KeptCollector(int levels)
       : kept(levels), extended(levels), recent_(kRecent, 0), valid_(kRecent, 0) {}
   void add(int level, uint64_t key, bool is_extended) {
-    const uint64_t tag = level_item(level, key) ^ (is_extended ? 0x5bd1e9955bd1e995ULL : 0);
-    const size_t i = size_t((tag * 0x9e3779b97f4a7c15ULL) >> (64 - kRecentBits));
+    const uint64_t tag = level_item(level, key) ^ (is_extended ? kExtendedTag : 0);
+    const size_t i = fibonacci_slot(tag, kRecentBits);
     if (valid_[i] && recent_[i] == tag) return;
     recent_[i] = tag;
     valid_[i] = 1;
@@ -92,6 +93,7 @@ class KeptCollector {
 
  private:
   static constexpr int kRecentBits = 16;
+  static constexpr uint64_t kExtendedTag = 0x5bd1e9955bd1e995ULL;  // any odd salt: extended listings apart
   static constexpr size_t kRecent = size_t(1) << kRecentBits;
   std::vector<uint64_t> recent_;
   std::vector<uint8_t> valid_;

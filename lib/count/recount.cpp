@@ -7,7 +7,6 @@
 #include <mutex>
 #include <optional>
 #include <algorithm>
-#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "board/replay.h"
@@ -22,7 +21,7 @@
 #include "count/kept_filter.h"
 #include "count/sketch.h"
 #include "pattern/tracking_observer.h"
-#include "store/game_record.h"
+#include "store/stored_replay.h"
 
 namespace sgfpat {
 
@@ -30,30 +29,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-}  // namespace
-
-std::string CountSummary::to_json() const {
-  nlohmann::json j;
-  j["games"] = games;
-  j["positions"] = positions;
-  j["candidates"] = candidates;
-  j["patterns_per_level"] = patterns_per_level;
-  j["sketch_fill"] = sketch_fill;
-  j["sketch_bytes"] = sketch_bytes;
-  j["drains"] = drains;
-  j["pruned"] = pruned;
-  j["mode"] = mode;
-  j["kept_keys"] = kept_keys;
-  j["new_games"] = new_games;
-  j["catchup_keys"] = catchup_keys;
-  j["catchup_games"] = catchup_games;
-  if (!rebuild_reason.empty()) j["rebuild_reason"] = rebuild_reason;
-  j["seconds"] = {{"pass1", seconds_pass1}, {"pass2", seconds_pass2}, {"catchup", seconds_catchup},
-                  {"commit", seconds_commit}};
-  return j.dump();
-}
-
-namespace {
 
 // Pass 2 with per-thread tables that learn kept patterns from the sketch
 // and drain into the database generation `gen` when full.
@@ -88,17 +63,12 @@ Status count_draining(PatternDb& db, int threads, uint32_t gen, const CountMinSk
   Status s = for_all_games(
       db, threads,
       [&](int t, std::vector<std::string>& batch) -> Status {
-        Game game;
-        Board board;
+        StoredGame g;
         DrainingCounts counts(&tables[size_t(t)], &filters[size_t(t)], [&, t] { return drain(t); });
         CandidateCounter<DrainingCounts> counter(settings.scheme, &counts);
         for (const std::string& rec : batch) {
-          Status st = decode_game(rec, &game);
+          Status st = replay_stored(rec, &g, &counter);
           if (!st.ok()) return st;
-          counter.start_game(game);
-          ReplayResult rr;
-          st = replay(game, &board, &rr, &counter);
-          if (!st.ok()) return Status::Error("stored game " + game.origin.describe() + ": " + st.message());
           counter.finish_game();
           if (!counter.status().ok()) return counter.status();
         }
@@ -133,11 +103,10 @@ Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t
         thread_local std::vector<uint32_t> reached;
         keys.clear();
         reached.clear();
-        Game game;
-        Board board;
+        StoredGame g;
         PlayedKeys obs(scheme, &keys);
         for (const std::string& rec : batch) {
-          Status st = replay_stored(rec, &game, &board, &obs);
+          Status st = replay_stored(rec, &g, &obs);
           if (!st.ok()) return st;
         }
         // keys holds L keys per move, levels 1..L.  Fetch a few items
@@ -184,16 +153,11 @@ Status count_resident(const KeyScheme& scheme, const GameSource& source, uint64_
   return feed_games(
       source, total, threads,
       [&](int, std::vector<std::string>& batch) -> Status {
-        Game game;
-        Board board;
+        StoredGame g;
         CandidateCounter<ResidentTable> counter(scheme, table);
         for (const std::string& rec : batch) {
-          Status st = decode_game(rec, &game);
+          Status st = replay_stored(rec, &g, &counter);
           if (!st.ok()) return st;
-          counter.start_game(game);
-          ReplayResult rr;
-          st = replay(game, &board, &rr, &counter);
-          if (!st.ok()) return Status::Error("stored game " + game.origin.describe() + ": " + st.message());
           counter.finish_game();
         }
         *positions += counter.positions();
@@ -296,7 +260,7 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
   uint64_t pruned = 0;
   summary->patterns_per_level.assign(size_t(levels), 0);
   if (resident) {
-    summary->mode = "resident";
+    summary->mode = CountMode::kResident;
     sketch.reset();
     ResidentTable table(kept.by_level(), extended.by_level());
     kept = KeySet(levels);
@@ -310,7 +274,7 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
     s = write_resident_counts(db, gen, table, min_played, &pruned, &summary->patterns_per_level);
     if (!s.ok()) return s;
   } else {
-    summary->mode = "draining";
+    summary->mode = CountMode::kDraining;
     kept = KeySet(levels);
     extended = KeySet(levels);
     const size_t table_entries = size_t(std::min<uint64_t>(
@@ -329,10 +293,10 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
   summary->pruned = pruned;
 
   // ---- commit ----
-  s = db.commit_generation(gen, summary->to_json(), sketch_name);
+  s = db.commit_generation(gen, *summary, sketch_name);
   if (!s.ok()) return s;
   summary->seconds_commit = since(t0);
-  return db.set_summary(summary->to_json());  // with the commit time
+  return db.set_summary(*summary);  // with the commit time
 }
 
 }  // namespace sgfpat

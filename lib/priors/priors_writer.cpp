@@ -5,10 +5,9 @@
 #include <cstring>
 #include <cstdio>
 #include <ctime>
-#include <filesystem>
 #include <functional>
-#include <nlohmann/json.hpp>
 
+#include "io/atomic_file.h"
 #include "priors/sgfpat_priors.h"
 
 namespace sgfpat {
@@ -18,33 +17,6 @@ namespace {
 // buckets on average for a present key, 1.1 for an absent one (simulated
 // linear probing over 7-key buckets), for 31 bytes a pattern in all.
 constexpr double kLoadFactor = 0.6;
-
-class File {
- public:
-  explicit File(const std::string& path) : f_(std::fopen(path.c_str(), "wb")) {}
-  ~File() {
-    if (f_) std::fclose(f_);
-  }
-  bool ok() const { return f_ != nullptr && !failed_; }
-  void write(const void* p, size_t n) {
-    if (f_ && std::fwrite(p, 1, n, f_) != n) failed_ = true;
-    offset_ += n;
-  }
-  void write_at(uint64_t off, const void* p, size_t n) {
-    if (!f_ || std::fseek(f_, long(off), SEEK_SET) != 0 || std::fwrite(p, 1, n, f_) != n) failed_ = true;
-  }
-  bool close() {
-    bool good = f_ && !failed_ && std::fflush(f_) == 0 && std::fclose(f_) == 0;
-    f_ = nullptr;
-    return good;
-  }
-  uint64_t offset() const { return offset_; }
-
- private:
-  std::FILE* f_;
-  bool failed_ = false;
-  uint64_t offset_ = 0;
-};
 
 // One level's hash table (format: sgfpat_priors.h): keys go to their home
 // bucket, or to the next one with room (cyclically), and every bucket they
@@ -112,17 +84,14 @@ Status write_priors(PatternDb& db, const PriorsExportOptions& options, const std
   h.symmetry = scheme.symmetry ? 1 : 0;
   h.min_played = uint32_t(min_played);
   h.min_seen = options.min_seen;
-  nlohmann::json s = nlohmann::json::parse(db.summary().empty() ? "{}" : db.summary(), nullptr, false);
-  if (s.is_object()) {
-    h.games = s.value("games", uint64_t(0));
-    h.positions = s.value("positions", uint64_t(0));
-    h.candidates = s.value("candidates", uint64_t(0));
-  }
+  h.games = db.summary().games;
+  h.positions = db.summary().positions;
+  h.candidates = db.summary().candidates;
   h.export_time = int64_t(std::time(nullptr));
 
-  const std::string tmp = path + ".tmp";
-  File out(tmp);
-  if (!out.ok()) return Status::Error(path + ": cannot write: " + std::strerror(errno));
+  AtomicFile out;
+  Status opened = out.open(path);
+  if (!opened.ok()) return opened;
   out.write(&h, sizeof h);
   sgfpat_priors::Checksum64 sum;
   auto write = [&](const void* p, size_t n) {
@@ -168,10 +137,8 @@ Status write_priors(PatternDb& db, const PriorsExportOptions& options, const std
   h.header_checksum = 0;
   h.header_checksum = sgfpat_priors::checksum64(&h, sizeof h);
   out.write_at(0, &h, sizeof h);
-  if (!out.close()) return Status::Error(path + ": write failed");
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) return Status::Error(path + ": cannot rename the temporary file: " + ec.message());
+  Status committed = out.commit();
+  if (!committed.ok()) return committed;
   summary->bytes = h.file_bytes;
   return Status::OK();
 }

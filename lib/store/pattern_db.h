@@ -2,8 +2,9 @@
 //
 // Column families:
 //   default  meta: "scheme" (key scheme + threshold + format version),
-//            "generation" (which counts are current), "summary" (JSON of the
-//            last count), "games" (number of stored games)
+//            "generation" (which counts are current), "summary"
+//            (encode_summary() of the last count), "games" (number of
+//            stored games)
 //   games    fingerprint (16 bytes) -> encode_game() record
 //   counts   generation (4, BE) | level (1) | key (8, BE) -> 3 x u64 LE
 //            (played, seen, wins), summed by the "sgfpat.add3" merge operator
@@ -27,6 +28,7 @@
 
 #include "core/status.h"
 #include "pattern/key_scheme.h"
+#include "store/count_summary.h"
 #include "store/game_record.h"
 
 namespace rocksdb {
@@ -93,8 +95,8 @@ class PatternDb {
 
   // --- counts ---
   uint32_t generation() const { return generation_; }
-  // Summary JSON of the current counts ("" if never counted).
-  const std::string& summary() const { return summary_; }
+  // Summary of the current counts (all zero if never counted).
+  const CountSummary& summary() const { return summary_; }
   Status get(int level, uint64_t key, PatternCounts* counts, bool* found);
   // Visits the current counts of a level (0: every level) in key order,
   // including those below min_played (callers filter).
@@ -120,11 +122,11 @@ class PatternDb {
   // recorded with the switch, and the pending games are cleared by it: the
   // new generation must count every stored game.  Sketch files other than
   // the recorded one are removed afterwards.
-  Status commit_generation(uint32_t gen, const std::string& summary_json, const std::string& sketch_file = "");
+  Status commit_generation(uint32_t gen, const CountSummary& summary, const std::string& sketch_file = "");
   // The sketch file recorded with the current generation ("" if none).
   const std::string& sketch_file() const { return sketch_file_; }
   // Replaces the summary of the current generation.
-  Status set_summary(const std::string& summary_json);
+  Status set_summary(const CountSummary& summary);
 
   // Bytes on disk (SST + WAL files).
   uint64_t disk_bytes() const;
@@ -141,7 +143,7 @@ class PatternDb {
   uint64_t game_count_ = 0;
   uint64_t move_count_ = 0;
   uint32_t generation_ = 0;
-  std::string summary_;
+  CountSummary summary_;
   std::string sketch_file_;
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> cf_;  // default, games, counts, pending (may be absent in a reader)
