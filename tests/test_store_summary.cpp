@@ -90,13 +90,13 @@ TEST_CASE("damaged summaries are errors") {
   put_varint64(&cut, 5);
   put_varint64(&cut, 40);
   put_varint64(&cut, 1234);
-  CHECK_FALSE(decode_summary(cut, &s).ok());
+  CHECK(decode_summary(cut, &s).is_corruption());
   CHECK_FALSE(decode_summary(good.substr(0, good.size() - 3), &s).ok());  // inside the last real number
-  CHECK_FALSE(decode_summary(std::string(1, char(kSummaryFormat + 1)), &s).ok());  // unknown format
+  CHECK(decode_summary(std::string(1, char(kSummaryFormat + 1)), &s).is_not_supported());  // a later format
   std::string unknown_tag(1, char(kSummaryFormat));
   put_varint32(&unknown_tag, 99);
   put_varint64(&unknown_tag, 1);
-  CHECK_FALSE(decode_summary(unknown_tag, &s).ok());
+  CHECK(decode_summary(unknown_tag, &s).is_not_supported());
   std::string bad_mode(1, char(kSummaryFormat));
   put_varint32(&bad_mode, 9);
   put_varint64(&bad_mode, 7);

@@ -3,6 +3,7 @@
 // from one replay of the stored games: every reported pattern was played
 // (played >= min_played >= 1), so walking the levels of each played move,
 // up to the first level whose key is not reported, meets them all.
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -36,8 +37,7 @@ int export_tsv(PatternDb& db, const std::string& out_path, bool json) {
     return true;
   });
   if (!st.ok()) {
-    std::cerr << me << st.message() << "\n";
-    return kFailure;
+    return fail(me, st);
   }
   table.seal();
 
@@ -46,8 +46,7 @@ int export_tsv(PatternDb& db, const std::string& out_path, bool json) {
   search.closed = true;
   st = find_representatives(db, &table, &search);
   if (!st.ok()) {
-    std::cerr << me << st.message() << "\n";
-    return kFailure;
+    return fail(me, st);
   }
   if (search.key_mismatches) {
     std::cerr << me << "internal error: " << search.key_mismatches
@@ -68,26 +67,20 @@ int export_tsv(PatternDb& db, const std::string& out_path, bool json) {
   AtomicFile file;
   if (!to_stdout) {
     st = file.open(out_path);
-    if (!st.ok()) {
-      std::cerr << me << st.message() << "\n";
-      return kFailure;
-    }
+    if (!st.ok()) return fail(me, st);
   }
   std::vector<uint64_t> written;
   st = write_pattern_tsv(table, to_stdout ? stdout : file.stream(), &written);
   if (st.ok()) {
     if (to_stdout) {
-      if (std::fflush(stdout) != 0) st = Status::Error("writing to stdout failed");
+      if (std::fflush(stdout) != 0) st = write_error_status(errno, "writing to stdout failed");
     } else {
       st = file.commit();
     }
   } else {
-    st = Status::Error(std::string(to_stdout ? "stdout" : out_path) + ": " + st.message());
+    st = st.with_context(to_stdout ? "stdout" : out_path);
   }
-  if (!st.ok()) {
-    std::cerr << me << st.message() << "\n";
-    return kFailure;
-  }
+  if (!st.ok()) return fail(me, st);
   const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   uint64_t total = 0;
   for (uint64_t w : written) total += w;

@@ -68,8 +68,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   std::unique_ptr<PatternDb> db;
   Status st = PatternDb::Open(a.db, open, &db);
   if (!st.ok()) {
-    std::cerr << "sgfpat ingest: " << st.message() << "\n";
-    return kFailure;
+    return fail("sgfpat ingest: ", st);
   }
 
   // ---- import ----
@@ -92,20 +91,20 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
         if (stream.input_error()) {
           ++input_errors;
           report(st.message());
-          if (st.message().find(" game #") != std::string::npos) importer.count_unreadable("unreadable record");
+          if (stream.lost_game()) importer.count_unreadable("unreadable record");
         } else {
           importer.count_unreadable("parse error");
           report(st.message());
         }
       } else {
         std::string problem;
-        Status s = importer.add(game, &problem);
+        AddOutcome outcome;
+        Status s = importer.add(game, &outcome, &problem);
         if (!s.ok()) {
           progress.finish();
-          std::cerr << "sgfpat ingest: " << s.message() << "\n";
-          return kFailure;
+          return fail("sgfpat ingest: ", s);
         }
-        if (!problem.empty() && problem.rfind("skipped", 0) != 0) report(game.origin.describe() + ": " + problem);
+        if (outcome == AddOutcome::Rejected) report(game.origin.describe() + ": " + problem);
       }
       const ImportStats& is = importer.stats();
       if (progress.enabled() && is.games_read % 256 == 0) {
@@ -124,8 +123,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   st = importer.finish();
   if (!st.ok()) {
     progress.finish();
-    std::cerr << "sgfpat ingest: " << st.message() << "\n";
-    return kFailure;
+    return fail("sgfpat ingest: ", st);
   }
   double import_seconds = std::chrono::duration<double>(Clock::now() - t_import).count();
   const ImportStats& is = importer.stats();
@@ -172,8 +170,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     st = plan == CountPlan::kFull ? recount(*db, co, &cs) : count_pending(*db, co, &cs, &full_reason);
     progress.finish();
     if (!st.ok()) {
-      std::cerr << "sgfpat ingest: counting failed: " << st.message() << "\n";
-      return kFailure;
+      return fail("sgfpat ingest: counting failed: ", st);
     }
     counted = true;
   }

@@ -37,7 +37,14 @@ int main(int argc, char** argv) {
     int rc = app.exit(e);
     return rc == 0 ? kOk : kUsage;
   }
-  for (auto& [sub, run] : runners)
-    if (sub->parsed()) return run();
+  // Nothing the library does throws across its boundary; this catches what
+  // a command itself might (an allocation failing, a bug) and still maps it
+  // to an exit code.
+  try {
+    for (auto& [sub, run] : runners)
+      if (sub->parsed()) return run();
+  } catch (...) {
+    return fail("sgfpat: ", sgfpat::status_from_exception("internal error"));
+  }
   return kUsage;
 }

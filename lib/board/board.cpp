@@ -7,7 +7,7 @@
 namespace sgfpat {
 
 namespace {
-constexpr uint8_t kOff = 3;
+constexpr uint8_t kOff = uint8_t(Color::OffBoard);
 
 struct PositionTable {
   std::array<std::array<uint64_t, Board::kMaxIndex>, 2> words;

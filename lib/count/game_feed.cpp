@@ -56,7 +56,12 @@ Status feed_games(const GameSource& source, uint64_t total, int threads,
     pool.emplace_back([&, t] {
       std::vector<std::string> batch;
       while (queue.pop(&batch)) {
-        Status s = work(t, batch);
+        Status s;
+        try {
+          s = work(t, batch);
+        } catch (...) {
+          s = status_from_exception("counting");
+        }
         if (!s.ok()) {
           std::lock_guard<std::mutex> lock(err_mu);
           if (first_error.ok()) first_error = s;

@@ -83,7 +83,9 @@ Status catchup_keys(const KeyScheme& scheme, const GameSource& pending, uint64_t
 
 }  // namespace
 
-Status count_pending(PatternDb& db, const CountOptions& options, CountSummary* summary, std::string* full_reason) {
+// count_pending() but for the exceptions its allocations may throw.
+static Status count_pending_unguarded(PatternDb& db, const CountOptions& options, CountSummary* summary,
+                                      std::string* full_reason) {
   const CountSummary previous = db.summary();
   *summary = CountSummary{};
   full_reason->clear();
@@ -196,7 +198,7 @@ Status count_pending(PatternDb& db, const CountOptions& options, CountSummary* s
     for (int l = 1; l <= levels; ++l)
       for (uint64_t key : fresh_only[size_t(l - 1)]) {
         const int32_t from = catchup.find(l, key), to = table.find(l, key);
-        if (from < 0 || to < 0) return Status::Error("internal: a newly kept pattern is missing from a table");
+        if (from < 0 || to < 0) return Status::Internal("a newly kept pattern is missing from a table");
         table.add_counts(l, to, catchup.counts_at(l, from));
       }
   }
@@ -215,6 +217,14 @@ Status count_pending(PatternDb& db, const CountOptions& options, CountSummary* s
   if (!s.ok()) return s;
   summary->seconds_commit = since(t0);
   return db.set_summary(*summary);
+}
+
+Status count_pending(PatternDb& db, const CountOptions& options, CountSummary* summary, std::string* full_reason) {
+  try {
+    return count_pending_unguarded(db, options, summary, full_reason);
+  } catch (...) {  // the tables' allocations (bad_alloc, length_error)
+    return status_from_exception("counting");
+  }
 }
 
 }  // namespace sgfpat

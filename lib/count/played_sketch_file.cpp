@@ -38,7 +38,7 @@ Status write_all(int fd, const void* p, size_t n, const std::string& path) {
   while (n > 0) {
     ssize_t w = ::write(fd, c, std::min<size_t>(n, size_t(1) << 30));
     if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return Status::Error("writing " + path + ": " + std::strerror(errno));
+    if (w <= 0) return Status::IOError("writing " + path + ": " + std::strerror(errno));
     c += w;
     n -= size_t(w);
   }
@@ -50,8 +50,8 @@ Status read_all(int fd, void* p, size_t n, const std::string& path) {
   while (n > 0) {
     ssize_t r = ::read(fd, c, std::min<size_t>(n, size_t(1) << 30));
     if (r < 0 && errno == EINTR) continue;
-    if (r < 0) return Status::Error("reading " + path + ": " + std::strerror(errno));
-    if (r == 0) return Status::Error("sketch file " + path + " is truncated");
+    if (r < 0) return Status::IOError("reading " + path + ": " + std::strerror(errno));
+    if (r == 0) return Status::Corruption("sketch file " + path + " is truncated");
     c += r;
     n -= size_t(r);
   }
@@ -81,32 +81,32 @@ Status save_played_sketch(const PlayedSketch& s, int threshold, const std::strin
   h.checksum = checksum(sk.words(), sk.word_count());
   const std::string tmp = path + ".tmp";
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return Status::Error("cannot create " + tmp + ": " + std::strerror(errno));
+  if (fd < 0) return Status::IOError("cannot create " + tmp + ": " + std::strerror(errno));
   Status st = write_all(fd, &h, sizeof h, tmp);
   if (st.ok()) st = write_all(fd, sk.words(), sk.bytes(), tmp);
-  if (st.ok() && ::fsync(fd) != 0) st = Status::Error("syncing " + tmp + ": " + std::strerror(errno));
+  if (st.ok() && ::fsync(fd) != 0) st = Status::IOError("syncing " + tmp + ": " + std::strerror(errno));
   ::close(fd);
   if (st.ok() && ::rename(tmp.c_str(), path.c_str()) != 0)
-    st = Status::Error("renaming " + tmp + ": " + std::strerror(errno));
+    st = Status::IOError("renaming " + tmp + ": " + std::strerror(errno));
   if (!st.ok()) ::unlink(tmp.c_str());
   return st;
 }
 
 Status load_played_sketch(const std::string& path, int threshold, PlayedSketch* out) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::Error("cannot open the sketch " + path + ": " + std::strerror(errno));
+  if (fd < 0) return Status::IOError("cannot open the sketch " + path + ": " + std::strerror(errno));
   Header h{};
   Status st = read_all(fd, &h, sizeof h, path);
   struct stat sb {};
   if (st.ok() && (std::memcmp(h.magic, kMagic, 8) != 0 || h.threshold != uint64_t(threshold) || h.bytes % 64 != 0 ||
                   h.bytes == 0 || ::fstat(fd, &sb) != 0 || uint64_t(sb.st_size) != sizeof h + h.bytes))
-    st = Status::Error("sketch file " + path + " is damaged (bad header or size)");
+    st = Status::Corruption("sketch file " + path + " is damaged (bad header or size)");
   if (st.ok()) {
     auto sk = std::make_unique<CountMinSketch>(size_t(h.bytes), threshold);
-    if (sk->bytes() != h.bytes) st = Status::Error("sketch file " + path + " is damaged (bad size)");
+    if (sk->bytes() != h.bytes) st = Status::Corruption("sketch file " + path + " is damaged (bad size)");
     if (st.ok()) st = read_all(fd, sk->words(), sk->bytes(), path);
     if (st.ok() && checksum(sk->words(), sk->word_count()) != h.checksum)
-      st = Status::Error("sketch file " + path + " is damaged (checksum mismatch)");
+      st = Status::Corruption("sketch file " + path + " is damaged (checksum mismatch)");
     if (st.ok()) {
       out->sketch = std::move(sk);
       out->items = h.items;

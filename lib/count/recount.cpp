@@ -193,14 +193,15 @@ Status write_resident_counts(PatternDb& db, uint32_t gen, const ResidentTable& t
   });
 }
 
-Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary) {
+// recount() but for the exceptions its allocations may throw.
+static Status recount_unguarded(PatternDb& db, const CountOptions& options, CountSummary* summary) {
   *summary = CountSummary{};
   const DbSettings& settings = db.settings();
   const int threads = std::max(1, options.threads);
   const int levels = settings.scheme.levels;
   const unsigned min_played = unsigned(settings.min_played);
   if (settings.min_played < 1 || settings.min_played > 255)
-    return Status::Error("min_played must be between 1 and 255");
+    return Status::InvalidArgument("min_played must be between 1 and 255");
 
   // At most half the budget for the sketch; it shrinks for small databases.
   const uint64_t played_items = std::max<uint64_t>(1, db.move_count() * uint64_t(levels));
@@ -297,6 +298,14 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
   if (!s.ok()) return s;
   summary->seconds_commit = since(t0);
   return db.set_summary(*summary);  // with the commit time
+}
+
+Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary) {
+  try {
+    return recount_unguarded(db, options, summary);
+  } catch (...) {  // the tables' allocations (bad_alloc, length_error)
+    return status_from_exception("counting");
+  }
 }
 
 }  // namespace sgfpat

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "export/text_format.h"
+#include "io/atomic_file.h"
 
 namespace sgfpat {
 
@@ -70,7 +71,7 @@ Status write_pattern_tsv(const PatternTable& table, std::FILE* f, std::vector<ui
     }
   }
   if (!out.flush(/*to_os=*/true))
-    return Status::Error(std::string("writing the TSV failed: ") + (out.error() ? std::strerror(out.error()) : "write error"));
+    return write_error_status(out.error(), "writing the TSV failed");
   return Status::OK();
 }
 

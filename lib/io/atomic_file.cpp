@@ -8,6 +8,11 @@
 
 namespace sgfpat {
 
+Status write_error_status(int e, const std::string& what) {
+  const std::string msg = what + ": " + (e ? std::strerror(e) : "write error");
+  return e == ENOSPC || e == EDQUOT ? Status::NoSpace(msg) : Status::IOError(msg);
+}
+
 AtomicFile::~AtomicFile() { discard(); }
 
 void AtomicFile::discard() {
@@ -31,7 +36,7 @@ Status AtomicFile::open(const std::string& path) {
   if (!f_) {
     const int e = errno;
     tmp_.clear();
-    return Status::Error("cannot write " + path + ": " + std::strerror(e));
+    return write_error_status(e, "cannot write " + path);
   }
   return Status::OK();
 }
@@ -54,22 +59,21 @@ void AtomicFile::write_at(uint64_t offset, const void* data, size_t n) {
 }
 
 Status AtomicFile::commit() {
-  if (!f_) return Status::Error("writing " + path_ + ": not open");
+  if (!f_) return Status::Internal("writing " + path_ + ": not open");
   bool good = !failed_ && !std::ferror(f_) && std::fflush(f_) == 0 && ::fsync(::fileno(f_)) == 0;
   if (!good && !error_) error_ = errno;
   good = std::fclose(f_) == 0 && good;
   if (!good && !error_) error_ = errno;
   f_ = nullptr;
   if (!good) {
-    const std::string why = error_ ? std::strerror(error_) : "write error";
     discard();
-    return Status::Error("writing " + path_ + " failed: " + why);
+    return write_error_status(error_, "writing " + path_ + " failed");
   }
   std::error_code ec;
   std::filesystem::rename(tmp_, path_, ec);
   if (ec) {
     discard();
-    return Status::Error("writing " + path_ + " failed: cannot rename the temporary file: " + ec.message());
+    return Status::IOError("writing " + path_ + " failed: cannot rename the temporary file: " + ec.message());
   }
   tmp_.clear();
   return Status::OK();

@@ -12,6 +12,11 @@
 
 namespace sgfpat {
 
+// A failed write or open as a Status: NoSpace when the disk or a quota is
+// full (errno ENOSPC, EDQUOT), IOError otherwise; the message is
+// "<what>: <strerror>".
+Status write_error_status(int errno_value, const std::string& what);
+
 class AtomicFile {
  public:
   AtomicFile() = default;

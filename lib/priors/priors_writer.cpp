@@ -1,6 +1,7 @@
 #include "priors/priors_writer.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <cstdio>
@@ -60,10 +61,9 @@ LevelTables build_level(const std::vector<uint64_t>& keys, const std::vector<sgf
   }
   return t;
 }
-}  // namespace
 
-Status write_priors(PatternDb& db, const PriorsExportOptions& options, const std::string& path,
-                    PriorsExportSummary* summary) {
+Status write_priors_file(PatternDb& db, const PriorsExportOptions& options, const std::string& path,
+                         PriorsExportSummary* summary) {
   using sgfpat_priors::CountsRecord;
   using sgfpat_priors::Header;
   const KeyScheme& scheme = db.settings().scheme;
@@ -71,7 +71,7 @@ Status write_priors(PatternDb& db, const PriorsExportOptions& options, const std
   const int min_played = std::max(options.min_played, db.settings().min_played);
   *summary = PriorsExportSummary{};
   summary->min_played = min_played;
-  if (db.generation() == 0) return Status::Error("database " + db.path() + " has no counts yet (run ingest first)");
+  if (db.generation() == 0) return Status::NotFound("database " + db.path() + " has no counts yet (run ingest first)");
 
   Header h;
   std::memset(&h, 0, sizeof h);
@@ -113,10 +113,10 @@ Status write_priors(PatternDb& db, const PriorsExportOptions& options, const std
       return true;
     });
     if (!st.ok()) return st;
-    if (overflow) return Status::Error("level " + std::to_string(level) + " has a pattern played over 2^32 times");
-    if (keys.size() > UINT32_MAX) return Status::Error("level " + std::to_string(level) + " has over 2^32 patterns");
+    if (overflow) return Status::NotSupported("level " + std::to_string(level) + " has a pattern played over 2^32 times");
+    if (keys.size() > UINT32_MAX) return Status::NotSupported("level " + std::to_string(level) + " has over 2^32 patterns");
     if (std::adjacent_find(keys.begin(), keys.end(), std::greater_equal<>()) != keys.end())
-      return Status::Error("level " + std::to_string(level) + ": counts are not in strictly increasing key order");
+      return Status::Corruption("level " + std::to_string(level) + ": counts are not in strictly increasing key order");
     LevelTables t = build_level(keys, recs);
     // Buckets start on a cache line (the mapping is page-aligned).
     static const char zeros[64] = {};
@@ -141,6 +141,17 @@ Status write_priors(PatternDb& db, const PriorsExportOptions& options, const std
   if (!committed.ok()) return committed;
   summary->bytes = h.file_bytes;
   return Status::OK();
+}
+
+}  // namespace
+
+Status write_priors(PatternDb& db, const PriorsExportOptions& options, const std::string& path,
+                    PriorsExportSummary* summary) {
+  try {
+    return write_priors_file(db, options, path, summary);
+  } catch (...) {
+    return status_from_exception("writing " + path);
+  }
 }
 
 }  // namespace sgfpat

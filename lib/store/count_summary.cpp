@@ -43,7 +43,7 @@ void put_tagged_real(std::string* out, Tag tag, double v) {
 // The JSON object written by earlier versions (keys as they wrote them).
 Status decode_legacy_json(std::string_view text, CountSummary* s) {
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return Status::Error("count summary: neither a summary record nor JSON");
+  if (j.is_discarded() || !j.is_object()) return Status::Corruption("count summary: neither a summary record nor JSON");
   try {
     s->games = j.value("games", uint64_t(0));
     s->positions = j.value("positions", uint64_t(0));
@@ -65,7 +65,7 @@ Status decode_legacy_json(std::string_view text, CountSummary* s) {
       s->seconds_commit = t.value("commit", 0.0);
     }
   } catch (const nlohmann::json::exception& e) {
-    return Status::Error(std::string("count summary (JSON): ") + e.what());
+    return Status::Corruption(std::string("count summary (JSON): ") + e.what());
   }
   return Status::OK();
 }
@@ -110,9 +110,9 @@ Status decode_summary(std::string_view in, CountSummary* s) {
   if (in.empty()) return Status::OK();
   if (in.front() == '{') return decode_legacy_json(in, s);
   if (uint8_t(in.front()) != kSummaryFormat)
-    return Status::Error("count summary: unknown format " + std::to_string(uint8_t(in.front())));
+    return Status::NotSupported("count summary: unknown format " + std::to_string(uint8_t(in.front())));
   in.remove_prefix(1);
-  auto bad = [](const char* what) { return Status::Error(std::string("count summary: corrupt ") + what); };
+  auto bad = [](const char* what) { return Status::Corruption(std::string("count summary: corrupt ") + what); };
   while (!in.empty()) {
     uint32_t tag = 0;
     if (!get_varint32(&in, &tag)) return bad("tag");
@@ -153,7 +153,7 @@ Status decode_summary(std::string_view in, CountSummary* s) {
         for (uint64_t& n : s->patterns_per_level)
           if (!get_varint64(&in, &n)) return bad("level list");
         break;
-      default: return Status::Error("count summary: unknown field " + std::to_string(tag));
+      default: return Status::NotSupported("count summary: unknown field " + std::to_string(tag));
     }
   }
   return Status::OK();

@@ -25,11 +25,12 @@ struct StoredGame {
 template <class Observer>
 Status replay_stored(std::string_view record, StoredGame* g, Observer* observer) {
   Status st = decode_game(record, &g->game);
-  if (!st.ok()) return Status::Error("stored game: " + st.message());
+  if (!st.ok()) return st.with_context("stored game");
   observer->start_game(g->game);
   g->result = ReplayResult{};
   st = replay(g->game, &g->board, &g->result, observer);
-  if (!st.ok()) return Status::Error("stored game " + g->game.origin.describe() + ": " + st.message());
+  // An illegal move in a stored game: it was checked when stored.
+  if (!st.ok()) return Status::Corruption("stored game " + g->game.origin.describe() + ": " + st.message());
   return Status::OK();
 }
 
