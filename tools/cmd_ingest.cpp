@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "count_summary_json.h"
+#include "count/incremental.h"
 #include "count/recount.h"
 #include "ingest/importer.h"
 #include "ingest/ingest_policy.h"
@@ -155,7 +156,15 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   state.generation = db->generation();
   state.counted_games = db->summary().games;
   state.stored_games = db->game_count();
-  if (counts_stale(state)) {
+  st = db->pending_count(&state.pending_games);
+  if (!st.ok()) {
+    std::cerr << "sgfpat ingest: " << st.message() << "\n";
+    return kFailure;
+  }
+  state.has_sketch = !db->sketch_file().empty();
+  std::string plan_reason, full_reason;
+  const CountPlan plan = plan_count(state, &plan_reason);
+  if (plan != CountPlan::kUpToDate) {
     CountOptions co;
     co.threads = a.threads;
     co.memory_budget = memory.count_bytes;
@@ -164,7 +173,9 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     co.progress = [&](const CountProgress& p) {
       if (p.pass != pass) pass = p.pass, t_pass = Clock::now();
       double el = std::chrono::duration<double>(Clock::now() - t_pass).count();
-      std::string line = "count pass " + std::to_string(p.pass) + "/2: " + with_commas(p.games_done) + " / " +
+      static const char* const kStep[] = {"count", "count: sketch of played patterns", "count: exact counts",
+                                          "count: catch-up of newly kept patterns"};
+      std::string line = std::string(kStep[p.pass & 3]) + ": " + with_commas(p.games_done) + " / " +
                          with_commas(p.games_total) + " games";
       if (p.games_done > 0 && el > 0) {
         line += ", " + with_commas(uint64_t(double(p.games_done) / el)) + " games/s";
@@ -173,7 +184,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
       }
       progress.update(line);
     };
-    st = recount(*db, co, &cs);
+    st = plan == CountPlan::kFull ? recount(*db, co, &cs) : count_pending(*db, co, &cs, &full_reason);
     progress.finish();
     if (!st.ok()) {
       return fail("sgfpat ingest: counting failed: ", st);
@@ -195,6 +206,9 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   j["input_errors"] = input_errors;
   j["games_in_db"] = db->game_count();
   j["recounted"] = counted;
+  j["count_plan"] = plan == CountPlan::kFull ? "full" : plan == CountPlan::kIncremental ? "incremental" : "none";
+  j["count_reason"] = plan_reason;
+  if (!full_reason.empty()) j["counted_in_full_because"] = full_reason;
   j["import_seconds"] = import_seconds;
   j["elapsed_seconds"] = elapsed;
   j["import_games_per_s"] = import_seconds > 0 ? double(is.games_read) / import_seconds : 0.0;
@@ -223,14 +237,23 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     if (input_errors) std::cout << "  input errors    " << with_commas(input_errors) << "\n";
     std::cout << "  games in db     " << with_commas(db->game_count()) << "\n";
     if (counted) {
-      std::cout << "  recounted       " << with_commas(cs.games) << " games, " << with_commas(cs.positions)
-                << " positions, " << with_commas(cs.candidates) << " candidates\n"
+      if (cs.mode == CountMode::kIncremental)
+        std::cout << "  counted         " << with_commas(cs.new_games) << " new games into " << with_commas(cs.games)
+                  << " (" << with_commas(cs.catchup_keys) << " newly kept patterns caught up over "
+                  << with_commas(cs.catchup_games) << " counted games)\n";
+      else
+        std::cout << "  recounted       " << with_commas(cs.games) << " games (" << plan_reason
+                  << (full_reason.empty() ? "" : "; " + full_reason) << ")\n";
+      std::cout << "                  " << with_commas(cs.positions) << " positions, " << with_commas(cs.candidates)
+                << " candidates in all\n"
                 << "  patterns kept per level (played >= " << db->settings().min_played << "):";
       for (size_t i = 0; i < cs.patterns_per_level.size(); ++i)
         std::cout << (i % 5 == 0 ? "\n    " : "  ") << "L" << (i + 1) << " " << with_commas(cs.patterns_per_level[i]);
       std::cout << "\n  count time      sketch and kept set " << duration_text(cs.seconds_pass1)
                 << ", exact counts " << duration_text(cs.seconds_pass2) << " ("
-                << count_mode_name(cs.mode) << "), commit " << duration_text(cs.seconds_commit) << "\n";
+                << count_mode_name(cs.mode) << ")"
+                << (cs.mode == CountMode::kIncremental ? ", catch-up " + duration_text(cs.seconds_catchup) : std::string())
+                << ", commit " << duration_text(cs.seconds_commit) << "\n";
     } else {
       std::cout << "  counts          up to date (no new games)\n";
     }

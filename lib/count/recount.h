@@ -21,7 +21,7 @@
 namespace sgfpat {
 
 struct CountProgress {
-  int pass = 1;             // 1 sketch and kept set, 2 exact counts
+  int pass = 1;             // 1 sketch and kept set, 2 exact counts, 3 catch-up (incremental)
   uint64_t games_done = 0;  // in this pass
   uint64_t games_total = 0;
 };

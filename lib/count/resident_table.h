@@ -53,6 +53,17 @@ class ResidentTable {
     std::atomic_ref<uint32_t>(c.played).fetch_add(1, std::memory_order_relaxed);
     if (win) std::atomic_ref<uint32_t>(c.wins).fetch_add(1, std::memory_order_relaxed);
   }
+  // Adds whole counts to a slot (one thread only: not atomic).
+  void add_counts(int level, int32_t slot, const PatternCounts& add) {
+    Counts& c = counts(level, slot);
+    c.seen += add.seen;
+    c.played += uint32_t(add.played);
+    c.wins += uint32_t(add.wins);
+  }
+  PatternCounts counts_at(int level, int32_t slot) const {
+    const Counts& c = counts(level, slot);
+    return {c.played, c.seen, c.wins};
+  }
   // False when no kept pattern of level + 1 has the pattern at `slot` as
   // its level-`level` part (so the look-up of the next level would miss).
   static bool extends(int /*level*/, int32_t slot) { return slot & 1; }

@@ -34,6 +34,11 @@ class CountMinSketch {
   unsigned cap() const { return cap_; }
   int cell_bits() const { return bits_; }
   size_t bytes() const { return words_.bytes(); }
+  // The raw cells, for saving and loading a sketch (count/played_sketch_file.h):
+  // a sketch made with the same bytes() and threshold reads them alike.
+  uint64_t* words() { return words_.data(); }
+  const uint64_t* words() const { return words_.data(); }
+  size_t word_count() const { return words_.size(); }
   // Fraction of non-zero cells: how crowded the sketch is.
   double fill_ratio() const;
 

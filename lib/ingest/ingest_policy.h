@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace sgfpat {
 
@@ -28,10 +29,22 @@ struct CountState {
   uint32_t generation = 0;         // 0: never counted
   uint64_t counted_games = 0;      // games covered by the current counts
   uint64_t stored_games = 0;       // games stored now
+  uint64_t pending_games = 0;      // stored games marked as not counted yet
+  bool has_sketch = false;         // the counts have their sketch of played patterns
 };
 
 // True when the counts must be recomputed: asked for, never made, or made
 // over a different set of stored games; never for an empty database.
 bool counts_stale(const CountState& state);
+
+enum class CountPlan {
+  kUpToDate,     // nothing to count
+  kIncremental,  // count the pending games alone (count/incremental.h)
+  kFull,         // count every stored game (count/recount.h)
+};
+// How stale counts are brought up to date: the pending games alone when the
+// counts are exactly those of the other stored games and have their sketch;
+// else everything.  *reason says why, in words.
+CountPlan plan_count(const CountState& state, std::string* reason);
 
 }  // namespace sgfpat

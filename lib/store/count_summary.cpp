@@ -23,6 +23,10 @@ enum Tag : uint32_t {
   kSecondsPass1 = 11,
   kSecondsPass2 = 12,
   kSecondsCommit = 13,
+  kNewGames = 14,
+  kCatchupKeys = 15,
+  kCatchupGames = 16,
+  kSecondsCatchup = 17,
 };
 // A per-level list longer than this is damage, not data.
 constexpr uint64_t kMaxLevelsInSummary = 64;
@@ -71,6 +75,7 @@ const char* count_mode_name(CountMode mode) {
   switch (mode) {
     case CountMode::kResident: return "resident";
     case CountMode::kDraining: return "draining";
+    case CountMode::kIncremental: return "incremental";
     case CountMode::kNone: break;
   }
   return "";
@@ -93,6 +98,10 @@ std::string encode_summary(const CountSummary& s) {
   put_tagged_real(&out, kSecondsPass1, s.seconds_pass1);
   put_tagged_real(&out, kSecondsPass2, s.seconds_pass2);
   put_tagged_real(&out, kSecondsCommit, s.seconds_commit);
+  put_tagged(&out, kNewGames, s.new_games);
+  put_tagged(&out, kCatchupKeys, s.catchup_keys);
+  put_tagged(&out, kCatchupGames, s.catchup_games);
+  put_tagged_real(&out, kSecondsCatchup, s.seconds_catchup);
   return out;
 }
 
@@ -114,6 +123,7 @@ Status decode_summary(std::string_view in, CountSummary* s) {
       case kSecondsPass1: real = &s->seconds_pass1; break;
       case kSecondsPass2: real = &s->seconds_pass2; break;
       case kSecondsCommit: real = &s->seconds_commit; break;
+      case kSecondsCatchup: real = &s->seconds_catchup; break;
       default: break;
     }
     if (real) {
@@ -130,8 +140,11 @@ Status decode_summary(std::string_view in, CountSummary* s) {
       case kDrains: s->drains = v; break;
       case kPruned: s->pruned = v; break;
       case kKeptKeys: s->kept_keys = v; break;
+      case kNewGames: s->new_games = v; break;
+      case kCatchupKeys: s->catchup_keys = v; break;
+      case kCatchupGames: s->catchup_games = v; break;
       case kMode:
-        if (v > uint64_t(CountMode::kDraining)) return bad("mode");
+        if (v > uint64_t(CountMode::kIncremental)) return bad("mode");
         s->mode = CountMode(v);
         break;
       case kPatternsPerLevel:

@@ -24,8 +24,9 @@ enum class CountMode : uint8_t {
   kNone = 0,      // not recorded
   kResident = 1,  // every kept pattern in memory at once
   kDraining = 2,  // per-thread tables drained into the database when full
+  kIncremental = 3,  // only the games stored since the last count (count/incremental.h)
 };
-// "resident", "draining", "" for kNone.
+// "resident", "draining", "incremental", "" for kNone.
 const char* count_mode_name(CountMode mode);
 
 struct CountSummary {
@@ -40,6 +41,10 @@ struct CountSummary {
   CountMode mode = CountMode::kNone;
   uint64_t kept_keys = 0;  // resident: patterns counted (reported + pruned)
   double seconds_pass1 = 0, seconds_pass2 = 0, seconds_commit = 0;
+  uint64_t new_games = 0;      // games this count added (all of them in a full count)
+  uint64_t catchup_keys = 0;   // incremental: newly kept patterns the counted games were replayed for
+  uint64_t catchup_games = 0;  // incremental: counted games replayed for them
+  double seconds_catchup = 0;
 
   friend bool operator==(const CountSummary&, const CountSummary&) = default;
 };

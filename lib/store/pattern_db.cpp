@@ -26,7 +26,9 @@
 namespace sgfpat {
 
 namespace {
-enum Cf { kMeta = 0, kGames = 1, kCounts = 2, kPositions = 3 };
+// The three families every database has; "pending" and "positions" follow
+// them when present (a reader of an older database may lack either).
+enum Cf { kMeta = 0, kGames = 1, kCounts = 2 };
 
 // The counts value: (played, seen, wins) as three little-endian u64s.
 constexpr size_t kCountsValueBytes = 24;
@@ -200,6 +202,14 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
       {rocksdb::kDefaultColumnFamilyName, meta_opts},
       {"games", games_opts},
       {"counts", counts_opts}};
+  // The pending family came with incremental counting: a reader of a
+  // database written before it opens what is there.
+  {
+    std::vector<std::string> names;
+    rocksdb::DB::ListColumnFamilies(opts, path, &names);
+    db->has_pending_ = !options.secondary || std::find(names.begin(), names.end(), "pending") != names.end();
+    if (db->has_pending_) cfs.push_back({"pending", games_opts});
+  }
   if (!options.create_if_missing && !std::filesystem::exists(path + "/CURRENT"))
     return Status::NotFound("no pattern database at " + path + " (create one with `sgfpat ingest --db " + path +
                             "`)");
@@ -306,6 +316,8 @@ Status PatternDb::load_meta() {
   if (!s.ok()) v.clear();
   st = decode_summary(v, &summary_);
   if (!st.ok()) return st.with_context("database " + path_);
+  s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "sketch", &v);
+  sketch_file_ = s.ok() ? v : "";
   // No "position_index" value: an index never completed (or a database
   // made before it existed).
   s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "position_index", &v);
@@ -328,14 +340,17 @@ Status PatternDb::add_games(const std::vector<std::pair<Fingerprint, std::string
                             const Entries& positions) {
   if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
   rocksdb::WriteBatch batch;
-  for (const auto& [fp, rec] : records)
-    batch.Put(cf_[kGames], rocksdb::Slice(reinterpret_cast<const char*>(fp.data()), fp.size()), rec);
+  for (const auto& [fp, rec] : records) {
+    const rocksdb::Slice key(reinterpret_cast<const char*>(fp.data()), fp.size());
+    batch.Put(cf_[kGames], key, rec);
+    batch.Put(pending_cf(), key, "");
+  }
   batch.Put(cf_[kMeta], "games", u64_string(game_count_ + records.size()));
   batch.Put(cf_[kMeta], "moves", u64_string(move_count_ + moves));
   // The index stays complete only if these games' entries come with them.
   const bool indexed = has_position_index() && (records.empty() || !positions.empty());
   if (indexed) {
-    for (const auto& [k, v] : positions) batch.Put(cf_[kPositions], k, v);
+    for (const auto& [k, v] : positions) batch.Put(positions_cf(), k, v);
     batch.Put(cf_[kMeta], "position_index", u64_string(indexed_games_ + records.size()));
   }
   auto s = db_->Write(rocksdb::WriteOptions(), &batch);
@@ -350,7 +365,7 @@ Status PatternDb::reset_position_index() {
   if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
   rocksdb::WriteBatch batch;
   batch.Delete(cf_[kMeta], "position_index");
-  batch.DeleteRange(cf_[kPositions], "", std::string(32, '\xff'));
+  batch.DeleteRange(positions_cf(), "", std::string(32, '\xff'));
   rocksdb::WriteOptions wo;
   wo.sync = true;
   auto s = db_->Write(wo, &batch);
@@ -358,28 +373,28 @@ Status PatternDb::reset_position_index() {
   indexed_games_ = ~uint64_t(0);
   const std::string end(32, '\xff');
   const rocksdb::Slice e(end);
-  rocksdb::DeleteFilesInRange(db_.get(), cf_[kPositions], nullptr, &e);
+  rocksdb::DeleteFilesInRange(db_.get(), positions_cf(), nullptr, &e);
   return Status::OK();
 }
 
 Status PatternDb::add_position_entries(const Entries& entries) {
   if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
   rocksdb::WriteBatch batch;
-  for (const auto& [k, v] : entries) batch.Put(cf_[kPositions], k, v);
+  for (const auto& [k, v] : entries) batch.Put(positions_cf(), k, v);
   rocksdb::WriteOptions wo;
   wo.disableWAL = true;  // an unfinished build is started again
   return from_rocks(db_->Write(wo, &batch), "writing the position index");
 }
 
 Status PatternDb::complete_position_index() {
-  auto s = db_->Flush(rocksdb::FlushOptions(), cf_[kPositions]);
+  auto s = db_->Flush(rocksdb::FlushOptions(), positions_cf());
   if (!s.ok()) return from_rocks(s, "flushing the position index");
   rocksdb::WriteOptions wo;
   wo.sync = true;
   s = db_->Put(wo, cf_[kMeta], "position_index", u64_string(game_count_));
   if (!s.ok()) return from_rocks(s, "marking the position index complete");
   indexed_games_ = game_count_;
-  db_->CompactRange(rocksdb::CompactRangeOptions(), cf_[kPositions], nullptr, nullptr);
+  db_->CompactRange(rocksdb::CompactRangeOptions(), positions_cf(), nullptr, nullptr);
   return Status::OK();
 }
 
@@ -388,7 +403,7 @@ Status PatternDb::for_each_position(std::string_view prefix,
   if (!has_positions_) return Status::NotFound("database " + path_ + " has no position index");
   rocksdb::ReadOptions ro;
   ro.prefix_same_as_start = false;
-  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, cf_[kPositions]));
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, positions_cf()));
   const rocksdb::Slice p(prefix.data(), prefix.size());
   for (it->Seek(p); it->Valid() && it->key().starts_with(p); it->Next())
     if (!visit(std::string_view(it->key().data(), it->key().size()),
@@ -400,7 +415,7 @@ Status PatternDb::for_each_position(std::string_view prefix,
 uint64_t PatternDb::position_index_bytes() {
   if (!has_positions_) return 0;
   uint64_t bytes = 0;
-  db_->GetIntProperty(cf_[kPositions], "rocksdb.total-sst-files-size", &bytes);
+  db_->GetIntProperty(positions_cf(), "rocksdb.total-sst-files-size", &bytes);
   return bytes;
 }
 
@@ -436,6 +451,32 @@ Status PatternDb::for_each_game(int first, int last,
     if (!visit(fp, std::string_view(it->value().data(), it->value().size()))) break;
   }
   return from_rocks(it->status(), "reading games");
+}
+
+Status PatternDb::pending_count(uint64_t* n) {
+  *n = 0;
+  if (!has_pending_) return Status::OK();
+  rocksdb::ReadOptions ro;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, pending_cf()));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) ++*n;
+  return from_rocks(it->status(), "reading the pending games");
+}
+
+Status PatternDb::for_each_pending_game(const std::function<bool(const Fingerprint&, std::string_view)>& visit) {
+  if (!has_pending_) return Status::OK();
+  rocksdb::ReadOptions ro;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, pending_cf()));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    Fingerprint fp{};
+    if (it->key().size() != fp.size()) continue;
+    std::memcpy(fp.data(), it->key().data(), fp.size());
+    rocksdb::PinnableSlice rec;
+    auto s = db_->Get(rocksdb::ReadOptions(), cf_[kGames], it->key(), &rec);
+    if (!s.ok())
+      return Status::Corruption("a pending game has no stored record: " + s.ToString());
+    if (!visit(fp, std::string_view(rec.data(), rec.size()))) break;
+  }
+  return from_rocks(it->status(), "reading the pending games");
 }
 
 Status PatternDb::get(int level, uint64_t key, PatternCounts* counts, bool* found) {
@@ -549,20 +590,32 @@ Status PatternDb::prune_generation(uint32_t gen, uint64_t* deleted, std::vector<
   return from_rocks(db_->Write(wo, &batch), "pruning counts");
 }
 
-Status PatternDb::commit_generation(uint32_t gen, const CountSummary& summary) {
+Status PatternDb::commit_generation(uint32_t gen, const CountSummary& summary, const std::string& sketch_file) {
   // The unlogged count writes must be durable before the switch is.
   auto s = db_->Flush(rocksdb::FlushOptions(), cf_[kCounts]);
   if (!s.ok()) return from_rocks(s, "flushing counts");
   rocksdb::WriteBatch batch;
   batch.Put(cf_[kMeta], "generation", std::to_string(gen));
   batch.Put(cf_[kMeta], "summary", encode_summary(summary));
+  batch.Put(cf_[kMeta], "sketch", sketch_file);
   batch.DeleteRange(cf_[kCounts], counts_key(0, 0, 0), counts_key(gen, 0, 0));
+  // Fingerprints are 16 bytes: this range holds them all.
+  batch.DeleteRange(pending_cf(), std::string(), std::string(17, '\xff'));
   rocksdb::WriteOptions wo;
   wo.sync = true;
   s = db_->Write(wo, &batch);
   if (!s.ok()) return from_rocks(s, "switching to the new counts");
   generation_ = gen;
   summary_ = summary;
+  sketch_file_ = sketch_file;
+  {
+    // Sketches of older generations, or of counts that never committed.
+    std::error_code ec;
+    for (auto& e : std::filesystem::directory_iterator(path_, ec)) {
+      const std::string name = e.path().filename().string();
+      if (name.rfind("sgfpat-played-", 0) == 0 && name != sketch_file) std::filesystem::remove(e.path(), ec);
+    }
+  }
   // Reclaim the old generation's space: its files go whole where they can,
   // then a compaction removes what is left of it (and folds the partial sums
   // of a generation written by add_counts()).

@@ -11,6 +11,12 @@
 //   positions  the position index: keys and values made by lib/search,
 //            written with their games in one batch; meta "position_index"
 //            holds the number of games indexed (complete when = "games")
+//   pending  fingerprint -> "" for every stored game the current generation
+//            does not count yet (written with the game, cleared by the
+//            commit of the generation that counts it)
+//   meta also holds "sketch": the file (in the database folder) of the
+//   count-min sketch of played patterns over the counted games, written
+//   with the generation that counts them (see count/played_sketch_file.h).
 //
 // A count is a new generation written beside the current one; the switch to
 // it is one atomic write, so readers and crashes see old or new counts,
@@ -110,6 +116,11 @@ class PatternDb {
   // Bytes of the index's table files on disk.
   uint64_t position_index_bytes();
 
+  // Stored games the current generation does not count yet: their number,
+  // and a visit of each with its record, in fingerprint order.
+  Status pending_count(uint64_t* n);
+  Status for_each_pending_game(const std::function<bool(const Fingerprint&, std::string_view)>& visit);
+
   // --- counts ---
   uint32_t generation() const { return generation_; }
   // Summary of the current counts (all zero if never counted).
@@ -135,7 +146,13 @@ class PatternDb {
   // the others' partial sums.  Says how many were deleted and how many are
   // kept per level (kept[level-1]; levels beyond kept->size() are ignored).
   Status prune_generation(uint32_t gen, uint64_t* deleted, std::vector<uint64_t>* kept);
-  Status commit_generation(uint32_t gen, const CountSummary& summary);
+  // `sketch_file` (a file name in the database folder, "" for none) is
+  // recorded with the switch, and the pending games are cleared by it: the
+  // new generation must count every stored game.  Sketch files other than
+  // the recorded one are removed afterwards.
+  Status commit_generation(uint32_t gen, const CountSummary& summary, const std::string& sketch_file = "");
+  // The sketch file recorded with the current generation ("" if none).
+  const std::string& sketch_file() const { return sketch_file_; }
   // Replaces the summary of the current generation.
   Status set_summary(const CountSummary& summary);
 
@@ -157,8 +174,12 @@ class PatternDb {
   bool has_positions_ = false;  // the column family exists (readers may lack it)
   uint32_t generation_ = 0;
   CountSummary summary_;
+  std::string sketch_file_;
   std::unique_ptr<rocksdb::DB> db_;
-  std::vector<rocksdb::ColumnFamilyHandle*> cf_;  // default, games, counts[, positions]
+  bool has_pending_ = false;  // the "pending" family exists (readers of old databases may lack it)
+  std::vector<rocksdb::ColumnFamilyHandle*> cf_;  // default, games, counts[, pending][, positions]
+  rocksdb::ColumnFamilyHandle* pending_cf() const { return cf_[3]; }
+  rocksdb::ColumnFamilyHandle* positions_cf() const { return cf_[has_pending_ ? 4 : 3]; }
 };
 
 }  // namespace sgfpat

@@ -1,0 +1,53 @@
+// Steps shared by the full count (recount.h) and the incremental one
+// (incremental.h).
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "count/game_feed.h"
+#include "count/kept_set.h"
+#include "count/resident_table.h"
+#include "store/pattern_db.h"
+
+namespace sgfpat {
+
+// What sketch_played() found.
+struct SketchPass {
+  explicit SketchPass(int levels) : kept(levels), extended(levels) {}
+  KeySet kept;       // patterns whose estimate reached min_played at one of their moves
+  KeySet extended;   // the level-below parts of those, at those moves
+  bool complete = false;  // false: the sets grew past max_raw_keys and were dropped
+  uint64_t games = 0;
+  uint64_t items = 0;  // played (level, pattern) items added to the sketch
+};
+
+// Adds every level of every played pattern of the games of `source` to
+// `sketch`, and lists the patterns whose estimate reaches min_played at
+// one of their moves.  The sketch never lags a true count, so every
+// pattern played min_played times in all (counting what the sketch held
+// before) is listed, with its smaller levels marked extended.  Lists stop
+// being kept (out->complete false) past max_raw_keys entries (0: never kept).
+Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
+                     CountMinSketch* sketch, unsigned min_played, size_t max_raw_keys, SketchPass* out,
+                     const std::function<void(uint64_t)>& progress);
+
+// Counts seen / played / wins of every pattern of `table` over the games of
+// `source` (about `total` of them), adding to the table's counts.
+// Precondition: every pattern to be counted exactly has all its smaller
+// levels in the table, marked extended (the walks stop at the first level
+// that is not), and the table is not read or written by anyone else.
+Status count_resident(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
+                      ResidentTable* table, const std::function<void(uint64_t)>& progress,
+                      std::atomic<uint64_t>* positions, std::atomic<uint64_t>* candidates);
+
+// Writes the patterns of `table` played at least `min_played` times as
+// generation `gen` (one sorted table file).  Says how many were dropped
+// (played fewer times) and how many are written per level (index level-1).
+// Precondition: `gen` came from db.begin_generation() and nothing else was
+// written to it.
+Status write_resident_counts(PatternDb& db, uint32_t gen, const ResidentTable& table, unsigned min_played,
+                             uint64_t* pruned, std::vector<uint64_t>* per_level);
+
+}  // namespace sgfpat

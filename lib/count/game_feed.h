@@ -1,0 +1,30 @@
+// Feeding stored games to counting threads, and replaying a stored record.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+#include "store/pattern_db.h"
+
+namespace sgfpat {
+
+// Visits game records (fingerprint, record) until the visitor says stop.
+using GameVisitor = std::function<bool(const Fingerprint&, std::string_view)>;
+using GameSource = std::function<Status(const GameVisitor&)>;
+
+// Feeds the games of `source` (about `total` of them) in batches to
+// `threads` workers running work(thread, batch); progress(games handed out)
+// is called from the calling thread.  Returns the source's error, else the
+// first worker error.
+Status feed_games(const GameSource& source, uint64_t total, int threads,
+                  const std::function<Status(int, std::vector<std::string>&)>& work,
+                  const std::function<void(uint64_t)>& progress);
+
+// Every stored game of `db`.
+Status for_all_games(PatternDb& db, int threads, const std::function<Status(int, std::vector<std::string>&)>& work,
+                     const std::function<void(uint64_t)>& progress);
+
+}  // namespace sgfpat

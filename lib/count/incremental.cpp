@@ -1,0 +1,230 @@
+#include "count/incremental.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+
+#include "count/count_steps.h"
+#include "count/kept_set.h"
+#include "count/played_sketch_file.h"
+#include "count/resident_table.h"
+#include "store/stored_replay.h"
+
+namespace sgfpat {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+using Levels = std::vector<std::vector<uint64_t>>;  // sorted distinct keys per level (index level-1)
+
+Status full_instead(PatternDb& db, const CountOptions& options, CountSummary* summary, std::string* reason,
+                    const std::string& why) {
+  *reason = why;
+  return recount(db, options, summary);
+}
+
+// The keys of the current generation, per level.
+Status load_kept_keys(PatternDb& db, int levels, Levels* out) {
+  out->assign(size_t(levels), {});
+  return db.for_each_count(0, [&](int level, uint64_t key, const PatternCounts&) {
+    if (level >= 1 && level <= levels) (*out)[size_t(level - 1)].push_back(key);
+    return true;
+  });
+}
+
+Levels union_of(const Levels& a, const std::vector<std::vector<uint64_t>>& b) {
+  Levels u(a.size());
+  for (size_t l = 0; l < a.size(); ++l)
+    std::set_union(a[l].begin(), a[l].end(), b[l].begin(), b[l].end(), std::back_inserter(u[l]));
+  return u;
+}
+
+// The kept patterns of the pending games whose smaller levels lead to a
+// pattern of `fresh` (a move played one): those, and the levels below
+// them as extended, are what the catch-up table needs.
+Status catchup_keys(const KeyScheme& scheme, const GameSource& pending, uint64_t total, int threads,
+                    const Levels& fresh, KeySet* keys, KeySet* extended) {
+  const int levels = scheme.levels;
+  std::vector<KeptCollector> collectors(size_t(threads), KeptCollector{levels});
+  Status s = feed_games(
+      pending, total, threads,
+      [&](int t, std::vector<std::string>& batch) -> Status {
+        std::vector<uint64_t> moves;
+        StoredGame g;
+        PlayedKeys obs(scheme, &moves);
+        for (const std::string& rec : batch) {
+          Status st = replay_stored(rec, &g, &obs);
+          if (!st.ok()) return st;
+        }
+        KeptCollector& c = collectors[size_t(t)];
+        const size_t L = size_t(levels);
+        for (size_t m = 0; m + L <= moves.size(); m += L) {
+          int top = 0;
+          for (int l = levels; l >= 1 && top == 0; --l) {
+            const auto& f = fresh[size_t(l - 1)];
+            if (std::binary_search(f.begin(), f.end(), moves[m + size_t(l - 1)])) top = l;
+          }
+          for (int l = 1; l <= top; ++l) {
+            c.add(l, moves[m + size_t(l - 1)], false);
+            if (l < top) c.add(l, moves[m + size_t(l - 1)], true);
+          }
+        }
+        return Status::OK();
+      },
+      nullptr);
+  if (!s.ok()) return s;
+  for (KeptCollector& c : collectors) {
+    keys->merge(std::move(c.kept));
+    extended->merge(std::move(c.extended));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+// count_pending() but for the exceptions its allocations may throw.
+static Status count_pending_unguarded(PatternDb& db, const CountOptions& options, CountSummary* summary,
+                                      std::string* full_reason) {
+  const CountSummary previous = db.summary();
+  *summary = CountSummary{};
+  full_reason->clear();
+  summary->mode = CountMode::kIncremental;
+  const DbSettings& settings = db.settings();
+  const KeyScheme& scheme = settings.scheme;
+  const int threads = std::max(1, options.threads);
+  const int levels = scheme.levels;
+  const unsigned min_played = unsigned(settings.min_played);
+  if (db.move_count() >= (uint64_t(1) << 32))
+    return full_instead(db, options, summary, full_reason, "played counts too large for the resident table");
+
+  // ---- the pending games and the loaded sketch ----
+  auto t0 = Clock::now();
+  PlayedSketch played;
+  Status s = load_played_sketch(db.path() + "/" + db.sketch_file(), settings.min_played, &played);
+  if (!s.ok()) return full_instead(db, options, summary, full_reason, s.message());
+  std::vector<Fingerprint> pending_fps;
+  s = db.for_each_pending_game([&](const Fingerprint& fp, std::string_view) {
+    pending_fps.push_back(fp);
+    return true;
+  });
+  if (!s.ok()) return s;
+  const uint64_t pending = pending_fps.size();
+  const uint64_t counted = db.game_count() - pending;
+  auto fallback = [&](const std::string& why) {
+    played.sketch.reset();
+    return full_instead(db, options, summary, full_reason, why);
+  };
+  const GameSource pending_games = [&](const GameVisitor& v) { return db.for_each_pending_game(v); };
+  const GameSource counted_games = [&](const GameVisitor& v) {
+    return db.for_each_game([&](const Fingerprint& fp, std::string_view rec) {
+      return std::binary_search(pending_fps.begin(), pending_fps.end(), fp) ? true : v(fp, rec);
+    });
+  };
+  auto progress = [&](int pass, uint64_t total) {
+    return [&, pass, total](uint64_t done) {
+      if (options.progress) options.progress({pass, done, total});
+    };
+  };
+
+  // ---- 1: the new games' played patterns into the sketch; N ----
+  SketchPass fresh(levels);
+  s = sketch_played(scheme, pending_games, pending, threads, played.sketch.get(), min_played,
+                    options.memory_budget / 4 / sizeof(uint64_t), &fresh, progress(1, pending));
+  if (!s.ok()) return s;
+  if (!fresh.complete) return fallback("too many new patterns to list");
+  played.items += fresh.items;
+  if (played.too_full(options.memory_budget / 2)) return fallback("the sketch of played patterns is full");
+  summary->sketch_bytes = played.sketch->bytes();
+  summary->sketch_fill = played.sketch->fill_ratio();
+  uint32_t gen = 0;
+  s = db.begin_generation(&gen);
+  if (!s.ok()) return s;
+  const std::string sketch_name = played_sketch_name(gen);
+  s = save_played_sketch(played, settings.min_played, db.path() + "/" + sketch_name);
+  if (!s.ok()) return s;
+  played.sketch.reset();
+  summary->seconds_pass1 = since(t0);
+
+  // ---- 2: old kept + N, counted over the new games ----
+  t0 = Clock::now();
+  Levels old_kept;
+  s = load_kept_keys(db, levels, &old_kept);
+  if (!s.ok()) return s;
+  const Levels& n_kept = fresh.kept.by_level();
+  Levels all = union_of(old_kept, n_kept);
+  Levels fresh_only(static_cast<size_t>(levels));  // C: in N, not old kept
+  for (int l = 0; l < levels; ++l)
+    std::set_difference(n_kept[size_t(l)].begin(), n_kept[size_t(l)].end(), old_kept[size_t(l)].begin(),
+                        old_kept[size_t(l)].end(), std::back_inserter(fresh_only[size_t(l)]));
+  size_t total_keys = 0;
+  for (const auto& v : all) total_keys += v.size();
+  if (ResidentTable::bytes_for(total_keys) > options.memory_budget / 2)
+    return fallback("the kept patterns do not fit the memory budget");
+  // Every old kept pattern counts as extended: which of them a kept pattern
+  // one level up contains is not stored, and a look-up that misses is
+  // only slower.
+  Levels ext = union_of(old_kept, fresh.extended.by_level());
+  old_kept = Levels();
+  fresh = SketchPass(levels);
+  ResidentTable table(all, ext);
+  all = Levels();
+  ext = Levels();
+  summary->kept_keys = table.size();
+  s = db.for_each_count(0, [&](int level, uint64_t key, const PatternCounts& c) {
+    const int32_t slot = table.find(level, key);
+    if (slot >= 0) table.add_counts(level, slot, c);
+    return true;
+  });
+  if (!s.ok()) return s;
+  std::atomic<uint64_t> positions{0}, candidates{0};
+  s = count_resident(scheme, pending_games, pending, threads, &table, progress(2, pending), &positions,
+                     &candidates);
+  if (!s.ok()) return s;
+  summary->seconds_pass2 = since(t0);
+
+  // ---- 3: the counted games, for the patterns kept only now ----
+  t0 = Clock::now();
+  for (const auto& v : fresh_only) summary->catchup_keys += v.size();
+  if (summary->catchup_keys > 0) {
+    KeySet ck(levels), ce(levels);
+    s = catchup_keys(scheme, pending_games, pending, threads, fresh_only, &ck, &ce);
+    if (!s.ok()) return s;
+    ResidentTable catchup(ck.by_level(), ce.by_level());
+    std::atomic<uint64_t> p2{0}, c2{0};
+    s = count_resident(scheme, counted_games, counted, threads, &catchup, progress(3, counted), &p2, &c2);
+    if (!s.ok()) return s;
+    summary->catchup_games = counted;
+    for (int l = 1; l <= levels; ++l)
+      for (uint64_t key : fresh_only[size_t(l - 1)]) {
+        const int32_t from = catchup.find(l, key), to = table.find(l, key);
+        if (from < 0 || to < 0) return Status::Internal("a newly kept pattern is missing from a table");
+        table.add_counts(l, to, catchup.counts_at(l, from));
+      }
+  }
+  summary->seconds_catchup = since(t0);
+
+  // ---- 4: the new generation ----
+  t0 = Clock::now();
+  s = write_resident_counts(db, gen, table, min_played, &summary->pruned, &summary->patterns_per_level);
+  if (!s.ok()) return s;
+  summary->games = counted + pending;
+  summary->new_games = pending;
+  // Like a full count's, the summary's numbers are over all counted games.
+  summary->positions = positions + previous.positions;
+  summary->candidates = candidates + previous.candidates;
+  s = db.commit_generation(gen, *summary, sketch_name);
+  if (!s.ok()) return s;
+  summary->seconds_commit = since(t0);
+  return db.set_summary(*summary);
+}
+
+Status count_pending(PatternDb& db, const CountOptions& options, CountSummary* summary, std::string* full_reason) {
+  try {
+    return count_pending_unguarded(db, options, summary, full_reason);
+  } catch (...) {  // the tables' allocations (bad_alloc, length_error)
+    return status_from_exception("counting");
+  }
+}
+
+}  // namespace sgfpat

@@ -1,0 +1,102 @@
+// The kept set as the sketch pass finds it: the keys of played patterns,
+// and per-level sets of distinct keys.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "core/hash.h"
+#include "count/sketch.h"
+#include "pattern/tracking_observer.h"
+
+namespace sgfpat {
+
+// Pass 1: the keys of every level of every played pattern, L per move.
+struct PlayedKeys : TrackingObserver {
+  std::vector<uint64_t>* keys;
+  PlayedKeys(const KeyScheme& s, std::vector<uint64_t>* out) : TrackingObserver(s), keys(out) {}
+  void before_move(const Board& board, Color mover, Point move, int) override {
+    if (move.is_pass()) return;
+    tracker.walk(board.index(move), mover, [&](int, uint64_t key) {
+      keys->push_back(key);
+      return true;
+    });
+  }
+};
+
+// Distinct keys per level, kept compact by sorting and deduplicating
+// whenever the raw list has doubled.
+class KeySet {
+ public:
+  explicit KeySet(int levels) : keys_(size_t(levels)), unique_(size_t(levels), 0) {}
+  void add(int level, uint64_t key) {
+    auto& v = keys_[size_t(level - 1)];
+    v.push_back(key);
+    if (v.size() >= std::max<size_t>(size_t(1) << 16, 2 * unique_[size_t(level - 1)])) compact(level - 1);
+  }
+  void merge(KeySet&& other) {
+    for (size_t l = 0; l < keys_.size(); ++l) {
+      keys_[l].insert(keys_[l].end(), other.keys_[l].begin(), other.keys_[l].end());
+      std::vector<uint64_t>().swap(other.keys_[l]);
+      compact(int(l));
+    }
+  }
+  size_t distinct() {
+    size_t n = 0;
+    for (const auto& v : by_level()) n += v.size();
+    return n;
+  }
+  size_t entries() const {
+    size_t n = 0;
+    for (const auto& v : keys_) n += v.size();
+    return n;
+  }
+  // The distinct keys of every level.
+  const std::vector<std::vector<uint64_t>>& by_level() {
+    for (size_t l = 0; l < keys_.size(); ++l)
+      if (keys_[l].size() != unique_[l]) compact(int(l));
+    return keys_;
+  }
+
+ private:
+  void compact(int l) {
+    auto& v = keys_[size_t(l)];
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    unique_[size_t(l)] = v.size();
+  }
+  std::vector<std::vector<uint64_t>> keys_;
+  std::vector<size_t> unique_;
+};
+
+// The kept set as pass 1 finds it, for one thread.  A pattern is listed at
+// each of its moves whose estimate has reached min_played (its first such
+// move cannot be told from the others: other patterns' counts can lift the
+// estimate past min_played before it is played again), so a small cache
+// of recent listings drops the repeats of frequent patterns before they
+// reach the key sets.
+class KeptCollector {
+ public:
+  explicit KeptCollector(int levels)
+      : kept(levels), extended(levels), recent_(kRecent, 0), valid_(kRecent, 0) {}
+  void add(int level, uint64_t key, bool is_extended) {
+    const uint64_t tag = level_item(level, key) ^ (is_extended ? kExtendedTag : 0);
+    const size_t i = fibonacci_slot(tag, kRecentBits);
+    if (valid_[i] && recent_[i] == tag) return;
+    recent_[i] = tag;
+    valid_[i] = 1;
+    (is_extended ? extended : kept).add(level, key);
+  }
+  size_t entries() const { return kept.entries() + extended.entries(); }
+
+  KeySet kept, extended;
+
+ private:
+  static constexpr int kRecentBits = 16;
+  static constexpr uint64_t kExtendedTag = 0x5bd1e9955bd1e995ULL;  // any odd salt: extended listings apart
+  static constexpr size_t kRecent = size_t(1) << kRecentBits;
+  std::vector<uint64_t> recent_;
+  std::vector<uint8_t> valid_;
+};
+
+}  // namespace sgfpat

@@ -1,0 +1,205 @@
+// Incremental ingest gives the counts of a count from scratch: a database
+// fed its games in parts (random splits, duplicates across parts, illegal
+// and filtered games) equals, count for count and in its TSV export byte
+// for byte, one ingest of all the parts at once; for K = 1, 2, 3, symmetry
+// on and off, and budgets small enough to count in the draining mode.  An
+// incremental ingest killed with SIGKILL, then run again, gives the same;
+// a damaged sketch file is reported and the count made in full instead.
+#include <algorithm>
+#include <random>
+
+#include "test_util.h"
+
+using namespace testutil;
+
+namespace {
+
+// Hand-made records that must not count: an illegal one (rejected), a 9x9
+// game (filtered by --sizes 19), and a game every part holds (stored once).
+const char* const kIllegal = "(;GM[1]SZ[19]RE[B+R];B[dd];W[dd])\n";
+const char* const kSmall = "(;GM[1]SZ[9]RE[W+R];B[ee];W[cc];B[gg];W[cg])\n";
+
+std::vector<std::string> corpus_lines() {
+  static std::vector<std::string> lines = gz_lines(corpus_path("tygem-dev/tygem-2006-02.sgf.gz"), 0, 160);
+  return lines;
+}
+
+// `parts` random parts of the corpus lines, the first holding about 60% of
+// the games (like an archive and its nightly additions; a part adding more
+// than the database holds may rebuild the sketch instead): each game lands
+// in one part, about one in ten also in another part, and the hand-made
+// records go to every part.  Deterministic for a seed.
+std::vector<std::string> split(size_t parts, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<std::string> out(parts);
+  for (const std::string& line : corpus_lines()) {
+    out[rng() % 10 < 6 ? 0 : 1 + rng() % (parts - 1)] += line;
+    if (rng() % 10 == 0) out[rng() % parts] += line;
+  }
+  for (auto& p : out) p += std::string(kIllegal) + kSmall;
+  return out;
+}
+
+std::string export_tsv(const std::string& db, const std::string& scratch) {
+  const std::string out = scratch + "/export-" + std::to_string(std::hash<std::string>()(db)) + ".tsv";
+  RunResult r = run({SGFPAT_BINARY, "export", "--db", db, "-f", "tsv", "-o", out}, scratch);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  return read_file(out);
+}
+
+void require_same_counts(const std::string& a, const std::string& b) {
+  DbSnapshot sa = read_db(a), sb = read_db(b);
+  REQUIRE(sa.opened);
+  REQUIRE(sb.opened);
+  CHECK(sa.game_count == sb.game_count);
+  std::string why;
+  const size_t d = diff_counts(sa.reported(), sb.reported(), &why);
+  INFO("incremental vs from scratch:\n" << why);
+  CHECK(d == 0);
+  CHECK(!sa.reported().empty());
+}
+
+struct Config {
+  int k;
+  bool symmetry;
+  std::vector<std::string> extra;  // e.g. a small --memory-mb
+  bool tiny = false;  // a budget that counts in the draining mode, where a later part may not fit memory either
+};
+
+// Ingests the parts one by one into one database and all at once into
+// another; both must hold the same counts.  Returns the two paths.
+std::pair<std::string, std::string> ingest_both(const TempDir& tmp, const Config& c, size_t parts, unsigned seed) {
+  std::vector<std::string> flags = {"--levels", "6", "--min-played", std::to_string(c.k), "--sizes", "19"};
+  if (!c.symmetry) flags.push_back("--no-symmetry");
+  flags.insert(flags.end(), c.extra.begin(), c.extra.end());
+  flags.push_back("--");  // --sizes takes a list: the inputs are not part of it
+  std::vector<std::string> files;
+  const auto texts = split(parts, seed);
+  for (size_t i = 0; i < parts; ++i) {
+    files.push_back(tmp / ("part" + std::to_string(i) + ".sgf"));
+    write_file(files.back(), texts[i]);
+  }
+  const std::string inc = tmp / "incremental", full = tmp / "full";
+  int catchups = 0;
+  for (size_t i = 0; i < parts; ++i) {
+    nlohmann::json j = ingest_ok(inc, flags, {files[i]}, tmp.path());
+    CHECK(j["rejected"].get<int>() == 1);
+    CHECK(j["filtered"].get<int>() == 1);
+    if (i > 0) {
+      // Every later part has new games: counted alone, on top of the others.
+      CHECK(j["count_plan"] == "incremental");
+      if (c.tiny && j.contains("counted_in_full_because")) {
+        MESSAGE("counted in full: " << j["counted_in_full_because"]);
+        continue;
+      }
+      CHECK(!j.contains("counted_in_full_because"));
+      CHECK(j["count"]["new_games"].get<uint64_t>() == j["ingested"].get<uint64_t>());
+      catchups += j["count"]["catchup_keys"].get<uint64_t>() > 0;
+    } else if (c.tiny) {
+      CHECK(j["count"]["mode"] == "draining");
+    }
+    CHECK(j["count"]["games"].get<uint64_t>() == j["games_in_db"].get<uint64_t>());
+  }
+  if (!c.tiny) CHECK(catchups > 0);  // the catch-up over counted games was exercised
+  nlohmann::json j = ingest_ok(full, flags, files, tmp.path());
+  CHECK(j["count_plan"] == "full");
+  // Running again adds nothing and counts nothing.
+  j = ingest_ok(inc, flags, {files[0]}, tmp.path());
+  CHECK(j["count_plan"] == "none");
+  CHECK(j["ingested"].get<int>() == 0);
+  return {inc, full};
+}
+
+}  // namespace
+
+TEST_CASE("incremental == from scratch: random splits, K = 1, 2, 3, symmetry on and off") {
+  const std::vector<Config> configs = {{1, true, {}}, {2, true, {}}, {3, true, {}}, {2, false, {}}, {3, false, {}}};
+  unsigned seed = 12;
+  for (const Config& c : configs) {
+    TempDir tmp("sgfpat-incr");
+    const size_t parts = 2 + seed % 3;
+    CAPTURE(c.k);
+    CAPTURE(c.symmetry);
+    CAPTURE(seed);
+    CAPTURE(parts);
+    auto [inc, full] = ingest_both(tmp, c, parts, seed++);
+    require_same_counts(inc, full);
+    if (c.k == 2) CHECK(export_tsv(inc, tmp.path()) == export_tsv(full, tmp.path()));
+  }
+}
+
+TEST_CASE("incremental == from scratch with budgets that count the base in the draining mode") {
+  TempDir tmp("sgfpat-incr-tiny");
+  // 4 MB leaves counting next to nothing: the first part is counted by
+  // draining tables; later parts count in memory or fall back to a full
+  // count, and either way must give the counts of one ingest.
+  auto [inc, full] = ingest_both(tmp, {1, true, {"--memory-mb", "4", "--threads", "1"}, true}, 3, 99);
+  require_same_counts(inc, full);
+  CHECK(export_tsv(inc, tmp.path()) == export_tsv(full, tmp.path()));
+}
+
+TEST_CASE("a damaged sketch file is reported and the new games are counted in full instead") {
+  TempDir tmp("sgfpat-incr-damaged");
+  const auto texts = split(2, 5);
+  write_file(tmp / "a.sgf", texts[0]);
+  write_file(tmp / "b.sgf", texts[1]);
+  const std::vector<std::string> flags = {"--levels", "6"};
+  ingest_ok(tmp / "db", flags, {tmp / "a.sgf"}, tmp.path());
+  std::string sketch;
+  for (const auto& e : fs::directory_iterator(tmp / "db"))
+    if (e.path().filename().string().rfind("sgfpat-played-", 0) == 0) sketch = e.path().string();
+  REQUIRE(!sketch.empty());
+  std::string bytes = read_file(sketch);
+  REQUIRE(bytes.size() > 100);
+  bytes[bytes.size() / 2] ^= 0x5a;
+  write_file(sketch, bytes);
+  nlohmann::json j = ingest_ok(tmp / "db", flags, {tmp / "b.sgf"}, tmp.path());
+  REQUIRE(j.contains("counted_in_full_because"));
+  CHECK(j["counted_in_full_because"].get<std::string>().find("damaged") != std::string::npos);
+  ingest_ok(tmp / "full", flags, {tmp / "a.sgf", tmp / "b.sgf"}, tmp.path());
+  require_same_counts(tmp / "db", tmp / "full");
+  // --recount still counts everything.
+  j = ingest_ok(tmp / "db", {"--recount"}, {}, tmp.path());
+  CHECK(j["count_plan"] == "full");
+  require_same_counts(tmp / "db", tmp / "full");
+}
+
+TEST_CASE("an incremental ingest killed with SIGKILL, then run again, gives the counts of an uninterrupted run") {
+  TempDir tmp("sgfpat-incr-kill");
+  const auto texts = split(2, 7);
+  write_file(tmp / "a.sgf", texts[0]);
+  write_file(tmp / "b.sgf", texts[1]);
+  const std::vector<std::string> flags = {"--levels", "6", "--threads", "2"};
+  ingest_ok(tmp / "full", flags, {tmp / "a.sgf", tmp / "b.sgf"}, tmp.path());
+  ingest_ok(tmp / "base", flags, {tmp / "a.sgf"}, tmp.path());
+  // How long the uninterrupted incremental ingest takes, on a copy.
+  fs::copy(tmp / "base", tmp / "timed", fs::copy_options::recursive);
+  auto t0 = std::chrono::steady_clock::now();
+  nlohmann::json j = ingest_ok(tmp / "timed", flags, {tmp / "b.sgf"}, tmp.path());
+  const double whole = seconds_since(t0);
+  REQUIRE(j["count_plan"] == "incremental");
+  require_same_counts(tmp / "timed", tmp / "full");
+  int killed = 0;
+  for (double at : {0.15, 0.4, 0.65, 0.9}) {
+    const std::string db = tmp / ("kill" + std::to_string(int(at * 100)));
+    fs::copy(tmp / "base", db, fs::copy_options::recursive);
+    pid_t pid = spawn(ingest_args(db, flags, {tmp / "b.sgf"}), db + ".out", db + ".err");
+    std::this_thread::sleep_for(std::chrono::duration<double>(at * whole));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (WIFSIGNALED(status)) ++killed;
+    // A reader sees a whole generation: the base's counts or the new ones.
+    DbSnapshot s = read_db(db);
+    REQUIRE(s.opened);
+    CHECK(!s.reported().empty());
+    nlohmann::json again = ingest_ok(db, flags, {tmp / "b.sgf"}, tmp.path());
+    // (A run killed after its switch has nothing left to count.)
+    if (again.contains("count")) CHECK(again["count"]["games"].get<uint64_t>() == again["games_in_db"].get<uint64_t>());
+    else CHECK(again["count_plan"] == "none");
+    require_same_counts(db, tmp / "full");
+  }
+  MESSAGE(killed << " of 4 runs killed before they ended (uninterrupted: " << whole << " s)");
+  CHECK(killed >= 3);
+}
