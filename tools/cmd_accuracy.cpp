@@ -63,14 +63,26 @@ int run_accuracy(const AccuracyArgs& a) {
   ReplayResult rr;
   ProgressLine progress;
   auto t0 = Clock::now();
+  // Like ingest: every skipped record and unreadable input is named (the
+  // first few), and an unreadable input or a run without games exits 3.
+  uint64_t shown = 0, input_errors = 0;
+  auto skipped = [&](const std::string& why) {
+    if (shown++ < 20) {
+      progress.finish();
+      std::cerr << "sgfpat accuracy: skipped " << why << "\n";
+    }
+  };
   while ((a.max_games == 0 || report.games < a.max_games) && stream.next(&game, &st)) {
     if (!st.ok()) {
-      ++report.skipped_games;
+      if (stream.input_error() && !stream.game_lost()) ++input_errors;
+      else ++report.skipped_games;
+      skipped(st.message());
       continue;
     }
     // Check legality first so that a rejected record contributes nothing.
-    if (!replay(game, &board, &rr).ok()) {
+    if (Status legal = replay(game, &board, &rr); !legal.ok()) {
       ++report.skipped_games;
+      skipped(game.origin.describe() + ": illegal record: " + legal.message());
       continue;
     }
     predictor.start_game(game.info.size);
@@ -81,6 +93,9 @@ int run_accuracy(const AccuracyArgs& a) {
                     std::to_string(100 * report.all.top_rate(0)).substr(0, 5) + "%");
   }
   progress.finish();
+  if (shown > 20) std::cerr << "sgfpat accuracy: ... " << (shown - 20) << " more skipped, not shown\n";
+  const int exit_code = input_errors > 0 || report.games == 0 ? kBadInput : kOk;
+  if (report.games == 0) std::cerr << "sgfpat accuracy: no readable game in the inputs\n";
   double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
   double cps = report.eval_seconds > 0 ? double(report.candidates) / report.eval_seconds : 0;
   if (!a.csv.empty()) {
@@ -100,6 +115,7 @@ int run_accuracy(const AccuracyArgs& a) {
     nlohmann::json j = stats_json(report.all);
     j["games"] = report.games;
     j["skipped_games"] = report.skipped_games;
+    j["input_errors"] = input_errors;
     j["candidates"] = report.candidates;
     j["candidates_per_s"] = cps;
     j["estimator"] = a.priors.estimator;
@@ -108,7 +124,7 @@ int run_accuracy(const AccuracyArgs& a) {
     for (int i = 0; i < 4; ++i) phases[AccuracyReport::phase_name(i)] = stats_json(report.phases[size_t(i)]);
     j["phases"] = phases;
     std::cout << j.dump(2) << "\n";
-    return kOk;
+    return exit_code;
   }
   auto row = [](const std::string& name, const PredictionStats& s) {
     char line[200];
@@ -124,7 +140,8 @@ int run_accuracy(const AccuracyArgs& a) {
   for (int i = 0; i < 4; ++i) std::cout << row(AccuracyReport::phase_name(i), report.phases[size_t(i)]);
   std::cout << "  evaluation speed: " << with_commas(uint64_t(cps)) << " candidates/s ("
             << with_commas(report.candidates) << " candidates in " << report.eval_seconds << " s)\n";
-  return kOk;
+  if (input_errors) std::cout << "  unreadable inputs: " << input_errors << " (see above)\n";
+  return exit_code;
 }
 }  // namespace
 

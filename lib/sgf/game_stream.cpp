@@ -19,12 +19,14 @@ bool GameStream::next(Game* game, Status* status) {
     game->actions.clear();
     *status = Status::Error(std::move(e.message));
     input_error_ = true;
+    game_lost_ = e.in_game;
     last_text_ = {};
     return true;
   }
   if (!has_pending_) return false;
   has_pending_ = false;
   input_error_ = false;
+  game_lost_ = false;
   game->origin = pending_.origin;
   last_text_ = pending_.text;
   Status s = parse_game(pending_.text, game);

@@ -30,6 +30,9 @@ class GameStream {
   // After an error from next(): true if it came from reading the input
   // rather than from parsing a game.
   bool input_error() const { return input_error_; }
+  // After an input error: true if it lost one game record of a readable
+  // input (too large, unterminated), false if it concerns a whole input.
+  bool game_lost() const { return game_lost_; }
   // The SGF text of the game last returned (empty after an input error).
   std::string_view text() const { return last_text_; }
 
@@ -41,6 +44,7 @@ class GameStream {
   GameText pending_;
   bool has_pending_ = false;
   bool input_error_ = false;
+  bool game_lost_ = false;
   std::string_view last_text_;
 };
 
