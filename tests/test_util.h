@@ -207,7 +207,7 @@ struct DbSnapshot {
 inline DbSnapshot read_db(const std::string& path) {
   DbSnapshot snap;
   sgfpat::OpenOptions opts;
-  opts.read_only = true;
+  opts.secondary = true;
   std::unique_ptr<sgfpat::PatternDb> db;
   sgfpat::Status s = sgfpat::PatternDb::Open(path, opts, &db);
   if (!s.ok()) {

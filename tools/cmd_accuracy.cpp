@@ -51,8 +51,7 @@ int run_accuracy(const AccuracyArgs& a) {
   sgfpat_priors::Priors priors;
   Status st = a.priors.open(&priors);
   if (!st.ok()) {
-    std::cerr << "sgfpat accuracy: " << st.message() << "\n";
-    return kFailure;
+    return fail("sgfpat accuracy: ", st);
   }
   Evaluator evaluator(priors, a.priors.options());
   AccuracyReport report;
@@ -74,7 +73,7 @@ int run_accuracy(const AccuracyArgs& a) {
   };
   while ((a.max_games == 0 || report.games < a.max_games) && stream.next(&game, &st)) {
     if (!st.ok()) {
-      if (stream.input_error() && !stream.game_lost()) ++input_errors;
+      if (stream.input_error() && !stream.lost_game()) ++input_errors;
       else ++report.skipped_games;
       skipped(st.message());
       continue;

@@ -63,8 +63,7 @@ int export_tsv(PatternDb& db, const std::string& out_path, bool json) {
     return true;
   });
   if (!st.ok()) {
-    std::cerr << me << st.message() << "\n";
-    return kFailure;
+    return fail(me, st);
   }
   table.seal();
 
@@ -73,8 +72,7 @@ int export_tsv(PatternDb& db, const std::string& out_path, bool json) {
   search.closed = true;
   st = find_representatives(db, &table, &search);
   if (!st.ok()) {
-    std::cerr << me << st.message() << "\n";
-    return kFailure;
+    return fail(me, st);
   }
   if (search.key_mismatches) {
     std::cerr << me << "internal error: " << search.key_mismatches

@@ -225,8 +225,7 @@ int run_gtp(const GtpArgs& a) {
   if (!a.priors.path.empty()) {
     Status st = a.priors.open(&priors);
     if (!st.ok()) {
-      std::cerr << "sgfpat gtp: " << st.message() << "\n";
-      return kFailure;
+      return fail("sgfpat gtp: ", st);
     }
   }
   Engine engine(a, priors.is_open() ? &priors : nullptr);

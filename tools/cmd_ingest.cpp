@@ -72,8 +72,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   std::unique_ptr<PatternDb> db;
   Status st = PatternDb::Open(a.db, open, &db);
   if (!st.ok()) {
-    std::cerr << "sgfpat ingest: " << st.message() << "\n";
-    return kFailure;
+    return fail("sgfpat ingest: ", st);
   }
 
   // ---- import ----
@@ -96,20 +95,20 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
         if (stream.input_error()) {
           ++input_errors;
           report(st.message());
-          if (stream.game_lost()) importer.count_unreadable("unreadable record");
+          if (stream.lost_game()) importer.count_unreadable("unreadable record");
         } else {
           importer.count_unreadable("parse error");
           report(st.message());
         }
       } else {
         std::string problem;
-        Status s = importer.add(game, &problem);
+        AddOutcome outcome;
+        Status s = importer.add(game, &outcome, &problem);
         if (!s.ok()) {
           progress.finish();
-          std::cerr << "sgfpat ingest: " << s.message() << "\n";
-          return kFailure;
+          return fail("sgfpat ingest: ", s);
         }
-        if (!problem.empty() && problem.rfind("skipped", 0) != 0) report(game.origin.describe() + ": " + problem);
+        if (outcome == AddOutcome::Rejected) report(game.origin.describe() + ": " + problem);
       }
       const ImportStats& is = importer.stats();
       if (progress.enabled() && is.games_read % 256 == 0) {
@@ -128,8 +127,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   st = importer.finish();
   if (!st.ok()) {
     progress.finish();
-    std::cerr << "sgfpat ingest: " << st.message() << "\n";
-    return kFailure;
+    return fail("sgfpat ingest: ", st);
   }
   double import_seconds = std::chrono::duration<double>(Clock::now() - t_import).count();
   const ImportStats& is = importer.stats();
@@ -164,8 +162,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     st = recount(*db, co, &cs);
     progress.finish();
     if (!st.ok()) {
-      std::cerr << "sgfpat ingest: counting failed: " << st.message() << "\n";
-      return kFailure;
+      return fail("sgfpat ingest: counting failed: ", st);
     }
     counted = true;
   } else if (!previous.is_discarded() && previous.is_object()) {

@@ -97,8 +97,7 @@ int run_query(const QueryArgs& a, const CLI::App& cmd) {
   std::unique_ptr<PatternDb> db;
   Status st = PatternDb::OpenReader(a.db, &db);
   if (!st.ok()) {
-    std::cerr << me << st.message() << "\n";
-    return kFailure;
+    return fail(me, st);
   }
   const KeyScheme& scheme = db->settings().scheme;
   const uint64_t min_played = uint64_t(db->settings().min_played);
@@ -114,15 +113,13 @@ int run_query(const QueryArgs& a, const CLI::App& cmd) {
     Game game;
     st = load_game(a.sgf, a.game, &game);
     if (!st.ok()) {
-      std::cerr << me << st.message() << "\n";
-      return kBadInput;
+      return fail(me, st);
     }
     Board board;
     ReplayResult result;
     st = position_after(game, a.move, &board, &result);
     if (!st.ok()) {
-      std::cerr << me << st.message() << "\n";
-      return kBadInput;
+      return fail(me, st);
     }
     Point p;
     if (!parse_point(a.point, board.size(), &p)) {
@@ -173,8 +170,7 @@ int run_query(const QueryArgs& a, const CLI::App& cmd) {
     bool found = false;
     st = db->get(r.level, r.key, &r.counts, &found);
     if (!st.ok()) {
-      std::cerr << me << st.message() << "\n";
-      return kFailure;
+      return fail(me, st);
     }
     if (found && r.counts.played >= min_played) rows.push_back(std::move(r));
   }

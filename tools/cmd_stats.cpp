@@ -80,8 +80,7 @@ int run_stats(const StatsArgs& a) {
   std::unique_ptr<PatternDb> db;
   Status st = PatternDb::OpenReader(a.db, &db);
   if (!st.ok()) {
-    std::cerr << me << st.message() << "\n";
-    return kFailure;
+    return fail(me, st);
   }
   const DbSettings& settings = db->settings();
   const KeyScheme& scheme = settings.scheme;
@@ -121,8 +120,7 @@ int run_stats(const StatsArgs& a) {
       return true;
     });
     if (!st.ok()) {
-      std::cerr << me << st.message() << "\n";
-      return kFailure;
+      return fail(me, st);
     }
     std::sort(top.begin(), top.end(), before);
   }
@@ -140,8 +138,7 @@ int run_stats(const StatsArgs& a) {
     table.seal();
     st = find_representatives(*db, &table, &search);
     if (!st.ok()) {
-      std::cerr << me << st.message() << "\n";
-      return kFailure;
+      return fail(me, st);
     }
     for (size_t i = 0; i < top.size(); ++i) {
       int64_t k = table.find(a.level, top[i].key);

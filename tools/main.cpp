@@ -59,18 +59,14 @@ int main(int argc, char** argv) {
     int rc = app.exit(e);
     return rc == 0 ? kOk : kUsage;
   }
-  // The library reports failures as values; anything thrown that still gets
-  // here (an allocation failure, a bug) ends the run with a message and exit
-  // code 1, never an abort.
+  // Nothing the library does throws across its boundary; this catches what
+  // a command itself might (an allocation failing, a bug) and still maps it
+  // to an exit code.
   try {
     for (auto& [sub, run] : runners)
       if (sub->parsed()) return run();
-  } catch (const std::bad_alloc&) {
-    std::cerr << "sgfpat: out of memory\n";
-    return kFailure;
-  } catch (const std::exception& e) {
-    std::cerr << "sgfpat: internal error: " << e.what() << "\n";
-    return kFailure;
+  } catch (...) {
+    return fail("sgfpat: ", sgfpat::status_from_exception("internal error"));
   }
   return kUsage;
 }

@@ -194,7 +194,7 @@ Status find_representatives(PatternDb& db, PatternTable* table, RepresentativeSe
     if (search->max_games && search->games_replayed >= search->max_games) return false;
     Status st = decode_game(rec, &game);
     if (!st.ok()) {
-      err = Status::Error("stored game: " + st.message());
+      err = st.with_context("stored game");
       return false;
     }
     finder.start_game(game.info.size);
@@ -202,7 +202,7 @@ Status find_representatives(PatternDb& db, PatternTable* table, RepresentativeSe
     st = replay(game, &board, &rr, &finder);
     ++search->games_replayed;
     if (!st.ok()) {
-      err = Status::Error("stored game " + game.origin.describe() + ": " + st.message());
+      err = Status::Corruption("stored game " + game.origin.describe() + ": " + st.message());
       return false;
     }
     return true;

@@ -5,7 +5,7 @@
 namespace sgfpat {
 
 namespace {
-constexpr uint8_t kOff = 3;
+constexpr uint8_t kOff = uint8_t(Color::OffBoard);
 
 uint64_t splitmix64(uint64_t& s) {
   uint64_t z = (s += 0x9e3779b97f4a7c15ULL);

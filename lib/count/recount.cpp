@@ -70,7 +70,12 @@ Status for_all_games(PatternDb& db, int threads, const std::function<Status(int,
     pool.emplace_back([&, t] {
       std::vector<std::string> batch;
       while (queue.pop(&batch)) {
-        Status s = work(t, batch);
+        Status s;
+        try {
+          s = work(t, batch);
+        } catch (...) {
+          s = status_from_exception("counting");
+        }
         if (!s.ok()) {
           std::lock_guard<std::mutex> lock(err_mu);
           if (first_error.ok()) first_error = s;
@@ -123,7 +128,7 @@ Status replay_stored(const std::string& rec, Game* game, Board* board, TrackingO
   obs->start_game(game->info.size);
   ReplayResult rr;
   st = replay(*game, board, &rr, obs);
-  if (!st.ok()) return Status::Error("stored game " + game->origin.describe() + ": " + st.message());
+  if (!st.ok()) return Status::Corruption("stored game " + game->origin.describe() + ": " + st.message());
   return Status::OK();
 }
 
@@ -211,7 +216,7 @@ std::string CountSummary::to_json() const {
   j["patterns_per_level"] = patterns_per_level;
   j["sketch_fill"] = sketch_fill;
   j["sketch_bytes"] = sketch_bytes;
-  j["flushes"] = flushes;
+  j["drains"] = drains;
   j["pruned"] = pruned;
   j["mode"] = mode;
   j["kept_keys"] = kept_keys;
@@ -237,7 +242,7 @@ Status count_resident(PatternDb& db, int threads, ResidentTable* table, const st
           counter.start_game(game);
           ReplayResult rr;
           st = replay(game, &board, &rr, &counter);
-          if (!st.ok()) return Status::Error("stored game " + game.origin.describe() + ": " + st.message());
+          if (!st.ok()) return Status::Corruption("stored game " + game.origin.describe() + ": " + st.message());
           counter.finish_game();
         }
         *positions += counter.positions();
@@ -251,7 +256,7 @@ Status count_resident(PatternDb& db, int threads, ResidentTable* table, const st
 // and drain into the database generation `gen` when full.
 Status count_draining(PatternDb& db, int threads, uint32_t gen, const CountMinSketch& sketch, size_t table_entries,
                       const std::function<void(uint64_t)>& progress, std::atomic<uint64_t>* positions,
-                      std::atomic<uint64_t>* candidates, std::atomic<uint64_t>* flushes) {
+                      std::atomic<uint64_t>* candidates, std::atomic<uint64_t>* drains) {
   const DbSettings& settings = db.settings();
   std::vector<CountTable> tables;
   std::vector<KeptFilter> filters;
@@ -274,7 +279,7 @@ Status count_draining(PatternDb& db, int threads, uint32_t gen, const CountMinSk
       }
     });
     if (st.ok() && !chunk.empty()) st = db.add_counts(gen, chunk);
-    ++*flushes;
+    ++*drains;
     return st;
   };
   Status s = for_all_games(
@@ -290,7 +295,7 @@ Status count_draining(PatternDb& db, int threads, uint32_t gen, const CountMinSk
           counter.start_game(game);
           ReplayResult rr;
           st = replay(game, &board, &rr, &counter);
-          if (!st.ok()) return Status::Error("stored game " + game.origin.describe() + ": " + st.message());
+          if (!st.ok()) return Status::Corruption("stored game " + game.origin.describe() + ": " + st.message());
           counter.finish_game();
           if (!counter.status().ok()) return counter.status();
         }
@@ -310,14 +315,15 @@ Status count_draining(PatternDb& db, int threads, uint32_t gen, const CountMinSk
 
 }  // namespace
 
-Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary) {
+// recount() but for the exceptions its allocations may throw.
+static Status recount_unguarded(PatternDb& db, const CountOptions& options, CountSummary* summary) {
   *summary = CountSummary{};
   const DbSettings& settings = db.settings();
   const int threads = std::max(1, options.threads);
   const int levels = settings.scheme.levels;
   const unsigned min_played = unsigned(settings.min_played);
   if (settings.min_played < 1 || settings.min_played > 255)
-    return Status::Error("min_played must be between 1 and 255");
+    return Status::InvalidArgument("min_played must be between 1 and 255");
 
   // At most half the budget for the sketch.  About two cells per row for
   // each played (level, pattern) keeps false "kept" answers rare; more only
@@ -326,7 +332,7 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
   const int cell_bits = CountMinSketch::cell_bits_for(settings.min_played);
   const size_t sketch_bytes =
       size_t(std::min<uint64_t>(options.memory_budget / 2, played_items * 2 * CountMinSketch::kRows * cell_bits / 8));
-  std::atomic<uint64_t> positions{0}, candidates{0}, flushes{0};
+  std::atomic<uint64_t> positions{0}, candidates{0}, drains{0};
   auto progress = [&](int pass) {
     return [&, pass](uint64_t done) {
       if (options.progress) options.progress({pass, done, db.game_count()});
@@ -446,14 +452,13 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
       return Status::OK();
     });
     if (!s.ok()) return s;
-    flushes = 1;
   } else {
     summary->mode = "draining";
     kept = KeySet(levels);
     extended = KeySet(levels);
     const size_t table_entries = size_t(std::min<uint64_t>(
         options.memory_budget / 4 / size_t(threads) / (2 * sizeof(CountTable::Entry)), played_items));
-    s = count_draining(db, threads, gen, *sketch, table_entries, progress(2), &positions, &candidates, &flushes);
+    s = count_draining(db, threads, gen, *sketch, table_entries, progress(2), &positions, &candidates, &drains);
     if (!s.ok()) return s;
     sketch.reset();
     summary->seconds_pass2 = since(t0);
@@ -463,7 +468,7 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
   }
   summary->positions = positions;
   summary->candidates = candidates;
-  summary->flushes = flushes;
+  summary->drains = drains;
   summary->pruned = pruned;
 
   // ---- commit ----
@@ -471,6 +476,14 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
   if (!s.ok()) return s;
   summary->seconds_commit = since(t0);
   return db.set_summary(summary->to_json());  // with the commit time
+}
+
+Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary) {
+  try {
+    return recount_unguarded(db, options, summary);
+  } catch (...) {  // the tables' allocations (bad_alloc, length_error)
+    return status_from_exception("counting");
+  }
 }
 
 }  // namespace sgfpat

@@ -41,7 +41,7 @@ struct CountSummary {
   std::vector<uint64_t> patterns_per_level;  // reported (played >= min_played), index level-1
   double sketch_fill = 0;
   size_t sketch_bytes = 0;
-  uint64_t flushes = 0;
+  uint64_t drains = 0;  // draining mode: table drains into the database; resident: 0
   uint64_t pruned = 0;  // counted but played < min_played (sketch over-estimates)
   std::string mode;         // "resident": all kept patterns in memory; "draining": tables drained when full
   uint64_t kept_keys = 0;   // resident: patterns counted (reported + pruned)

@@ -10,8 +10,6 @@
 namespace sgfpat::mcts {
 
 namespace {
-constexpr uint8_t kOffBoard = 3;  // Board's color of the border points
-
 uint64_t splitmix64(uint64_t& x) {
   uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -31,7 +29,8 @@ int score_result(const Board& b, double komi) {
 class Playout {
  public:
   // `weigher` (may be null) scores candidates with a levels-1..2 tracker.
-  Playout(const Evaluator* weigher, const KeyScheme* scheme2) : weigher_(weigher), scheme2_(scheme2) {}
+  Playout(const Evaluator* weigher, const KeyScheme* playout_scheme)
+      : weigher_(weigher), playout_scheme_(playout_scheme) {}
 
   int run(Board& b, Color c, double komi, Rng& rng) {
     const int size = b.size();
@@ -44,7 +43,7 @@ class Playout {
     PatternTracker* tracker = nullptr;
     if (weigher_) {
       if (!tracker_template_ || tracker_size_ != size) {
-        tracker_template_ = std::make_unique<PatternTracker>(*scheme2_, size);
+        tracker_template_ = std::make_unique<PatternTracker>(*playout_scheme_, size);
         tracker_size_ = size;
         if (wmax_ <= 0) wmax_ = 1e-9;
       }
@@ -121,7 +120,7 @@ class Playout {
   }
 
   const Evaluator* weigher_;
-  const KeyScheme* scheme2_;
+  const KeyScheme* playout_scheme_;
   std::vector<int16_t> empties_;
   std::array<int16_t, Board::kMaxIndex> pos_{};
   std::unique_ptr<PatternTracker> tracker_template_;
@@ -153,7 +152,7 @@ int select_child(const Node& parent, Color mover, int virtual_loss, double explo
     const Node& ch = parent.children[size_t(i)];
     const int32_t n = ch.n.load(std::memory_order_relaxed);
     const int32_t vl = ch.vloss.load(std::memory_order_relaxed) * virtual_loss;
-    const double bw = ch.v2.load(std::memory_order_relaxed) / 2.0;
+    const double bw = ch.black_wins_x2.load(std::memory_order_relaxed) / 2.0;
     // A virtual loss is a visit the mover lost: add it to n, and for White
     // (whose wins are n - v) also to Black's wins.
     const double n_eff = double(n) + vl;
@@ -173,15 +172,15 @@ bool is_own_eye(const Board& board, int idx, Color c) {
   const int s = board.stride();
   const int nb[4] = {idx - 1, idx + 1, idx - s, idx + s};
   for (int q : nb) {
-    uint8_t v = uint8_t(board.at_index(q));
-    if (v != kOffBoard && v != uint8_t(c)) return false;
+    const Color v = board.at_index(q);
+    if (v != Color::OffBoard && v != c) return false;
   }
   const int dg[4] = {idx - s - 1, idx - s + 1, idx + s - 1, idx + s + 1};
   int opp = 0, off = 0;
-  const uint8_t o = uint8_t(opponent(c));
+  const Color o = opponent(c);
   for (int q : dg) {
-    uint8_t v = uint8_t(board.at_index(q));
-    if (v == kOffBoard) ++off;
+    const Color v = board.at_index(q);
+    if (v == Color::OffBoard) ++off;
     else if (v == o) ++opp;
   }
   return off > 0 ? opp == 0 : opp <= 1;
@@ -256,13 +255,13 @@ void Search::expand(Node* node, const Board& board, Color mover, const PatternTr
 
 void Search::work(int thread_index) {
   uint64_t x = options_.seed ^ (0xa0761d6478bd642fULL * uint64_t(thread_index + 1));
-  KeyScheme scheme2;
+  KeyScheme playout_scheme;  // the evaluator's, at most 2 levels
   const bool weighted = options_.playout_priors && evaluator_ != nullptr;
   if (weighted) {
-    scheme2 = evaluator_->scheme();
-    scheme2.levels = std::min(2, scheme2.levels);
+    playout_scheme = evaluator_->scheme();
+    playout_scheme.levels = std::min(2, playout_scheme.levels);
   }
-  Worker w{Rng(splitmix64(x)), Playout(weighted ? evaluator_.get() : nullptr, &scheme2), {}, nullptr, {}};
+  Worker w{Rng(splitmix64(x)), Playout(weighted ? evaluator_.get() : nullptr, &playout_scheme), {}, nullptr, {}};
   const int vl = options_.virtual_loss;
   while (started_.fetch_add(1, std::memory_order_relaxed) < options_.iterations) {
     Board b = root_board_;
@@ -308,7 +307,7 @@ void Search::work(int thread_index) {
     const int result = w.playout.run(b, c, options_.komi, w.rng);
     for (size_t k = 0; k < w.path.size(); ++k) {
       Node* p = w.path[k];
-      p->v2.fetch_add(result, std::memory_order_relaxed);
+      p->black_wins_x2.fetch_add(result, std::memory_order_relaxed);
       p->n.fetch_add(1, std::memory_order_relaxed);
       if (k > 0) p->vloss.fetch_sub(1, std::memory_order_relaxed);
     }

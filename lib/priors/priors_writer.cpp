@@ -1,6 +1,7 @@
 #include "priors/priors_writer.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <cstdio>
@@ -27,22 +28,34 @@ class File {
   }
   bool ok() const { return f_ != nullptr && !failed_; }
   void write(const void* p, size_t n) {
-    if (f_ && std::fwrite(p, 1, n, f_) != n) failed_ = true;
+    if (f_ && !failed_ && std::fwrite(p, 1, n, f_) != n) fail();
     offset_ += n;
   }
   void write_at(uint64_t off, const void* p, size_t n) {
-    if (!f_ || std::fseek(f_, long(off), SEEK_SET) != 0 || std::fwrite(p, 1, n, f_) != n) failed_ = true;
+    if (!f_ || failed_) return;
+    if (std::fseek(f_, long(off), SEEK_SET) != 0 || std::fwrite(p, 1, n, f_) != n) fail();
   }
   bool close() {
-    bool good = f_ && !failed_ && std::fflush(f_) == 0 && std::fclose(f_) == 0;
+    if (f_ && !failed_ && std::fflush(f_) != 0) fail();
+    if (f_ && std::fclose(f_) != 0 && !failed_) fail();
     f_ = nullptr;
-    return good;
+    return !failed_;
   }
   uint64_t offset() const { return offset_; }
+  // The first failure as a Status: NoSpace when the disk was full.
+  Status error(const std::string& path) const {
+    std::string msg = path + ": write failed: " + std::strerror(errno_);
+    return errno_ == ENOSPC || errno_ == EDQUOT ? Status::NoSpace(msg) : Status::IOError(msg);
+  }
 
  private:
+  void fail() {
+    if (!failed_) errno_ = errno;
+    failed_ = true;
+  }
   std::FILE* f_;
   bool failed_ = false;
+  int errno_ = 0;
   uint64_t offset_ = 0;
 };
 
@@ -88,10 +101,9 @@ LevelTables build_level(const std::vector<uint64_t>& keys, const std::vector<sgf
   }
   return t;
 }
-}  // namespace
 
-Status write_priors(PatternDb& db, const PriorsExportOptions& options, const std::string& path,
-                    PriorsExportSummary* summary) {
+Status write_priors_file(PatternDb& db, const PriorsExportOptions& options, const std::string& path,
+                         PriorsExportSummary* summary) {
   using sgfpat_priors::CountsRecord;
   using sgfpat_priors::Header;
   const KeyScheme& scheme = db.settings().scheme;
@@ -99,7 +111,7 @@ Status write_priors(PatternDb& db, const PriorsExportOptions& options, const std
   const int min_played = std::max(options.min_played, db.settings().min_played);
   *summary = PriorsExportSummary{};
   summary->min_played = min_played;
-  if (db.generation() == 0) return Status::Error("database " + db.path() + " has no counts yet (run ingest first)");
+  if (db.generation() == 0) return Status::NotFound("database " + db.path() + " has no counts yet (run ingest first)");
 
   Header h;
   std::memset(&h, 0, sizeof h);
@@ -122,7 +134,7 @@ Status write_priors(PatternDb& db, const PriorsExportOptions& options, const std
 
   const std::string tmp = path + ".tmp";
   File out(tmp);
-  if (!out.ok()) return Status::Error(path + ": cannot write: " + std::strerror(errno));
+  if (!out.ok()) return Status::IOError(path + ": cannot write: " + std::strerror(errno));
   out.write(&h, sizeof h);
   sgfpat_priors::Checksum64 sum;
   auto write = [&](const void* p, size_t n) {
@@ -144,10 +156,10 @@ Status write_priors(PatternDb& db, const PriorsExportOptions& options, const std
       return true;
     });
     if (!st.ok()) return st;
-    if (overflow) return Status::Error("level " + std::to_string(level) + " has a pattern played over 2^32 times");
-    if (keys.size() > UINT32_MAX) return Status::Error("level " + std::to_string(level) + " has over 2^32 patterns");
+    if (overflow) return Status::NotSupported("level " + std::to_string(level) + " has a pattern played over 2^32 times");
+    if (keys.size() > UINT32_MAX) return Status::NotSupported("level " + std::to_string(level) + " has over 2^32 patterns");
     if (std::adjacent_find(keys.begin(), keys.end(), std::greater_equal<>()) != keys.end())
-      return Status::Error("level " + std::to_string(level) + ": counts are not in strictly increasing key order");
+      return Status::Corruption("level " + std::to_string(level) + ": counts are not in strictly increasing key order");
     LevelTables t = build_level(keys, recs);
     // Buckets start on a cache line (the mapping is page-aligned).
     static const char zeros[64] = {};
@@ -168,12 +180,23 @@ Status write_priors(PatternDb& db, const PriorsExportOptions& options, const std
   h.header_checksum = 0;
   h.header_checksum = sgfpat_priors::checksum64(&h, sizeof h);
   out.write_at(0, &h, sizeof h);
-  if (!out.close()) return Status::Error(path + ": write failed");
+  if (!out.close()) return out.error(path);
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
-  if (ec) return Status::Error(path + ": cannot rename the temporary file: " + ec.message());
+  if (ec) return Status::IOError(path + ": cannot rename the temporary file: " + ec.message());
   summary->bytes = h.file_bytes;
   return Status::OK();
+}
+
+}  // namespace
+
+Status write_priors(PatternDb& db, const PriorsExportOptions& options, const std::string& path,
+                    PriorsExportSummary* summary) {
+  try {
+    return write_priors_file(db, options, path, summary);
+  } catch (...) {
+    return status_from_exception("writing " + path);
+  }
 }
 
 }  // namespace sgfpat

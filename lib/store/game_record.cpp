@@ -84,16 +84,6 @@ Fingerprint game_fingerprint(const Game& game) {
   return fp;
 }
 
-std::string fingerprint_hex(const Fingerprint& fp) {
-  static const char* hex = "0123456789abcdef";
-  std::string s;
-  for (uint8_t b : fp) {
-    s += hex[b >> 4];
-    s += hex[b & 15];
-  }
-  return s;
-}
-
 std::string encode_game(const Game& g) {
   std::string out;
   out.reserve(64 + g.actions.size() * 2);
@@ -117,7 +107,7 @@ std::string encode_game(const Game& g) {
 
 Status decode_game(std::string_view bytes, Game* g) {
   Reader r{bytes};
-  if (bytes.empty() || uint8_t(bytes[0]) != kRecordVersion) return Status::Error("unknown game record version");
+  if (bytes.empty() || uint8_t(bytes[0]) != kRecordVersion) return Status::Corruption("unknown game record version");
   r.in.remove_prefix(1);
   g->info.size = int(r.varint());
   g->info.handicap = int(r.varint());
@@ -129,7 +119,7 @@ Status decode_game(std::string_view bytes, Game* g) {
   g->origin.index = r.varint();
   uint64_t n = r.varint();
   if (!r.ok || g->info.size < kMinBoardSize || g->info.size > kMaxBoardSize || n * 2 != r.in.size())
-    return Status::Error("corrupt game record");
+    return Status::Corruption("corrupt game record");
   g->actions.resize(n);
   for (uint64_t i = 0; i < n; ++i) {
     uint16_t v = uint16_t(uint8_t(r.in[2 * i]) | (uint8_t(r.in[2 * i + 1]) << 8));

@@ -9,8 +9,7 @@
 #include <rocksdb/convenience.h>
 #include <rocksdb/sst_file_writer.h>
 #include <rocksdb/write_batch.h>
-#include <signal.h>
-#include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -19,6 +18,8 @@
 #include <cstring>
 #include <filesystem>
 #include <sstream>
+
+#include "store/scratch_dirs.h"
 
 namespace sgfpat {
 
@@ -90,43 +91,43 @@ bool decode_settings(const std::string& text, DbSettings* s, int* format) {
   return got == 5;
 }
 
+// RocksDB's codes and subcodes mapped onto ours; the text stays for people.
+// RocksDB's InvalidArgument is about the database, not about how sgfpat was
+// run (e.g. a RocksDB database without our column families): NotSupported.
 Status from_rocks(const rocksdb::Status& s, const std::string& what) {
   if (s.ok()) return Status::OK();
-  return Status::Error(what + ": " + s.ToString());
+  std::string msg = what + ": " + s.ToString();
+  if (s.IsNotFound() || s.IsPathNotFound()) return Status::NotFound(std::move(msg));
+  if (s.IsCorruption()) return Status::Corruption(std::move(msg));
+  if (s.IsNoSpace() || s.subcode() == rocksdb::Status::kSpaceLimit) return Status::NoSpace(std::move(msg));
+  if (s.IsBusy() || s.IsTimedOut() || s.IsTryAgain()) return Status::Busy(std::move(msg));
+  if (s.IsNotSupported() || s.IsInvalidArgument()) return Status::NotSupported(std::move(msg));
+  if (s.IsMemoryLimit()) return Status::NoMemory(std::move(msg));
+  return Status::IOError(std::move(msg));
 }
 
 std::string u64_string(uint64_t v) { return std::to_string(v); }
 
-// A reader killed before its destructor ran leaves its scratch folder
-// behind; the next reader removes those whose process is gone.  Only real
-// folders of this user, and only the files directly in them (RocksDB puts
-// just its info log there): the temp folder is shared, and nothing found
-// in it is followed.
-void remove_stale_reader_dirs(const std::filesystem::path& dir) {
-  namespace fs = std::filesystem;
-  const std::string prefix = "sgfpat-reader-";
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const fs::path path = it->path();
-    const std::string name = path.filename().string();
-    if (name.rfind(prefix, 0) != 0) continue;
-    const size_t dash = name.find('-', prefix.size());
-    if (dash == std::string::npos) continue;
-    long pid = 0;
-    const char* first = name.data() + prefix.size();
-    const char* last = name.data() + dash;
-    auto [ptr, err] = std::from_chars(first, last, pid);
-    if (err != std::errc() || ptr != last || pid <= 0 || pid > std::numeric_limits<pid_t>::max()) continue;
-    struct stat st;
-    if (::lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid()) continue;
-    if (::kill(pid_t(pid), 0) == 0 || errno != ESRCH) continue;
-    std::error_code ignored;
-    for (fs::directory_iterator f(path, ignored), fend; !ignored && f != fend; f.increment(ignored)) {
-      std::error_code e2;
-      if (f->symlink_status(e2).type() == fs::file_type::regular) fs::remove(f->path(), e2);
-    }
-    fs::remove(path, ignored);  // fails, harmlessly, if something else was in it
-  }
+// True when another process holds the write lock RocksDB takes on the
+// database's LOCK file (an fcntl lock: RocksDB reports a failure to take it
+// as a plain IOError, so this asks the kernel who holds it instead).
+bool locked_by_another_process(const std::string& path) {
+  const int fd = ::open((path + "/LOCK").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct flock probe {};
+  probe.l_type = F_WRLCK;
+  probe.l_whence = SEEK_SET;
+  const bool held = ::fcntl(fd, F_GETLK, &probe) == 0 && probe.l_type != F_UNLCK;
+  ::close(fd);
+  return held;
+}
+
+// A meta value written by u64_string().
+Status parse_meta_u64(const std::string& path, const char* name, const std::string& text, uint64_t* out) {
+  auto [ptr, err] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  if (text.empty() || err != std::errc() || ptr != text.data() + text.size())
+    return Status::Corruption("database " + path + ": stored " + name + " '" + text + "' is not a number");
+  return Status::OK();
 }
 }  // namespace
 
@@ -145,10 +146,10 @@ PatternDb::~PatternDb() {
 Status PatternDb::Open(const std::string& path, const OpenOptions& options, std::unique_ptr<PatternDb>* out) {
   std::unique_ptr<PatternDb> db(new PatternDb());
   db->path_ = path;
-  db->read_only_ = options.read_only;
+  db->secondary_ = options.secondary;
   rocksdb::Options opts;
-  opts.create_if_missing = options.create_if_missing && !options.read_only;
-  opts.create_missing_column_families = !options.read_only;
+  opts.create_if_missing = options.create_if_missing && !options.secondary;
+  opts.create_missing_column_families = !options.secondary;
   opts.IncreaseParallelism(2);
   rocksdb::ColumnFamilyOptions counts_opts;
   counts_opts.merge_operator = std::make_shared<Add3>();
@@ -182,16 +183,17 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
       {"games", games_opts},
       {"counts", counts_opts}};
   if (!options.create_if_missing && !std::filesystem::exists(path + "/CURRENT"))
-    return Status::Error("no pattern database at " + path + " (create one with `sgfpat ingest --db " + path + "`)");
+    return Status::NotFound("no pattern database at " + path + " (create one with `sgfpat ingest --db " + path +
+                            "`)");
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s;
-  if (options.read_only) {
+  if (options.secondary) {
     opts.max_open_files = -1;  // required by secondary instances
-    remove_stale_reader_dirs(std::filesystem::temp_directory_path());
-    db->secondary_path_ = (std::filesystem::temp_directory_path() /
-                           ("sgfpat-reader-" + std::to_string(::getpid()) + "-" +
-                            std::to_string(reinterpret_cast<uintptr_t>(db.get()))))
-                              .string();
+    std::error_code ec;
+    const std::filesystem::path temp = std::filesystem::temp_directory_path(ec);
+    if (ec) return Status::IOError("no temp folder for a database reader: " + ec.message());
+    remove_stale_reader_dirs(temp);
+    db->secondary_path_ = reader_scratch_path(temp, db.get()).string();
     s = rocksdb::DB::OpenAsSecondary(opts, path, db->secondary_path_, cfs, &db->cf_, &raw);
     if (s.ok()) {
       db->db_.reset(raw);
@@ -202,16 +204,15 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
     if (s.ok()) db->db_.reset(raw);
   }
   if (!s.ok()) {
-    std::string msg = s.ToString();
-    if (msg.find("lock") != std::string::npos)
-      return Status::Error("database " + path + " is in use by another writer (" + msg + ")");
-    return Status::Error("cannot open database " + path + ": " + msg);
+    if (!options.secondary && s.IsIOError() && !s.IsNoSpace() && locked_by_another_process(path))
+      return Status::Busy("database " + path + " is in use by another writer (" + s.ToString() + ")");
+    return from_rocks(s, "cannot open database " + path);
   }
   // Settings: recorded at creation, checked at every later open.
   std::string recorded;
   s = db->db_->Get(rocksdb::ReadOptions(), db->cf_[kMeta], "scheme", &recorded);
   if (s.IsNotFound()) {
-    if (options.read_only) return Status::Error("database " + path + " has no key scheme (not an sgfpat database?)");
+    if (options.secondary) return Status::Corruption("database " + path + " has no key scheme (not an sgfpat database?)");
     db->settings_ = options.settings;
     s = db->db_->Put(rocksdb::WriteOptions(), db->cf_[kMeta], "scheme", encode_settings(options.settings));
     if (!s.ok()) return from_rocks(s, "writing the key scheme");
@@ -220,20 +221,20 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   } else {
     int format = 0;
     if (!decode_settings(recorded, &db->settings_, &format))
-      return Status::Error("database " + path + " has an unreadable key scheme: '" + recorded + "'");
+      return Status::Corruption("database " + path + " has an unreadable key scheme: '" + recorded + "'");
     if (format != kDbFormatVersion)
-      return Status::Error("database " + path + " has format version " + std::to_string(format) +
-                           ", this sgfpat reads version " + std::to_string(kDbFormatVersion));
+      return Status::NotSupported("database " + path + " has format version " + std::to_string(format) +
+                                  ", this sgfpat reads version " + std::to_string(kDbFormatVersion));
     if (options.check_settings && !(db->settings_ == options.settings))
-      return Status::Error("database " + path + " was created with " + db->settings_.scheme.describe() +
-                           " min_played=" + std::to_string(db->settings_.min_played) + "; this run asks for " +
-                           options.settings.scheme.describe() + " min_played=" +
-                           std::to_string(options.settings.min_played) +
-                           ". Keys of different schemes cannot be mixed: use another --db or the database's settings.");
+      return Status::InvalidArgument("database " + path + " was created with " + db->settings_.scheme.describe() +
+                                     " min_played=" + std::to_string(db->settings_.min_played) +
+                                     "; this run asks for " + options.settings.scheme.describe() + " min_played=" +
+                                     std::to_string(options.settings.min_played) +
+                                     ". Keys of different schemes cannot be mixed: use another --db or the database's settings.");
   }
   Status st = db->load_meta();
   if (!st.ok()) return st;
-  if (options.read_only) {
+  if (options.secondary) {
     // Counts reach a secondary through the MANIFEST (they are flushed, not
     // logged) and the generation switch through the WAL, which a catch-up
     // reads second: a switch seen in the WAL may belong to a flush this
@@ -253,14 +254,28 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
 }
 
 Status PatternDb::load_meta() {
+  // A missing value is a database that has none yet (0); a damaged one is
+  // reported, never read as 0.
+  auto number = [&](const char* name, uint64_t* out) -> Status {
+    std::string v;
+    auto s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], name, &v);
+    *out = 0;
+    if (s.IsNotFound()) return Status::OK();
+    if (!s.ok()) return from_rocks(s, std::string("reading the stored ") + name);
+    return parse_meta_u64(path_, name, v, out);
+  };
+  uint64_t generation = 0;
+  Status st = number("games", &game_count_);
+  if (st.ok()) st = number("moves", &move_count_);
+  if (st.ok()) st = number("generation", &generation);
+  if (!st.ok()) return st;
+  if (generation > UINT32_MAX)
+    return Status::Corruption("database " + path_ + ": stored generation " + std::to_string(generation) +
+                              " is out of range");
+  generation_ = uint32_t(generation);
   std::string v;
-  auto s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "games", &v);
-  game_count_ = s.ok() ? std::stoull(v) : 0;
-  s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "moves", &v);
-  move_count_ = s.ok() ? std::stoull(v) : 0;
-  s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "generation", &v);
-  generation_ = s.ok() ? uint32_t(std::stoul(v)) : 0;
-  s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "summary", &v);
+  auto s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "summary", &v);
+  if (!s.ok() && !s.IsNotFound()) return from_rocks(s, "reading the stored summary");
   summary_ = s.ok() ? v : "";
   return Status::OK();
 }
@@ -275,7 +290,7 @@ Status PatternDb::has_game(const Fingerprint& fp, bool* found) {
 }
 
 Status PatternDb::add_games(const std::vector<std::pair<Fingerprint, std::string>>& records, uint64_t moves) {
-  if (read_only_) return Status::Error("database opened read-only");
+  if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
   rocksdb::WriteBatch batch;
   for (const auto& [fp, rec] : records)
     batch.Put(cf_[kGames], rocksdb::Slice(reinterpret_cast<const char*>(fp.data()), fp.size()), rec);
@@ -334,7 +349,7 @@ Status PatternDb::scan_counts(uint32_t gen, int level,
 }
 
 Status PatternDb::begin_generation(uint32_t* gen) {
-  if (read_only_) return Status::Error("database opened read-only");
+  if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
   // Anything that is not the current generation is a leftover of an
   // interrupted count: drop it so the new generation starts from zero.
   rocksdb::WriteBatch batch;
@@ -358,7 +373,7 @@ Status PatternDb::add_counts(uint32_t gen, const std::vector<std::tuple<int, uin
 }
 
 Status PatternDb::write_sorted_counts(uint32_t gen, const std::function<Status(const CountSink&)>& produce) {
-  if (read_only_) return Status::Error("database opened read-only");
+  if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
   // In the database's folder, so that taking it in is a rename; a file left
   // by a killed run is overwritten by the next one.
   const std::string file = path_ + "/sgfpat-counts.sst.tmp";

@@ -47,7 +47,7 @@ struct PatternCounts {
 
 struct OpenOptions {
   bool create_if_missing = false;
-  bool read_only = false;  // open as a secondary instance
+  bool secondary = false;  // open as a reader: a RocksDB secondary instance (read-only)
   DbSettings settings;     // used when creating; checked when `check_settings`
   bool check_settings = false;
   // Bytes RocksDB may hold in write buffers and its block cache (index and
@@ -60,12 +60,15 @@ class PatternDb {
  public:
   ~PatternDb();
   // Opens (or creates) the database at `path`.  Refuses one whose recorded
-  // settings differ from options.settings when check_settings is set.
+  // settings differ from options.settings when check_settings is set
+  // (InvalidArgument).  Codes: NotFound (no database there), Busy (another
+  // process writes it), Corruption (damaged, or not an sgfpat database),
+  // NotSupported (another format version), IOError / NoSpace.
   static Status Open(const std::string& path, const OpenOptions& options, std::unique_ptr<PatternDb>* out);
   // Opens an existing database for reading (a secondary instance).
   static Status OpenReader(const std::string& path, std::unique_ptr<PatternDb>* out) {
     OpenOptions options;
-    options.read_only = true;
+    options.secondary = true;
     return Open(path, options, out);
   }
 
@@ -120,7 +123,7 @@ class PatternDb {
 
   std::string path_;
   std::string secondary_path_;
-  bool read_only_ = false;
+  bool secondary_ = false;
   DbSettings settings_;
   uint64_t game_count_ = 0;
   uint64_t move_count_ = 0;
