@@ -435,7 +435,9 @@ TEST_CASE("patterns below min_played are stored but never reported") {
                                  {2, pattern_key(l2, scheme), PatternCounts{1, 20, 1}},
                                  {1, pattern_key(rare, scheme), PatternCounts{1, 10, 0}}})
                 .ok());
-    REQUIRE(db->commit_generation(gen, R"({"games":0,"patterns_per_level":[1,0,0,0,0,0,0,0,0,0]})").ok());
+    CountSummary summary;
+    summary.patterns_per_level = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    REQUIRE(db->commit_generation(gen, summary).ok());
   }
   Run r = f.run("query --db " + quote(path) + " --pattern '" + transform_pattern(l2, 6) + "' --json");
   REQUIRE_MESSAGE(r.code == 0, r.err);

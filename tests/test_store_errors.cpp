@@ -39,7 +39,7 @@ void make_db(const std::string& path) {
   std::vector<std::tuple<int, uint64_t, PatternCounts>> counts;
   for (uint64_t k = 0; k < 1000; ++k) counts.emplace_back(1, k * 0x9e3779b97f4a7c15ULL, PatternCounts{k + 2, k + 5, 1});
   REQUIRE(db->add_counts(gen, counts).ok());
-  REQUIRE(db->commit_generation(gen, "{}").ok());
+  REQUIRE(db->commit_generation(gen, CountSummary{}).ok());
 }
 
 // Writes `value` under `key` in the meta column family, behind sgfpat's back.

@@ -191,7 +191,7 @@ struct DbSnapshot {
   std::string error;
   uint32_t generation = 0;
   uint64_t game_count = 0;
-  std::string summary;
+  sgfpat::CountSummary summary;
   sgfpat::DbSettings settings;
   std::map<CountKey, sgfpat::PatternCounts> counts;  // every stored count of the current generation
   std::map<CountKey, sgfpat::PatternCounts> reported() const {

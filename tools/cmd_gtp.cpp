@@ -17,6 +17,7 @@
 
 #include "board_text.h"
 #include "commands.h"
+#include "core/version.h"
 #include "mcts/mcts.h"
 #include "priors_flags.h"
 
@@ -100,7 +101,7 @@ class Engine {
   bool run(const std::string& cmd, const std::vector<std::string>& args, std::string* out) {
     if (cmd == "protocol_version") return *out = "2", true;
     if (cmd == "name") return *out = "sgfpat", true;
-    if (cmd == "version") return *out = "0.1.0", true;
+    if (cmd == "version") return *out = kVersion, true;
     if (cmd == "known_command") {
       bool known = !args.empty() && std::find(std::begin(kCommands), std::end(kCommands), args[0]) != std::end(kCommands);
       return *out = known ? "true" : "false", true;

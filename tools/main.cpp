@@ -6,6 +6,7 @@
 #include <map>
 
 #include "commands.h"
+#include "core/version.h"
 
 namespace {
 CLI::Validator finite_number() {
@@ -24,7 +25,7 @@ int main(int argc, char** argv) {
   using namespace sgfpat::cli;
   CLI::App app{"sgfpat: turn Go game records (SGF) into a database of local move patterns and move priors"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "sgfpat 0.1.0");
+  app.set_version_flag("--version", std::string("sgfpat ") + sgfpat::kVersion);
   // The default configuration: $SGFPAT_CONFIG, else the project's config/.
   // A file named by $SGFPAT_CONFIG must exist, like one named by --config;
   // a key or section that no command knows is an error naming it.

@@ -6,10 +6,9 @@
 #include <cstring>
 #include <cstdio>
 #include <ctime>
-#include <filesystem>
 #include <functional>
-#include <nlohmann/json.hpp>
 
+#include "io/atomic_file.h"
 #include "priors/sgfpat_priors.h"
 
 namespace sgfpat {
@@ -19,45 +18,6 @@ namespace {
 // buckets on average for a present key, 1.1 for an absent one (simulated
 // linear probing over 7-key buckets), for 31 bytes a pattern in all.
 constexpr double kLoadFactor = 0.6;
-
-class File {
- public:
-  explicit File(const std::string& path) : f_(std::fopen(path.c_str(), "wb")) {}
-  ~File() {
-    if (f_) std::fclose(f_);
-  }
-  bool ok() const { return f_ != nullptr && !failed_; }
-  void write(const void* p, size_t n) {
-    if (f_ && !failed_ && std::fwrite(p, 1, n, f_) != n) fail();
-    offset_ += n;
-  }
-  void write_at(uint64_t off, const void* p, size_t n) {
-    if (!f_ || failed_) return;
-    if (std::fseek(f_, long(off), SEEK_SET) != 0 || std::fwrite(p, 1, n, f_) != n) fail();
-  }
-  bool close() {
-    if (f_ && !failed_ && std::fflush(f_) != 0) fail();
-    if (f_ && std::fclose(f_) != 0 && !failed_) fail();
-    f_ = nullptr;
-    return !failed_;
-  }
-  uint64_t offset() const { return offset_; }
-  // The first failure as a Status: NoSpace when the disk was full.
-  Status error(const std::string& path) const {
-    std::string msg = path + ": write failed: " + std::strerror(errno_);
-    return errno_ == ENOSPC || errno_ == EDQUOT ? Status::NoSpace(msg) : Status::IOError(msg);
-  }
-
- private:
-  void fail() {
-    if (!failed_) errno_ = errno;
-    failed_ = true;
-  }
-  std::FILE* f_;
-  bool failed_ = false;
-  int errno_ = 0;
-  uint64_t offset_ = 0;
-};
 
 // One level's hash table (format: sgfpat_priors.h): keys go to their home
 // bucket, or to the next one with room (cyclically), and every bucket they
@@ -124,17 +84,14 @@ Status write_priors_file(PatternDb& db, const PriorsExportOptions& options, cons
   h.symmetry = scheme.symmetry ? 1 : 0;
   h.min_played = uint32_t(min_played);
   h.min_seen = options.min_seen;
-  nlohmann::json s = nlohmann::json::parse(db.summary().empty() ? "{}" : db.summary(), nullptr, false);
-  if (s.is_object()) {
-    h.games = s.value("games", uint64_t(0));
-    h.positions = s.value("positions", uint64_t(0));
-    h.candidates = s.value("candidates", uint64_t(0));
-  }
+  h.games = db.summary().games;
+  h.positions = db.summary().positions;
+  h.candidates = db.summary().candidates;
   h.export_time = int64_t(std::time(nullptr));
 
-  const std::string tmp = path + ".tmp";
-  File out(tmp);
-  if (!out.ok()) return Status::IOError(path + ": cannot write: " + std::strerror(errno));
+  AtomicFile out;
+  Status opened = out.open(path);
+  if (!opened.ok()) return opened;
   out.write(&h, sizeof h);
   sgfpat_priors::Checksum64 sum;
   auto write = [&](const void* p, size_t n) {
@@ -180,10 +137,8 @@ Status write_priors_file(PatternDb& db, const PriorsExportOptions& options, cons
   h.header_checksum = 0;
   h.header_checksum = sgfpat_priors::checksum64(&h, sizeof h);
   out.write_at(0, &h, sizeof h);
-  if (!out.close()) return out.error(path);
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) return Status::IOError(path + ": cannot rename the temporary file: " + ec.message());
+  Status committed = out.commit();
+  if (!committed.ok()) return committed;
   summary->bytes = h.file_bytes;
   return Status::OK();
 }

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "core/coding.h"
 #include "store/scratch_dirs.h"
 
 namespace sgfpat {
@@ -26,42 +27,55 @@ namespace sgfpat {
 namespace {
 enum Cf { kMeta = 0, kGames = 1, kCounts = 2 };
 
-// (played, seen, wins) as three little-endian u64s, added on merge.
+// The counts value: (played, seen, wins) as three little-endian u64s.
+constexpr size_t kCountsValueBytes = 24;
+struct CountsValue {
+  char bytes[kCountsValueBytes];
+  explicit CountsValue(const PatternCounts& c) {
+    encode_fixed64(bytes, c.played);
+    encode_fixed64(bytes + 8, c.seen);
+    encode_fixed64(bytes + 16, c.wins);
+  }
+  rocksdb::Slice slice() const { return rocksdb::Slice(bytes, kCountsValueBytes); }
+};
+// False for a value of any other size (damage: never read as zero counts).
+bool parse_counts(const rocksdb::Slice& v, PatternCounts* c) {
+  if (v.size() != kCountsValueBytes) return false;
+  *c = {decode_fixed64(v.data()), decode_fixed64(v.data() + 8), decode_fixed64(v.data() + 16)};
+  return true;
+}
+
+// Adds counts values on merge.
 class Add3 : public rocksdb::AssociativeMergeOperator {
  public:
   bool Merge(const rocksdb::Slice&, const rocksdb::Slice* existing, const rocksdb::Slice& value,
              std::string* new_value, rocksdb::Logger*) const override {
-    uint64_t a[3] = {}, b[3] = {};
-    if (existing && existing->size() == 24) std::memcpy(a, existing->data(), 24);
-    if (value.size() == 24) std::memcpy(b, value.data(), 24);
-    for (int i = 0; i < 3; ++i) a[i] += b[i];
-    new_value->assign(reinterpret_cast<const char*>(a), 24);
+    // A damaged operand fails the merge: RocksDB then reports the key as
+    // corrupt instead of summing around it.
+    PatternCounts a, b;
+    if ((existing && !parse_counts(*existing, &a)) || !parse_counts(value, &b)) return false;
+    a.played += b.played;
+    a.seen += b.seen;
+    a.wins += b.wins;
+    const CountsValue sum(a);
+    new_value->assign(sum.bytes, kCountsValueBytes);
     return true;
   }
   const char* Name() const override { return "sgfpat.add3"; }
 };
 
+// Big-endian, so that RocksDB's bytewise order is (generation, level, key).
+constexpr size_t kCountsKeyBytes = 13;
 std::string counts_key(uint32_t gen, int level, uint64_t key) {
-  std::string k(13, '\0');
-  for (int i = 0; i < 4; ++i) k[i] = char(gen >> (24 - 8 * i));
+  std::string k(kCountsKeyBytes, '\0');
+  encode_fixed32_be(k.data(), gen);
   k[4] = char(level);
-  for (int i = 0; i < 8; ++i) k[5 + i] = char(key >> (56 - 8 * i));
+  encode_fixed64_be(k.data() + 5, key);
   return k;
 }
 void parse_counts_key(const rocksdb::Slice& k, int* level, uint64_t* key) {
   *level = uint8_t(k[4]);
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | uint8_t(k[5 + i]);
-  *key = v;
-}
-PatternCounts parse_counts(const rocksdb::Slice& v) {
-  PatternCounts c;
-  if (v.size() == 24) {
-    uint64_t a[3];
-    std::memcpy(a, v.data(), 24);
-    c = {a[0], a[1], a[2]};
-  }
-  return c;
+  *key = decode_fixed64_be(k.data() + 5);
 }
 
 std::string encode_settings(const DbSettings& s) {
@@ -276,7 +290,9 @@ Status PatternDb::load_meta() {
   std::string v;
   auto s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "summary", &v);
   if (!s.ok() && !s.IsNotFound()) return from_rocks(s, "reading the stored summary");
-  summary_ = s.ok() ? v : "";
+  if (!s.ok()) v.clear();
+  st = decode_summary(v, &summary_);
+  if (!st.ok()) return st.with_context("database " + path_);
   return Status::OK();
 }
 
@@ -320,7 +336,8 @@ Status PatternDb::get(int level, uint64_t key, PatternCounts* counts, bool* foun
   std::string v;
   auto s = db_->Get(rocksdb::ReadOptions(), cf_[kCounts], counts_key(generation_, level, key), &v);
   *found = s.ok();
-  if (s.ok()) *counts = parse_counts(v);
+  if (s.ok() && !parse_counts(v, counts))
+    return Status::Corruption("database " + path_ + ": corrupt counts value (" + std::to_string(v.size()) + " bytes)");
   if (s.ok() || s.IsNotFound()) return Status::OK();
   return from_rocks(s, "reading counts");
 }
@@ -342,8 +359,12 @@ Status PatternDb::scan_counts(uint32_t gen, int level,
   for (it->Seek(lo); it->Valid(); it->Next()) {
     int lv;
     uint64_t key;
+    PatternCounts c;
+    if (it->key().size() != kCountsKeyBytes || !parse_counts(it->value(), &c))
+      return Status::Corruption("database " + path_ + ": corrupt counts entry (key " + std::to_string(it->key().size()) + " bytes, value " +
+                           std::to_string(it->value().size()) + " bytes)");
     parse_counts_key(it->key(), &lv, &key);
-    if (!visit(lv, key, parse_counts(it->value()))) break;
+    if (!visit(lv, key, c)) break;
   }
   return from_rocks(it->status(), "reading counts");
 }
@@ -354,7 +375,7 @@ Status PatternDb::begin_generation(uint32_t* gen) {
   // interrupted count: drop it so the new generation starts from zero.
   rocksdb::WriteBatch batch;
   batch.DeleteRange(cf_[kCounts], counts_key(0, 0, 0), counts_key(generation_, 0, 0));
-  batch.DeleteRange(cf_[kCounts], counts_key(generation_ + 1, 0, 0), std::string(13, '\xff'));
+  batch.DeleteRange(cf_[kCounts], counts_key(generation_ + 1, 0, 0), std::string(kCountsKeyBytes, '\xff'));
   auto s = db_->Write(rocksdb::WriteOptions(), &batch);
   if (!s.ok()) return from_rocks(s, "clearing an interrupted count");
   *gen = generation_ + 1;
@@ -364,8 +385,7 @@ Status PatternDb::begin_generation(uint32_t* gen) {
 Status PatternDb::add_counts(uint32_t gen, const std::vector<std::tuple<int, uint64_t, PatternCounts>>& partial) {
   rocksdb::WriteBatch batch;
   for (const auto& [level, key, c] : partial) {
-    uint64_t a[3] = {c.played, c.seen, c.wins};
-    batch.Merge(cf_[kCounts], counts_key(gen, level, key), rocksdb::Slice(reinterpret_cast<const char*>(a), 24));
+    batch.Merge(cf_[kCounts], counts_key(gen, level, key), CountsValue(c).slice());
   }
   rocksdb::WriteOptions wo;
   wo.disableWAL = true;  // an interrupted generation is discarded anyway
@@ -382,9 +402,8 @@ Status PatternDb::write_sorted_counts(uint32_t gen, const std::function<Status(c
   if (!st.ok()) return st;
   uint64_t written = 0;
   st = produce([&](int level, uint64_t key, const PatternCounts& c) {
-    const uint64_t a[3] = {c.played, c.seen, c.wins};
     ++written;
-    return from_rocks(writer.Put(counts_key(gen, level, key), rocksdb::Slice(reinterpret_cast<const char*>(a), 24)),
+    return from_rocks(writer.Put(counts_key(gen, level, key), CountsValue(c).slice()),
                       "writing counts to " + file);
   });
   if (st.ok() && written > 0) st = from_rocks(writer.Finish(), "writing counts to " + file);
@@ -410,8 +429,7 @@ Status PatternDb::prune_generation(uint32_t gen, uint64_t* deleted, std::vector<
       ++*deleted;
     } else {
       if (level >= 1 && size_t(level) <= kept->size()) ++(*kept)[size_t(level - 1)];
-      uint64_t a[3] = {c.played, c.seen, c.wins};
-      batch.Put(cf_[kCounts], counts_key(gen, level, key), rocksdb::Slice(reinterpret_cast<const char*>(a), 24));
+      batch.Put(cf_[kCounts], counts_key(gen, level, key), CountsValue(c).slice());
     }
     if (batch.Count() >= 100000) {
       st = from_rocks(db_->Write(wo, &batch), "pruning counts");
@@ -425,20 +443,20 @@ Status PatternDb::prune_generation(uint32_t gen, uint64_t* deleted, std::vector<
   return from_rocks(db_->Write(wo, &batch), "pruning counts");
 }
 
-Status PatternDb::commit_generation(uint32_t gen, const std::string& summary_json) {
+Status PatternDb::commit_generation(uint32_t gen, const CountSummary& summary) {
   // The unlogged count writes must be durable before the switch is.
   auto s = db_->Flush(rocksdb::FlushOptions(), cf_[kCounts]);
   if (!s.ok()) return from_rocks(s, "flushing counts");
   rocksdb::WriteBatch batch;
   batch.Put(cf_[kMeta], "generation", std::to_string(gen));
-  batch.Put(cf_[kMeta], "summary", summary_json);
+  batch.Put(cf_[kMeta], "summary", encode_summary(summary));
   batch.DeleteRange(cf_[kCounts], counts_key(0, 0, 0), counts_key(gen, 0, 0));
   rocksdb::WriteOptions wo;
   wo.sync = true;
   s = db_->Write(wo, &batch);
   if (!s.ok()) return from_rocks(s, "switching to the new counts");
   generation_ = gen;
-  summary_ = summary_json;
+  summary_ = summary;
   // Reclaim the old generation's space: its files go whole where they can,
   // then a compaction removes what is left of it (and folds the partial sums
   // of a generation written by add_counts()).
@@ -450,9 +468,9 @@ Status PatternDb::commit_generation(uint32_t gen, const std::string& summary_jso
   return Status::OK();
 }
 
-Status PatternDb::set_summary(const std::string& summary_json) {
-  auto s = db_->Put(rocksdb::WriteOptions(), cf_[kMeta], "summary", summary_json);
-  if (s.ok()) summary_ = summary_json;
+Status PatternDb::set_summary(const CountSummary& summary) {
+  auto s = db_->Put(rocksdb::WriteOptions(), cf_[kMeta], "summary", encode_summary(summary));
+  if (s.ok()) summary_ = summary;
   return from_rocks(s, "writing the summary");
 }
 

@@ -2,8 +2,9 @@
 //
 // Column families:
 //   default  meta: "scheme" (key scheme + threshold + format version),
-//            "generation" (which counts are current), "summary" (JSON of the
-//            last count), "games" (number of stored games)
+//            "generation" (which counts are current), "summary"
+//            (encode_summary() of the last count), "games" (number of
+//            stored games)
 //   games    fingerprint (16 bytes) -> encode_game() record
 //   counts   generation (4, BE) | level (1) | key (8, BE) -> 3 x u64 LE
 //            (played, seen, wins), summed by the "sgfpat.add3" merge operator
@@ -21,6 +22,7 @@
 
 #include "core/status.h"
 #include "pattern/key_scheme.h"
+#include "store/count_summary.h"
 #include "store/game_record.h"
 
 namespace rocksdb {
@@ -86,8 +88,8 @@ class PatternDb {
 
   // --- counts ---
   uint32_t generation() const { return generation_; }
-  // Summary JSON of the current counts ("" if never counted).
-  const std::string& summary() const { return summary_; }
+  // Summary of the current counts (all zero if never counted).
+  const CountSummary& summary() const { return summary_; }
   Status get(int level, uint64_t key, PatternCounts* counts, bool* found);
   // Visits the current counts of a level (0: every level) in key order,
   // including those below min_played (callers filter).
@@ -109,9 +111,9 @@ class PatternDb {
   // the others' partial sums.  Says how many were deleted and how many are
   // kept per level (kept[level-1]; levels beyond kept->size() are ignored).
   Status prune_generation(uint32_t gen, uint64_t* deleted, std::vector<uint64_t>* kept);
-  Status commit_generation(uint32_t gen, const std::string& summary_json);
+  Status commit_generation(uint32_t gen, const CountSummary& summary);
   // Replaces the summary of the current generation.
-  Status set_summary(const std::string& summary_json);
+  Status set_summary(const CountSummary& summary);
 
   // Bytes on disk (SST + WAL files).
   uint64_t disk_bytes() const;
@@ -128,7 +130,7 @@ class PatternDb {
   uint64_t game_count_ = 0;
   uint64_t move_count_ = 0;
   uint32_t generation_ = 0;
-  std::string summary_;
+  CountSummary summary_;
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> cf_;  // default, games, counts
 };
