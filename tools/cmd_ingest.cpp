@@ -90,7 +90,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
         if (stream.input_error()) {
           ++input_errors;
           report(st.message());
-          if (stream.lost_game()) importer.count_unreadable("unreadable record");
+          if (stream.game_lost()) importer.count_unreadable("unreadable record");
         } else {
           importer.count_unreadable("parse error");
           report(st.message());

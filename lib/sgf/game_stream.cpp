@@ -21,14 +21,14 @@ bool GameStream::next(Game* game, Status* status) {
     // else kept the input from being read.
     *status = e.in_game ? Status::InvalidInput(std::move(e.message)) : Status::IOError(std::move(e.message));
     input_error_ = true;
-    lost_game_ = e.in_game;
+    game_lost_ = e.in_game;
     last_text_ = {};
     return true;
   }
   if (!has_pending_) return false;
   has_pending_ = false;
   input_error_ = false;
-  lost_game_ = false;
+  game_lost_ = false;
   game->origin = pending_.origin;
   last_text_ = pending_.text;
   Status s = parse_game(pending_.text, game);
