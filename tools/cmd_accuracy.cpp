@@ -73,7 +73,7 @@ int run_accuracy(const AccuracyArgs& a) {
   };
   while ((a.max_games == 0 || report.games < a.max_games) && stream.next(&game, &st)) {
     if (!st.ok()) {
-      if (stream.input_error() && !stream.lost_game()) ++input_errors;
+      if (stream.input_error() && !stream.game_lost()) ++input_errors;
       else ++report.skipped_games;
       skipped(st.message());
       continue;
