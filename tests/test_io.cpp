@@ -292,7 +292,9 @@ TEST_CASE("reader: plain files, any explicit name, origins and progress") {
   write_file(dir / "two.txt", "header\n" + kGameC);
   write_file(dir / "empty.sgf", "");
   ReadAll r = read_all({dir / "one.sgf", dir / "empty.sgf", dir / "two.txt"});
-  CHECK(r.errors.empty());
+  // An input that holds no game is said, never skipped silently.
+  REQUIRE(r.errors.size() == 1);
+  CHECK(r.errors[0].message == dir / "empty.sgf" + ": no SGF game in this file");
   REQUIRE(r.games.size() == 3);
   CHECK(r.games[0].text == kGameA);
   CHECK(r.games[0].origin.file == dir / "one.sgf");
@@ -306,7 +308,7 @@ TEST_CASE("reader: plain files, any explicit name, origins and progress") {
   CHECK(r.progress.bytes_total == fs::file_size(dir / "one.sgf") + fs::file_size(dir / "two.txt"));
   CHECK(r.progress.bytes_done == r.progress.bytes_total);
   CHECK(r.progress.games == 3);
-  CHECK(r.progress.errors == 0);
+  CHECK(r.progress.errors == 1);
 }
 
 TEST_CASE("reader: progress grows while reading") {

@@ -102,6 +102,7 @@ nlohmann::json stats_json(const PredictionStats& s) {
 struct PriorsRun {
   std::string estimator;
   std::vector<Ablation> ablations;
+  uint64_t input_errors = 0;  // inputs that could not be read at all
 };
 
 int priors_report(const AccuracyArgs& a, AccuracyReport* out, PriorsRun* run);
@@ -226,14 +227,26 @@ int priors_report(const AccuracyArgs& a, AccuracyReport* out, PriorsRun* run) {
   Board board;
   ReplayResult rr;
   ProgressLine progress;
+  // Like ingest: every skipped record and unreadable input is named (the
+  // first few), and an unreadable input or a run without games exits 3.
+  uint64_t shown = 0, input_errors = 0;
+  auto skipped = [&](const std::string& why) {
+    if (shown++ < 20) {
+      progress.finish();
+      std::cerr << "sgfpat accuracy: skipped " << why << "\n";
+    }
+  };
   while ((a.max_games == 0 || report.games < a.max_games) && stream.next(&game, &st)) {
     if (!st.ok()) {
-      ++report.skipped_games;
+      if (stream.input_error() && !stream.game_lost()) ++input_errors;
+      else ++report.skipped_games;
+      skipped(st.message());
       continue;
     }
     // Check legality first so that a rejected record contributes nothing.
-    if (!replay(game, &board, &rr).ok()) {
+    if (Status legal = replay(game, &board, &rr); !legal.ok()) {
       ++report.skipped_games;
+      skipped(game.origin.describe() + ": illegal record: " + legal.message());
       continue;
     }
     predictor.start(game.info.size, game.info.suicide_allowed());
@@ -243,12 +256,18 @@ int priors_report(const AccuracyArgs& a, AccuracyReport* out, PriorsRun* run) {
                     std::to_string(100 * report.all.top_rate(0)).substr(0, 5) + "%");
   }
   progress.finish();
+  if (shown > 20) std::cerr << "sgfpat accuracy: ... " << (shown - 20) << " more skipped, not shown\n";
+  run->input_errors = input_errors;
   return kOk;
 }
 
 int print_report(const AccuracyArgs& a, const AccuracyReport& report, const PriorsRun& run, double elapsed) {
   const std::string& estimator = run.estimator;
   const std::vector<Ablation>& ablations = run.ablations;
+  const uint64_t input_errors = run.input_errors;
+  // An unreadable input or a run without games exits 3, after the report.
+  const int exit_code = input_errors > 0 || report.games == 0 ? kBadInput : kOk;
+  if (report.games == 0) std::cerr << "sgfpat accuracy: no readable game in the inputs\n";
   double cps = report.eval_seconds > 0 ? double(report.candidates) / report.eval_seconds : 0;
   double cpu_cps = report.eval_cpu_seconds > 0 ? double(report.candidates) / report.eval_cpu_seconds : 0;
   if (!a.csv.empty()) {
@@ -268,6 +287,7 @@ int print_report(const AccuracyArgs& a, const AccuracyReport& report, const Prio
     nlohmann::json j = stats_json(report.all);
     j["games"] = report.games;
     j["skipped_games"] = report.skipped_games;
+    j["input_errors"] = input_errors;
     j["candidates"] = report.candidates;
     j["candidates_per_s"] = cps;
     j["candidates_per_cpu_s"] = cpu_cps;
@@ -289,7 +309,7 @@ int print_report(const AccuracyArgs& a, const AccuracyReport& report, const Prio
     for (int i = 0; i < 4; ++i) phases[AccuracyReport::phase_name(i)] = stats_json(report.phases[size_t(i)]);
     j["phases"] = phases;
     std::cout << j.dump(2) << "\n";
-    return kOk;
+    return exit_code;
   }
   auto row = [](const std::string& name, const PredictionStats& s) {
     char line[200];
@@ -305,7 +325,7 @@ int print_report(const AccuracyArgs& a, const AccuracyReport& report, const Prio
   for (int i = 0; i < 4; ++i) std::cout << row(AccuracyReport::phase_name(i), report.phases[size_t(i)]);
   if (a.knn > 0) {
     std::cout << "  " << report.all.positions << " positions sampled evenly; " << elapsed << " s\n";
-    return kOk;
+    return exit_code;
   }
   for (const Ablation& x : ablations) std::cout << row("-" + x.name, x.report.all);
   std::cout << "  calibration: predicted  observed  candidates\n";
@@ -319,7 +339,8 @@ int print_report(const AccuracyArgs& a, const AccuracyReport& report, const Prio
   std::cout << "  evaluation speed: " << with_commas(uint64_t(cps)) << " candidates/s ("
             << with_commas(report.candidates) << " candidates in " << report.eval_seconds << " s; "
             << with_commas(uint64_t(cpu_cps)) << " per CPU second)\n";
-  return kOk;
+  if (input_errors) std::cout << "  unreadable inputs: " << input_errors << " (see above)\n";
+  return exit_code;
 }
 }  // namespace
 

@@ -8,6 +8,7 @@
 // when the mover has no other legal move, or when the opponent has just
 // passed and the position as it stands (area score with komi) already wins
 // for the mover; it never resigns.
+#include <cmath>
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -123,7 +124,8 @@ class Engine {
     }
     if (cmd == "komi") {
       double k;
-      if (args.empty() || std::sscanf(args[0].c_str(), "%lf", &k) != 1) return *out = "komi not a float", false;
+      if (args.empty() || std::sscanf(args[0].c_str(), "%lf", &k) != 1 || !std::isfinite(k))
+        return *out = "komi not a float", false;
       komi_ = k;
       return true;
     }

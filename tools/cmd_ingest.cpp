@@ -193,6 +193,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   }
   progress.finish();
   double elapsed = std::chrono::duration<double>(Clock::now() - t_start).count();
+  const bool no_game = !a.inputs.empty() && is.games_read == 0;
 
   nlohmann::json j;
   j["db"] = a.db;
@@ -204,6 +205,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   j["rejected"] = is.rejected;
   j["rejected_by_reason"] = is.rejected_by_reason;
   j["input_errors"] = input_errors;
+  j["exit_code"] = input_errors > 0 || no_game ? int(kBadInput) : int(kOk);
   j["games_in_db"] = db->game_count();
   j["recounted"] = counted;
   j["count_plan"] = plan == CountPlan::kFull ? "full" : plan == CountPlan::kIncremental ? "incremental" : "none";
@@ -261,6 +263,15 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
               << "  elapsed         " << duration_text(elapsed) << " ("
               << with_commas(uint64_t(double(is.games_read) / std::max(elapsed, 1e-9))) << " games/s)\n";
   }
+  // Everything readable was taken in; a nightly job must still notice an
+  // input that was missing, unreadable or damaged, or a run that found no game.
+  if (input_errors > 0 || no_game) {
+    std::cerr << "sgfpat ingest: " << (no_game ? "no game found in the inputs" : "")
+              << (no_game && input_errors ? "; " : "")
+              << (input_errors ? with_commas(input_errors) + " input problem(s) (see above)" : "")
+              << ": exit code " << int(kBadInput) << "\n";
+    return kBadInput;
+  }
   return kOk;
 }
 }  // namespace
@@ -282,7 +293,10 @@ Runner register_ingest(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1, 255));
   cmd->add_flag("--no-symmetry", a->no_symmetry, "Count patterns as seen, not up to the 8 symmetries (fixed at creation)");
-  cmd->add_option("--sizes", a->sizes, "Only these board sizes (e.g. --sizes 19 or --sizes 9,13,19)")->delimiter(',');
+  cmd->add_option("--sizes", a->sizes, "Only these board sizes (e.g. --sizes 19 or --sizes 9,13,19)")
+      ->delimiter(',')
+      ->allow_extra_args(false)  // one word per --sizes: the inputs after it stay inputs
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_flag("--skip-handicap", a->skip_handicap, "Skip handicap games (HA >= 2 or setup stones)");
   cmd->add_option("--min-rank", a->min_rank, "Only games where both BR and WR are at least this rank (e.g. 5d)");
   cmd->add_option("--memory-mb", a->memory_mb, "Peak memory of the whole run, MiB (counting gets what the database and buffers leave)")->capture_default_str()->check(CLI::Range(4, 1 << 20));

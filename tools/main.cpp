@@ -1,10 +1,25 @@
 // sgfpat: Go game records -> local pattern database -> move priors.
+#include <cmath>
 #include <cstdlib>
+#include <new>
 #include <iostream>
 #include <map>
 
 #include "commands.h"
 #include "core/version.h"
+
+namespace {
+CLI::Validator finite_number() {
+  return CLI::Validator(
+      [](std::string& v) -> std::string {
+        char* end = nullptr;
+        const double d = std::strtod(v.c_str(), &end);
+        if (end == v.c_str() || !std::isfinite(d)) return "'" + v + "' is not a finite number";
+        return {};
+      },
+      "FINITE");
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace sgfpat::cli;
@@ -12,9 +27,13 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("sgfpat ") + sgfpat::kVersion);
   // The default configuration: $SGFPAT_CONFIG, else the project's config/.
+  // A file named by $SGFPAT_CONFIG must exist, like one named by --config;
+  // a key or section that no command knows is an error naming it.
   const char* env_config = std::getenv("SGFPAT_CONFIG");
+  if (env_config && !*env_config) env_config = nullptr;
   app.set_config("--config", env_config ? env_config : SGFPAT_DEFAULT_CONFIG,
-                 "Configuration file (TOML; [ingest] etc. sections, keys named like the flags)");
+                 "Configuration file (TOML; [ingest] etc. sections, keys named like the flags)", env_config != nullptr);
+  app.allow_config_extras(CLI::config_extras_mode::error);
   std::map<CLI::App*, Runner> runners;
   auto add = [&](Runner (*reg)(CLI::App&)) {
     size_t before = app.get_subcommands({}).size();
@@ -34,6 +53,10 @@ int main(int argc, char** argv) {
   add(register_similar);
   add(register_train);
   add(register_solve);
+  // Numbers must be finite wherever a flag takes one (komi, smoothing, ...).
+  for (CLI::App* sub : app.get_subcommands({}))
+    for (CLI::Option* opt : sub->get_options())
+      if (opt->get_type_name().rfind("FLOAT", 0) == 0) opt->check(finite_number());
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

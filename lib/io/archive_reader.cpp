@@ -98,7 +98,13 @@ bool ArchiveReader::next_member(std::string* name) {
     struct archive_entry* e = nullptr;
     int r = archive_read_next_header(a_, &e);
     if (r == ARCHIVE_EOF) return false;
-    if (r == ARCHIVE_RETRY) continue;
+    if (r == ARCHIVE_RETRY || r == ARCHIVE_WARN) {
+      // A damaged header that libarchive skips: what it skipped is said.
+      const char* why = archive_error_string(a_);
+      warnings_.push_back(std::string(why ? why : "damaged archive entry") +
+                          (r == ARCHIVE_RETRY ? " (an entry was skipped)" : ""));
+      if (r == ARCHIVE_RETRY) continue;
+    }
     if (r < ARCHIVE_WARN || !e) {
       const char* why = archive_error_string(a_);
       error_ = why ? why : "corrupt archive";
@@ -114,5 +120,11 @@ bool ArchiveReader::next_member(std::string* name) {
 }
 
 ByteSource* ArchiveReader::member() { return member_.get(); }
+
+std::vector<std::string> ArchiveReader::take_warnings() {
+  std::vector<std::string> w;
+  w.swap(warnings_);
+  return w;
+}
 
 }  // namespace sgfpat

@@ -32,6 +32,9 @@ class ArchiveReader {
   ByteSource* member();
 
   const std::string& error() const { return error_; }
+  // Damage met and stepped over by next_member() since the last call
+  // (a corrupt member header), for the caller to report.
+  std::vector<std::string> take_warnings();
 
  private:
   class MemberSource;
@@ -44,6 +47,7 @@ class ArchiveReader {
   std::vector<char> buf_;
   std::unique_ptr<MemberSource> member_;
   std::string error_;
+  std::vector<std::string> warnings_;
 };
 
 }  // namespace sgfpat

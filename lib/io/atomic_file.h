@@ -3,6 +3,9 @@
 // ("<path>.tmp-<pid>", same folder, so the final step is a rename), which
 // commit() flushes, syncs and renames over the target.  Dropped without
 // commit(), the temporary file is removed and the target left as it was.
+// A symlink is followed (its target is replaced, the link kept); a device,
+// FIFO or socket is written through at commit() (the temporary file then
+// lies in the temp folder); a path inside a database directory is refused.
 #pragma once
 #include <cstdint>
 #include <cstdio>
@@ -43,6 +46,8 @@ class AtomicFile {
 
  private:
   void discard();
+  Status write_through();
+  bool through_ = false;  // the target is a device or FIFO: copied, not renamed
   std::string path_, tmp_;
   std::FILE* f_ = nullptr;
   bool failed_ = false;

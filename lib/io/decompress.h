@@ -1,5 +1,5 @@
-// Single-stream decompression (gzip, bzip2, xz, zstd) through
-// Boost.Iostreams filters, chosen by magic bytes or file name.
+// Decompression (gzip, bzip2, xz, zstd; concatenated streams too) with the
+// codec libraries driven directly, chosen by magic bytes or file name.
 #pragma once
 #include <memory>
 #include <string_view>
@@ -19,7 +19,8 @@ Compression compression_from_name(std::string_view name);
 const char* compression_name(Compression c);
 
 // A source of the decompressed bytes of `raw` (not owned, must outlive it);
-// corrupt or truncated data ends the stream with error() set.
+// corrupt or truncated data ends the stream with error() set, after every
+// byte decoded before the damage was returned.
 std::unique_ptr<ByteSource> make_decompressor(Compression c, ByteSource* raw,
                                               size_t buffer_bytes = 64 * 1024);
 

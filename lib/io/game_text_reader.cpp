@@ -70,6 +70,10 @@ struct GameTextReader::Impl {
   ByteSource* split_src = nullptr;
   GameSplitter splitter;
   std::string last_error;  // to say a broken archive's error once
+  // Games and errors of the file (and of the archive member) being read: one
+  // that yields neither is reported, so that no input is skipped silently.
+  uint64_t file_games = 0, file_errors = 0;
+  uint64_t member_games = 0, member_errors = 0;
 
   uint64_t bytes_total = 0;
   uint64_t bytes_done = 0;
@@ -93,6 +97,8 @@ void GameTextReader::Impl::report(const std::string& where_member, bool in_game,
     last_error = e.message;
   }
   ++errors;
+  ++file_errors;
+  ++member_errors;
   if (on_error) {
     on_error(e);
   } else {
@@ -101,6 +107,8 @@ void GameTextReader::Impl::report(const std::string& where_member, bool in_game,
 }
 
 void GameTextReader::Impl::finish_file() {
+  if (file_open && file_games == 0 && file_errors == 0)
+    report("", false, 0, in_archive ? "no SGF game in this archive" : "no SGF game in this file");
   if (file_open) {
     bytes_done += size;
     ++files_done;
@@ -122,6 +130,7 @@ void GameTextReader::Impl::open_file(const InputFile& f) {
   member.clear();
   last_error.clear();
   file_open = true;
+  file_games = file_errors = 0;
   if (!f.error.empty()) {
     report("", false, 0, f.error);
     return finish_file();
@@ -193,6 +202,8 @@ bool GameTextReader::Impl::next(GameText* out) {
         out->origin.member = member;
         out->origin.index = index;
         ++games;
+        ++file_games;
+        ++member_games;
         return true;
       }
       if (r == GameSplitter::Result::Error) {
@@ -201,6 +212,7 @@ bool GameTextReader::Impl::next(GameText* out) {
       }
       splitting = false;
       if (split_src->failed()) report(member, false, 0, split_src->error());
+      else if (in_archive && member_games == 0 && member_errors == 0) report(member, false, 0, "no SGF game in this member");
       if (!in_archive) finish_file();
       continue;
     }
@@ -209,7 +221,10 @@ bool GameTextReader::Impl::next(GameText* out) {
       member_plain.reset(nullptr);
       member_decompressed.reset();
       member_data.reset(nullptr);
-      if (archive.next_member(&member)) {
+      const bool has_member = archive.next_member(&member);
+      for (const std::string& w : archive.take_warnings()) report("", false, 0, w);
+      if (has_member) {
+        member_games = member_errors = 0;
         member_data.reset(archive.member());
         PeekSource* data = &member_data;
         const Compression c = compression_from_magic(member_data.peek(8));

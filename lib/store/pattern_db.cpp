@@ -20,6 +20,8 @@
 #include <filesystem>
 #include <sstream>
 
+#include <algorithm>
+
 #include "core/coding.h"
 #include "store/scratch_dirs.h"
 
@@ -125,6 +127,45 @@ Status from_rocks(const rocksdb::Status& s, const std::string& what) {
 
 std::string u64_string(uint64_t v) { return std::to_string(v); }
 
+const std::string kRepairHint =
+    "restore it from a backup, or recover what is readable with RocksDB's `ldb repair --db=DIR` and recount with "
+    "`sgfpat ingest --recount --db DIR`";
+
+// Where a database may be opened: one that exists (CURRENT present), or,
+// when `may_create`, a new or empty directory.  A directory that holds other
+// files is refused: it is a damaged database (lost CURRENT: creating one
+// would orphan, then delete, its table files) or somebody else's folder.
+Status check_database_dir(const std::string& path, bool may_create, bool* creating) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  *creating = false;
+  if (fs::exists(path + "/CURRENT", ec)) return Status::OK();
+  const bool exists = fs::exists(path, ec);
+  if (exists && !fs::is_directory(path, ec))
+    return Status::InvalidArgument(path + " is not a directory; --db names a database directory");
+  bool empty = true, rocks_files = false;
+  if (exists) {
+    for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+      empty = false;
+      const std::string name = it->path().filename().string();
+      if (name.rfind("MANIFEST-", 0) == 0 || name.ends_with(".sst") || name.ends_with(".log") || name == "IDENTITY" ||
+          name.rfind("OPTIONS-", 0) == 0)
+        rocks_files = true;
+    }
+    if (ec) return Status::IOError("cannot list " + path + ": " + ec.message());
+  }
+  if (rocks_files)
+    return Status::Corruption("database " + path + " has lost its CURRENT file; nothing was changed (" + kRepairHint +
+                              ")");
+  if (!may_create)
+    return Status::NotFound("no pattern database at " + path + " (create one with `sgfpat ingest --db " + path + "`)");
+  if (!empty)
+    return Status::InvalidArgument(path + " is not empty and holds no pattern database: refusing to create one among "
+                                   "other files; give --db a new or empty directory");
+  *creating = true;
+  return Status::OK();
+}
+
 // True when another process holds the write lock RocksDB takes on the
 // database's LOCK file (an fcntl lock: RocksDB reports a failure to take it
 // as a plain IOError, so this asks the kernel who holds it instead).
@@ -168,6 +209,11 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   opts.create_if_missing = options.create_if_missing && !options.secondary;
   opts.create_missing_column_families = !options.secondary;
   opts.IncreaseParallelism(2);
+  // A damaged write-ahead log is an error, not a place to stop replaying
+  // quietly (that drops the stored games logged after it); only a record
+  // cut at the very end, as a crash leaves one, is passed over.
+  opts.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
+  opts.paranoid_checks = true;
   rocksdb::ColumnFamilyOptions counts_opts;
   counts_opts.merge_operator = std::make_shared<Add3>();
   counts_opts.compression = rocksdb::kLZ4Compression;
@@ -202,21 +248,36 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
       {rocksdb::kDefaultColumnFamilyName, meta_opts},
       {"games", games_opts},
       {"counts", counts_opts}};
-  // The pending family came with incremental counting: a reader of a
-  // database written before it opens what is there.
-  {
-    std::vector<std::string> names;
-    rocksdb::DB::ListColumnFamilies(opts, path, &names);
-    db->has_pending_ = !options.secondary || std::find(names.begin(), names.end(), "pending") != names.end();
-    if (db->has_pending_) cfs.push_back({"pending", games_opts});
+  bool creating = false;
+  Status where = check_database_dir(path, options.create_if_missing && !options.secondary, &creating);
+  if (!where.ok()) return where;
+  std::vector<std::string> names;
+  if (!creating) {
+    // An existing database is opened, never taken over: column families
+    // that sgfpat did not make mean another program's database.  "pending"
+    // (incremental counting) and "positions" (the position index) came
+    // later: a writer adds them to an older database, a reader opens what
+    // is there.
+    rocksdb::Status ls = rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(opts), path, &names);
+    if (!ls.ok()) return from_rocks(ls, "cannot open database " + path + " (" + kRepairHint + ")");
+    std::vector<std::string> required;
+    for (const auto& n : names)
+      if (n != "pending" && n != "positions") required.push_back(n);
+    std::sort(required.begin(), required.end());
+    if (required != std::vector<std::string>{"counts", rocksdb::kDefaultColumnFamilyName, "games"}) {
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      return Status::Corruption("database " + path + " was not made by sgfpat (its column families are " + list +
+                                "); nothing was changed. Give --db a new or empty directory");
+    }
+    opts.create_if_missing = false;
   }
-  if (!options.create_if_missing && !std::filesystem::exists(path + "/CURRENT"))
-    return Status::NotFound("no pattern database at " + path + " (create one with `sgfpat ingest --db " + path +
-                            "`)");
-  // A writer adds the position index's family; a reader opens it if there.
-  std::vector<std::string> existing;
-  rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(opts), path, &existing);
-  db->has_positions_ = !options.secondary || std::find(existing.begin(), existing.end(), "positions") != existing.end();
+  auto present = [&](const char* name) {
+    return !options.secondary || std::find(names.begin(), names.end(), name) != names.end();
+  };
+  db->has_pending_ = present("pending");
+  if (db->has_pending_) cfs.push_back({"pending", games_opts});
+  db->has_positions_ = present("positions");
   if (db->has_positions_) cfs.push_back({"positions", positions_opts});
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s;
@@ -245,7 +306,8 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   std::string recorded;
   s = db->db_->Get(rocksdb::ReadOptions(), db->cf_[kMeta], "scheme", &recorded);
   if (s.IsNotFound()) {
-    if (options.secondary) return Status::Corruption("database " + path + " has no key scheme (not an sgfpat database?)");
+    if (options.secondary || !creating)
+      return Status::Corruption("database " + path + " has no key scheme: its meta data is lost or it was not made by sgfpat; nothing was changed (" + kRepairHint + ")");
     db->settings_ = options.settings;
     // A new database's (empty) position index is complete.
     rocksdb::WriteBatch init;
@@ -286,9 +348,38 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
       if (db->generation_ == gen) break;
     }
   }
+  st = db->check_counts_present();
+  if (!st.ok()) return st;
   *out = std::move(db);
   return Status::OK();
 }
+
+Status PatternDb::check_counts_present() {
+  // The table files of the counts hold at least every reported pattern of
+  // the current generation: fewer entries means files are lost or unreadable
+  // (RocksDB may drop a damaged table from a reader's view without an error),
+  // and an answer from them would be wrong, not empty.
+  const std::vector<uint64_t> expected = reported_per_level();
+  uint64_t want = 0;
+  for (uint64_t n : expected) want += n;
+  if (generation_ == 0 || want == 0) return Status::OK();
+  rocksdb::TablePropertiesCollection tables;
+  auto s = db_->GetPropertiesOfAllTables(cf_[kCounts], &tables);
+  if (!s.ok()) return from_rocks(s, "database " + path_ + ": reading the counts' table files (" + kRepairHint + ")");
+  uint64_t have = 0;
+  for (const auto& [file, props] : tables) have += props->num_entries;
+  std::string mem;
+  uint64_t in_memory = 0;
+  if (db_->GetIntProperty(cf_[kCounts], "rocksdb.num-entries-active-mem-table", &in_memory)) have += in_memory;
+  if (db_->GetIntProperty(cf_[kCounts], "rocksdb.num-entries-imm-mem-tables", &in_memory)) have += in_memory;
+  if (have < want)
+    return Status::Corruption("database " + path_ + ": its counts hold " + std::to_string(have) +
+                              " entries but the last count reported " + std::to_string(want) +
+                              " patterns: table files are missing or damaged (" + kRepairHint + ")");
+  return Status::OK();
+}
+
+std::vector<uint64_t> PatternDb::reported_per_level() const { return summary_.patterns_per_level; }
 
 Status PatternDb::load_meta() {
   // A missing value is a database that has none yet (0); a damaged one is
@@ -491,7 +582,26 @@ Status PatternDb::get(int level, uint64_t key, PatternCounts* counts, bool* foun
 
 Status PatternDb::for_each_count(int level,
                                  const std::function<bool(int, uint64_t, const PatternCounts&)>& visit) {
-  return scan_counts(generation_, level, visit);
+  // A whole scan is checked against the recorded summary: a level whose
+  // stored patterns disagree with what the count reported is damaged, and
+  // is said so instead of being answered short (or empty).
+  const std::vector<uint64_t> expected = reported_per_level();
+  std::vector<uint64_t> seen(expected.size(), 0);
+  bool stopped = false;
+  Status st = scan_counts(generation_, level, [&](int lv, uint64_t key, const PatternCounts& c) {
+    if (lv >= 1 && size_t(lv) <= seen.size() && c.played >= uint64_t(settings_.min_played)) ++seen[size_t(lv - 1)];
+    if (!visit(lv, key, c)) return stopped = true, false;
+    return true;
+  });
+  if (!st.ok() || stopped || generation_ == 0) return st;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    if (level > 0 && size_t(level) != i + 1) continue;
+    if (seen[i] != expected[i])
+      return Status::Corruption("database " + path_ + ": level " + std::to_string(i + 1) + " holds " +
+                                std::to_string(seen[i]) + " reported patterns, the last count recorded " +
+                                std::to_string(expected[i]) + " (" + kRepairHint + ")");
+  }
+  return st;
 }
 
 Status PatternDb::scan_counts(uint32_t gen, int level,

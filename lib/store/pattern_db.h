@@ -70,7 +70,12 @@ struct OpenOptions {
 class PatternDb {
  public:
   ~PatternDb();
-  // Opens (or creates) the database at `path`.  Refuses one whose recorded
+  // Opens the database at `path`; creates one only in a new or empty
+  // directory when create_if_missing (a directory holding other files, or a
+  // database that lost its CURRENT file, is refused: nothing is written).
+  // An existing database must be sgfpat's (its column families and key
+  // scheme), and a reader checks that the counts' table files hold what the
+  // last count reported (Corruption otherwise).  Refuses one whose recorded
   // settings differ from options.settings when check_settings is set
   // (InvalidArgument).  Codes: NotFound (no database there), Busy (another
   // process writes it), Corruption (damaged, or not an sgfpat database),
@@ -162,6 +167,10 @@ class PatternDb {
  private:
   PatternDb() = default;
   Status load_meta();
+  Status check_counts_present();
+  // The recorded summary's reported patterns per level (index level-1);
+  // empty when never counted.
+  std::vector<uint64_t> reported_per_level() const;
   Status scan_counts(uint32_t gen, int level, const std::function<bool(int, uint64_t, const PatternCounts&)>& visit);
 
   std::string path_;

@@ -1,0 +1,236 @@
+// Damaged and foreign databases: refused with what is wrong and what to
+// do, never answered silently, never made worse.  Ends with a bounded damage
+// campaign (scripts/damage_campaign.sh runs more seeds): bytes flipped in
+// every file of a counted database, and every command either answers exactly
+// as on the undamaged database or exits non-zero with a message.
+//
+// SGFPAT_TEST_BINARY=/path/to/sgfpat runs them against another build.
+#include <doctest/doctest.h>
+#include <rocksdb/db.h>
+
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "test_util.h"
+
+using namespace testutil;
+
+namespace {
+
+std::string binary() {
+  const char* b = std::getenv("SGFPAT_TEST_BINARY");
+  return b && *b ? b : SGFPAT_BINARY;
+}
+
+RunResult run_cli(std::vector<std::string> args, const std::string& scratch) {
+  args.insert(args.begin(), binary());
+  return run(args, scratch);
+}
+
+std::string corpus_games(size_t first, size_t n) {
+  return join(gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), first, n));
+}
+
+// name -> size of the files of a directory (LOG files aside: RocksDB's own
+// diary, rewritten at every open).
+std::map<std::string, uintmax_t> files_of(const std::string& dir) {
+  std::map<std::string, uintmax_t> m;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("LOG", 0) == 0 || name == "LOCK") continue;
+    m[name] = e.is_regular_file() ? e.file_size() : 0;
+  }
+  return m;
+}
+
+std::string file_with_suffix(const std::string& dir, const std::string& suffix, uintmax_t min_size = 0) {
+  std::string best;
+  uintmax_t best_size = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+        e.file_size() >= min_size && e.file_size() >= best_size) {
+      best = e.path().string();
+      best_size = e.file_size();
+    }
+  }
+  return best;
+}
+
+void flip(const std::string& path, size_t offset, unsigned char mask) {
+  std::string b = read_file(path);
+  REQUIRE(offset < b.size());
+  b[offset] = char(b[offset] ^ mask);
+  write_file(path, b);
+}
+
+// A small counted database, built once per test binary.
+struct Built {
+  TempDir dir{"sgfpat-damage"};
+  std::string db = dir / "pristine";
+  std::string games = dir / "g.sgf";
+  Built() {
+    write_file(games, corpus_games(0, 60));
+    RunResult r = run_cli({"ingest", "--db", db, "--quiet", "--threads", "1", games}, dir.path());
+    if (r.exit_code != 0) throw std::runtime_error("building the test database failed: " + r.err);
+  }
+};
+Built& built() {
+  static Built b;
+  return b;
+}
+
+// A private copy of the pristine database.
+std::string copy_db(const std::string& to) {
+  fs::remove_all(to);
+  fs::copy(built().db, to, fs::copy_options::recursive);
+  return to;
+}
+
+// stats as JSON without the fields that say where and how big.
+std::string stats_answer(const RunResult& r) {
+  nlohmann::json j = r.json();
+  if (!j.is_object()) return r.out;
+  // Where it is, how big on disk and how long it took are not answers.
+  std::function<void(nlohmann::json&)> strip = [&](nlohmann::json& x) {
+    if (x.is_object()) {
+      for (const char* k : {"db", "disk_bytes", "size_on_disk", "search_seconds", "seconds"}) x.erase(k);
+      for (auto& [k, v] : x.items()) strip(v);
+    } else if (x.is_array()) {
+      for (auto& v : x) strip(v);
+    }
+  };
+  strip(j);
+  return j.dump();
+}
+
+}  // namespace
+
+TEST_CASE("a database that lost its CURRENT file is refused, and nothing in it is deleted") {
+  TempDir dir("sgfpat-current");
+  const std::string db = copy_db(dir / "db");
+  fs::remove(db + "/CURRENT");
+  const auto before = files_of(db);
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    INFO("attempt " << attempt);
+    RunResult r = run_cli({"ingest", "--db", db, "--quiet", built().games}, dir.path());
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("CURRENT") != std::string::npos);
+    CHECK(r.err.find("repair") != std::string::npos);
+    CHECK(files_of(db) == before);  // no new CURRENT, MANIFEST or log; no file removed
+  }
+  for (const std::string cmd : {"stats", "export"}) {
+    std::vector<std::string> args = {cmd, "--db", db};
+    if (cmd == "export") args.insert(args.end(), {"-o", dir / "p.priors"});
+    RunResult r = run_cli(args, dir.path());
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("CURRENT") != std::string::npos);
+  }
+  CHECK(files_of(db) == before);
+}
+
+TEST_CASE("ingest refuses a directory of other files and a database made by another program") {
+  TempDir dir("sgfpat-foreign");
+  fs::create_directories(dir / "mine");
+  write_file(dir / "mine/notes.txt", "my notes\n");
+  RunResult r = run_cli({"ingest", "--db", dir / "mine", "--quiet", built().games}, dir.path());
+  INFO("stderr: " << r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("not empty") != std::string::npos);
+  CHECK(files_of(dir / "mine") == std::map<std::string, uintmax_t>{{"notes.txt", 9}});
+
+  // A RocksDB database of somebody else's: one default column family.
+  {
+    rocksdb::Options o;
+    o.create_if_missing = true;
+    rocksdb::DB* raw = nullptr;
+    REQUIRE(rocksdb::DB::Open(o, dir / "other", &raw).ok());
+    REQUIRE(raw->Put(rocksdb::WriteOptions(), "their-key", "their-value").ok());
+    delete raw;
+  }
+  RunResult o = run_cli({"ingest", "--db", dir / "other", "--quiet", built().games}, dir.path());
+  INFO("stderr: " << o.err);
+  CHECK(o.exit_code == 1);
+  CHECK(o.err.find("not made by sgfpat") != std::string::npos);
+  std::vector<std::string> cfs;
+  REQUIRE(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), dir / "other", &cfs).ok());
+  CHECK(cfs == std::vector<std::string>{"default"});
+  RunResult s = run_cli({"stats", "--db", dir / "other"}, dir.path());
+  CHECK(s.exit_code == 1);
+  CHECK_FALSE(s.err.empty());
+
+  // A new and an empty directory are fine.
+  fs::create_directories(dir / "empty");
+  CHECK(run_cli({"ingest", "--db", dir / "empty", "--quiet", built().games}, dir.path()).exit_code == 0);
+}
+
+TEST_CASE("a flipped bit near the end of the counts table: stats and export fail, the good priors file stays") {
+  TempDir dir("sgfpat-flip");
+  REQUIRE(run_cli({"export", "--db", built().db, "-o", dir / "good.priors"}, dir.path()).exit_code == 0);
+  const std::string good = read_file(dir / "good.priors");
+  const std::string db = copy_db(dir / "db");
+  const std::string sst = file_with_suffix(db, ".sst", 1000);
+  REQUIRE_FALSE(sst.empty());
+  flip(sst, size_t(fs::file_size(sst) - 300), 0x10);
+  RunResult st = run_cli({"stats", "--db", db, "--json"}, dir.path());
+  INFO("stats stderr: " << st.err);
+  CHECK(st.exit_code != 0);
+  CHECK_FALSE(st.err.empty());
+  RunResult ex = run_cli({"export", "--db", db, "-o", dir / "good.priors"}, dir.path());
+  INFO("export stderr: " << ex.err);
+  CHECK(ex.exit_code != 0);
+  CHECK(read_file(dir / "good.priors") == good);
+  RunResult tsv = run_cli({"export", "--db", db, "-f", "tsv", "-o", "-"}, dir.path());
+  CHECK(tsv.exit_code != 0);
+}
+
+TEST_CASE("damage campaign (bounded): every run answers as undamaged or fails with a message") {
+  TempDir dir("sgfpat-campaign");
+  const RunResult clean_stats = run_cli({"stats", "--db", built().db, "--json", "--top", "5"}, dir.path());
+  REQUIRE(clean_stats.exit_code == 0);
+  const RunResult clean_tsv = run_cli({"export", "--db", built().db, "-f", "tsv", "-o", "-"}, dir.path());
+  REQUIRE(clean_tsv.exit_code == 0);
+  const std::string want_stats = stats_answer(clean_stats);
+  const int seeds = std::getenv("SGFPAT_DAMAGE_SEEDS") ? std::atoi(std::getenv("SGFPAT_DAMAGE_SEEDS")) : 3;
+  std::map<std::string, int> same, failed, wrong;
+  std::vector<std::string> wrong_cases;
+  for (const auto& [name, size] : files_of(built().db)) {
+    if (size == 0) continue;
+    for (int seed = 1; seed <= seeds; ++seed) {
+      const std::string db = copy_db(dir / "db");
+      std::mt19937_64 rng(uint64_t(seed) * 7919 + std::hash<std::string>()(name));
+      const size_t offset = size_t(rng() % size);
+      flip(db + "/" + name, offset, (unsigned char)(1u << (rng() % 8)));
+      const std::string kind = name.find(".sst") != std::string::npos   ? "sst"
+                               : name.find(".log") != std::string::npos ? "wal"
+                               : name.substr(0, name.find('-'));
+      auto judge = [&](const std::string& what, const RunResult& r, bool equal) {
+        if (r.exit_code == 0 && equal) {
+          ++same[kind];
+        } else if (r.exit_code > 0 && !r.err.empty()) {
+          ++failed[kind];
+        } else {
+          ++wrong[kind];
+          wrong_cases.push_back(what + " on " + name + " offset " + std::to_string(offset) + ": exit " +
+                                std::to_string(r.exit_code) + " " + r.err.substr(0, 200));
+        }
+      };
+      RunResult s = run_cli({"stats", "--db", db, "--json", "--top", "5"}, dir.path());
+      judge("stats", s, stats_answer(s) == want_stats);
+      RunResult t = run_cli({"export", "--db", db, "-f", "tsv", "-o", "-"}, dir.path());
+      judge("export", t, t.out == clean_tsv.out);
+    }
+  }
+  std::string report;
+  for (const auto& [kind, n] : same) report += " " + kind + ":same=" + std::to_string(n);
+  for (const auto& [kind, n] : failed) report += " " + kind + ":failed=" + std::to_string(n);
+  for (const auto& [kind, n] : wrong) report += " " + kind + ":WRONG=" + std::to_string(n);
+  MESSAGE("damage campaign:" << report);
+  for (const auto& w : wrong_cases) MESSAGE(w);
+  CHECK(wrong_cases.empty());
+}
