@@ -57,8 +57,8 @@ int64_t check_tree(const Node& node, bool is_root) {
     count += check_tree(node.children[size_t(i)], false);
   }
   if (node.num_children > 0) CHECK(n == sum + (is_root ? 0 : 1));
-  CHECK(node.v2.load() >= 0);
-  CHECK(node.v2.load() <= 2 * n);
+  CHECK(node.black_wins_x2.load() >= 0);
+  CHECK(node.black_wins_x2.load() <= 2 * n);
   return count;
 }
 

@@ -27,7 +27,7 @@ int select_child(const Node& parent, Color mover, int virtual_loss, double explo
     const Node& ch = parent.children[size_t(i)];
     const int32_t n = ch.n.load(std::memory_order_relaxed);
     const int32_t vl = ch.vloss.load(std::memory_order_relaxed) * virtual_loss;
-    const double bw = ch.v2.load(std::memory_order_relaxed) / 2.0;
+    const double bw = ch.black_wins_x2.load(std::memory_order_relaxed) / 2.0;
     // A virtual loss is a visit the mover lost: add it to n, and for White
     // (whose wins are n - v) also to Black's wins.
     const double n_eff = double(n) + vl;
@@ -55,7 +55,7 @@ double puct_rave_value(const Node& ch, Color mover, double parent_n, double c_pu
                        int virtual_loss) {
   const double vl = double(ch.vloss.load(std::memory_order_relaxed)) * virtual_loss;
   const double n = double(ch.n.load(std::memory_order_relaxed)) + vl;
-  double bw = ch.v2.load(std::memory_order_relaxed) / 2.0;
+  double bw = ch.black_wins_x2.load(std::memory_order_relaxed) / 2.0;
   if (mover == Color::White) bw += vl;  // a virtual loss: a win for the other side
   const double wins = mover == Color::White ? n - bw : bw;
   double q;
@@ -66,7 +66,7 @@ double puct_rave_value(const Node& ch, Color mover, double parent_n, double c_pu
     const double qn = n > 0 ? std::clamp(wins / n, 0.0, 1.0) : 0;
     double qa = 0;
     if (m > 0) {
-      const double abw = ch.amaf_v2.load(std::memory_order_relaxed) / 2.0;
+      const double abw = ch.amaf_black_wins_x2.load(std::memory_order_relaxed) / 2.0;
       qa = (mover == Color::White ? m - abw : abw) / m;
     }
     const double beta = m > 0 ? m / (m + n + n * m / rave_equiv) : 0;
@@ -282,7 +282,7 @@ void Search::work(int thread_index, Worker& w) {
     // played after it (the shallower overriding the deeper).
     for (size_t k = w.path.size(); k-- > 0;) {
       Node* p = w.path[k];
-      p->v2.fetch_add(result, std::memory_order_relaxed);
+      p->black_wins_x2.fetch_add(result, std::memory_order_relaxed);
       p->n.fetch_add(1, std::memory_order_relaxed);
       if (k > 0) p->vloss.fetch_sub(1, std::memory_order_relaxed);
       const Color mover = (k % 2 == 0) ? root_color_ : opponent(root_color_);
@@ -291,7 +291,7 @@ void Search::work(int thread_index, Worker& w) {
           Node& ch = p->children[size_t(j)];
           if (w.first_mover[size_t(root_board_.index(ch.move))] == uint8_t(mover)) {
             ch.amaf_n.fetch_add(1, std::memory_order_relaxed);
-            ch.amaf_v2.fetch_add(result, std::memory_order_relaxed);
+            ch.amaf_black_wins_x2.fetch_add(result, std::memory_order_relaxed);
           }
         }
       }
@@ -352,7 +352,7 @@ bool Search::try_reuse(const Board& board, Color to_move) {
   auto fresh = std::make_unique<Node>();
   Node* t = const_cast<Node*>(target);
   fresh->n = t->n.load();
-  fresh->v2 = t->v2.load();
+  fresh->black_wins_x2 = t->black_wins_x2.load();
   fresh->num_children = t->num_children;
   fresh->children = std::move(t->children);
   fresh->state = Node::kExpanded;
@@ -388,11 +388,11 @@ SearchResult Search::run(const Board& board, Color to_move, Point last_move) {
   }
   r.reused_visits = root_->n.load();
   const int threads = std::max(1, options_.threads);
-  KeyScheme scheme2;
+  KeyScheme playout_scheme;
   const bool weighted = options_.playout_priors && evaluator_ != nullptr;
   if (weighted) {
-    scheme2 = evaluator_->scheme();
-    scheme2.levels = std::min(2, scheme2.levels);
+    playout_scheme = evaluator_->scheme();
+    playout_scheme.levels = std::min(2, playout_scheme.levels);
   }
   PlayoutOptions po;
   po.tactics = options_.playout_tactics;
@@ -400,7 +400,7 @@ SearchResult Search::run(const Board& board, Color to_move, Point last_move) {
   const size_t points = size_t(board.size()) * size_t(board.size());
   for (int t = 0; t < threads; ++t) {
     uint64_t x = options_.seed ^ (0xa0761d6478bd642fULL * uint64_t(t + 1));
-    workers.push_back(std::make_unique<Worker>(splitmix64(x), Playout(po, weighted ? evaluator_.get() : nullptr, &scheme2)));
+    workers.push_back(std::make_unique<Worker>(splitmix64(x), Playout(po, weighted ? evaluator_.get() : nullptr, &playout_scheme)));
     workers.back()->black_owned.assign(points, 0);
     workers.back()->white_owned.assign(points, 0);
   }

@@ -54,16 +54,16 @@ struct Node {
   Point move = kPass;  // the move leading here (played by the parent's mover)
   float prior = 0;     // its prior for that mover
   std::atomic<int32_t> n{0};       // visits
-  std::atomic<int32_t> v2{0};      // Black wins counted twice (a drawn playout adds 1)
+  std::atomic<int32_t> black_wins_x2{0};      // Black wins counted twice (a drawn playout adds 1)
   std::atomic<int32_t> vloss{0};   // threads currently below this node (virtual losses)
   std::atomic<int32_t> amaf_n{0};  // playouts below the parent where the parent's mover played `move` first
-  std::atomic<int32_t> amaf_v2{0}; // Black wins of those, counted twice
+  std::atomic<int32_t> amaf_black_wins_x2{0}; // Black wins of those, counted twice
   std::atomic<uint8_t> state{0};   // kLeaf, kExpanding, kExpanded
   int32_t num_children = 0;        // written before state becomes kExpanded
   std::unique_ptr<Node[]> children;
 
   static constexpr uint8_t kLeaf = 0, kExpanding = 1, kExpanded = 2;
-  double black_wins() const { return v2.load(std::memory_order_relaxed) / 2.0; }
+  double black_wins() const { return black_wins_x2.load(std::memory_order_relaxed) / 2.0; }
 };
 
 // The seed action value of a child for `mover` (the player choosing among

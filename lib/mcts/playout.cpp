@@ -180,8 +180,8 @@ int score_area(const Board& b, double komi, Owners* owners) {
 
 // --- the default policy ---
 
-Playout::Playout(PlayoutOptions options, const Evaluator* weigher, const KeyScheme* scheme2)
-    : options_(options), weigher_(weigher), scheme2_(scheme2) {}
+Playout::Playout(PlayoutOptions options, const Evaluator* weigher, const KeyScheme* playout_scheme)
+    : options_(options), weigher_(weigher), playout_scheme_(playout_scheme) {}
 Playout::Playout(Playout&&) noexcept = default;
 Playout::~Playout() = default;
 
@@ -291,7 +291,7 @@ int Playout::run(Board& b, Color c, int last, double komi, Rng& rng, Owners* own
   tracker_.reset();
   if (weigher_) {
     if (!tracker_template_ || tracker_size_ != size) {
-      tracker_template_ = std::make_unique<PatternTracker>(*scheme2_, size);
+      tracker_template_ = std::make_unique<PatternTracker>(*playout_scheme_, size);
       tracker_size_ = size;
       if (wmax_ <= 0) wmax_ = 1e-9;
     }

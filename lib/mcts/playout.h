@@ -83,8 +83,8 @@ struct PlayoutOptions {
 class Playout {
  public:
   // `weigher` (may be null) scores random candidates with a levels-1..2
-  // tracker of `scheme2` (rejection sampling by the priors' small levels).
-  Playout(PlayoutOptions options, const Evaluator* weigher, const KeyScheme* scheme2);
+  // tracker of `playout_scheme` (rejection sampling by the priors' small levels).
+  Playout(PlayoutOptions options, const Evaluator* weigher, const KeyScheme* playout_scheme);
   Playout(Playout&&) noexcept;
   ~Playout();
 
@@ -105,7 +105,7 @@ class Playout {
 
   PlayoutOptions options_;
   const Evaluator* weigher_;
-  const KeyScheme* scheme2_;
+  const KeyScheme* playout_scheme_;
   std::vector<int16_t> empties_;
   std::array<int16_t, Board::kMaxIndex> pos_{};
   std::vector<int> candidates_;
