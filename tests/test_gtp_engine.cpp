@@ -9,6 +9,7 @@
 #include <fstream>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "gtp/engine.h"
 
@@ -53,7 +54,44 @@ std::string setup_5x5(const std::string& middle) {
   return s;
 }
 
+// GTP commands that set up a diagram (rows top first, X black, O white)
+// on a fresh board, stone by stone in row order.
+std::string diagram_commands(const std::vector<std::string>& rows) {
+  const int n = int(rows.size());
+  std::string s = "boardsize " + std::to_string(n) + "\nclear_board\n";
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) {
+      const char ch = rows[size_t(r)][size_t(c)];
+      if (ch == '.') continue;
+      s += std::string("play ") + (ch == 'X' ? "B " : "W ") + "ABCDEFGHJ"[c] + std::to_string(n - r) + "\n";
+    }
+  return s;
+}
+
 }  // namespace
+
+TEST_CASE("gtp: a seki's shared liberties are never filled; its points are nobody's") {
+  // The black stone B5 and the white chain A4-D4-D5 share their only
+  // liberties A5 and C5: whoever fills one is captured.  Black's wall has
+  // two eyes.  Black 18, White 5, komi 7.5.
+  const std::string setup = diagram_commands({
+      ".X.OX",
+      "OOOOX",
+      "XXXXX",
+      "X.X.X",
+      "XXXXX",
+  }) + "komi 7.5\n";
+  gtp::Engine e(nullptr, engine_options(1000));
+  std::string out = session(e, setup + "1 genmove B");
+  CHECK(out.find("=1 pass\n\n") != std::string::npos);
+  gtp::EngineOptions never_resign = engine_options(1000);
+  never_resign.resign_threshold = 0;  // White is lost: it would rather resign
+  gtp::Engine w(nullptr, never_resign);
+  out = session(w, setup + "2 genmove W\n3 final_score\n4 final_status_list dead");
+  CHECK(out.find("=2 pass\n\n") != std::string::npos);
+  CHECK(out.find("=3 B+5.5\n\n") != std::string::npos);
+  CHECK(out.find("=4\n\n") != std::string::npos);
+}
 
 TEST_CASE("gtp: the commands a controller expects are known") {
   gtp::Engine e(nullptr, engine_options(100));

@@ -137,10 +137,10 @@ double Engine::time_budget(Color c) const {
   return std::max(0.05, std::min(budget, left - margin));
 }
 
-Settlement Engine::settlement_of(const mcts::SearchResult& r) const {
+Settlement Engine::settlement_of(const std::vector<float>& black_owned, const std::vector<float>& white_owned) const {
   Settlement s;
   const int n = board_.size();
-  if (r.black_owned.empty()) {  // no search (no legal move): the board as it stands
+  if (black_owned.empty()) {  // no playouts: the board as it stands
     AreaScore a = board_.area_score();
     s.black_points = a.black;
     s.white_points = a.white;
@@ -149,7 +149,7 @@ Settlement Engine::settlement_of(const mcts::SearchResult& r) const {
       for (int x = 0; x < n; ++x) {
         const size_t k = size_t(y * n + x);
         const Point p{int8_t(x), int8_t(y)};
-        const Color owner = r.black_owned[k] > 0.5f ? Color::Black : r.white_owned[k] > 0.5f ? Color::White : Color::Empty;
+        const Color owner = black_owned[k] > 0.5f ? Color::Black : white_owned[k] > 0.5f ? Color::White : Color::Empty;
         if (owner == Color::Black) ++s.black_points;
         else if (owner == Color::White) ++s.white_points;
         const Color stone = board_.at(p);
@@ -161,14 +161,9 @@ Settlement Engine::settlement_of(const mcts::SearchResult& r) const {
 }
 
 Settlement Engine::settle() {
-  mcts::SearchOptions o = options_.search;
-  o.iterations = options_.score_playouts;
-  o.max_seconds = 0;
-  o.reuse_tree = false;
-  o.komi = komi_;
-  mcts::Search s(priors_, options_.eval, o);
-  Point last = moves_.empty() ? kPass : moves_.back().point;
-  return settlement_of(s.run(board_, next_to_move(), last));
+  mcts::Ownership o =
+      mcts::playout_ownership(board_, next_to_move(), komi_, options_.score_playouts, options_.search.seed);
+  return settlement_of(o.black, o.white);
 }
 
 Point Engine::genmove(Color c, bool cleanup, bool* resign) {
@@ -177,22 +172,33 @@ Point Engine::genmove(Color c, bool cleanup, bool* resign) {
   o.komi = komi_;
   o.max_seconds = time_budget(c);
   o.seed = options_.search.seed + uint64_t(moves_.size());
+  const double sign = c == Color::Black ? 1 : -1;
+  const AreaScore a = board_.area_score();
+  const double board_margin = sign * (double(a.black) - double(a.white) - komi_);
+  // After the opponent's pass: pass if the game is won both on the board
+  // and with the dead stones the playouts settle (and, in cleanup, once no
+  // dead opponent stone is left to take).
+  const bool opponent_passed = !moves_.empty() && moves_.back().point.is_pass() && moves_.back().color != c;
+  if (opponent_passed && board_margin > 0) {
+    const Settlement settled = settle();
+    int dead_opponent_stones = 0;
+    for (int idx : settled.dead) dead_opponent_stones += board_.at_index(idx) == opponent(c);
+    if (sign * settled.margin > 0 && (!cleanup || dead_opponent_stones == 0)) {
+      if (options_.verbose && options_.log)
+        options_.log(std::string("genmove ") + color_char(c) + ": pass, won (settled " + score_text(settled.margin) +
+                     ", board " + score_text(double(a.black) - double(a.white) - komi_) + ")");
+      return kPass;
+    }
+  }
   const Point last = moves_.empty() ? kPass : moves_.back().point;
   mcts::SearchResult r = search_->run(board_, c, last);
   last_result_ = r;
   if (!r.has_move) return kPass;
-  const Settlement settled = settlement_of(r);
-  const double sign = c == Color::Black ? 1 : -1;
-  const AreaScore a = board_.area_score();
-  const double board_margin = sign * (double(a.black) - double(a.white) - komi_);
-  const bool opponent_passed = !moves_.empty() && moves_.back().point.is_pass() && moves_.back().color != c;
-  const bool wins_now = board_margin > 0 && sign * settled.margin > 0;
-  int dead_opponent_stones = 0;
-  for (int idx : settled.dead) dead_opponent_stones += board_.at_index(idx) == opponent(c);
   double best_rate = 0;
   for (const mcts::ChildStats& ch : r.children)
     if (ch.move == r.best) best_rate = ch.mover_win_rate();
   if (options_.verbose && options_.log) {
+    const Settlement settled = settlement_of(r.black_owned, r.white_owned);
     char line[256];
     std::snprintf(line, sizeof line,
                   "genmove %c: %s, win %.1f%%, %lld playouts (%lld reused) in %.2f s (%.0f/s), %lld nodes%s, "
@@ -203,7 +209,6 @@ Point Engine::genmove(Color c, bool cleanup, bool* resign) {
                   score_text(double(a.black) - double(a.white) - komi_).c_str());
     options_.log(line);
   }
-  if (opponent_passed && wins_now && (!cleanup || dead_opponent_stones == 0)) return kPass;
   if (options_.resign_threshold > 0 && r.root_visits >= 500 && best_rate < options_.resign_threshold &&
       moves_.size() >= size_t(board_.size())) {
     *resign = true;

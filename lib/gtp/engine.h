@@ -7,8 +7,8 @@
 // Pass policy (Chinese rules, area scoring): genmove passes when the mover
 // has no move but filling its own eyes, or when the opponent has just
 // passed and the mover wins both by the board as it stands (stones and
-// territory, komi) and by the ownership the search's playouts settle (dead
-// stones removed): a game won on the board is never thrown away by a pass,
+// territory, komi) and by the ownership playouts settle (dead stones
+// removed): a game won on the board is never thrown away by a pass,
 // and a pass never counts on stones the opponent could still capture.
 // kgs-genmove_cleanup also passes only when no opponent stone is left that
 // the playouts take.  A best move that would put one of the mover's chains
@@ -34,7 +34,7 @@ struct EngineOptions {
   EvalOptions eval;
   Rules rules = Rules::Chinese;
   double resign_threshold = 0.05;  // 0 = never resign
-  int64_t score_playouts = 3000;   // playouts behind final_score and final_status_list
+  int64_t score_playouts = 1000;   // playouts behind final_score, final_status_list and the pass policy
   bool verbose = false;            // search statistics through `log`
   std::string name = "sgfpat";
   std::string version = "0.2.0";
@@ -63,8 +63,8 @@ class Engine {
   double komi() const { return komi_; }
   // The time budget of the next move of `c` in seconds (0: playouts only).
   double time_budget(Color c) const;
-  // The settlement of the current position after a search of
-  // score_playouts for the player to move.
+  // The settlement of the current position by score_playouts playouts
+  // (no tree: a tree without passes would force moves into sekis).
   Settlement settle();
 
  private:
@@ -77,7 +77,7 @@ class Engine {
   bool play(Color c, Point p);
   // The move of `c` (kPass for a pass); *resign set when it gives up.
   Point genmove(Color c, bool cleanup, bool* resign);
-  Settlement settlement_of(const mcts::SearchResult& r) const;
+  Settlement settlement_of(const std::vector<float>& black_owned, const std::vector<float>& white_owned) const;
   Color next_to_move() const;
   bool load_sgf(const std::string& path, int move_number, std::string* error);
 

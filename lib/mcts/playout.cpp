@@ -324,6 +324,31 @@ int Playout::run(Board& b, Color c, int last, double komi, Rng& rng, Owners* own
   return score_area(b, komi, owners);
 }
 
+Ownership playout_ownership(const Board& board, Color to_move, double komi, int64_t playouts, uint64_t seed) {
+  const int n = board.size();
+  Ownership o;
+  o.black.assign(size_t(n * n), 0);
+  o.white.assign(size_t(n * n), 0);
+  Playout p(PlayoutOptions{}, nullptr, nullptr);
+  Rng rng(seed);
+  Owners owners{};
+  for (int64_t k = 0; k < playouts; ++k) {
+    Board b = board;
+    p.run(b, to_move, -1, komi, rng, &owners);
+    for (int y = 0; y < n; ++y)
+      for (int x = 0; x < n; ++x) {
+        const uint8_t v = owners[size_t(board.index(Point{int8_t(x), int8_t(y)}))];
+        if (v == uint8_t(Color::Black)) o.black[size_t(y * n + x)] += 1;
+        else if (v == uint8_t(Color::White)) o.white[size_t(y * n + x)] += 1;
+      }
+  }
+  for (size_t i = 0; i < o.black.size() && playouts > 0; ++i) {
+    o.black[i] /= float(playouts);
+    o.white[i] /= float(playouts);
+  }
+  return o;
+}
+
 int random_playout(const Board& board, Color to_move, double komi, Rng& rng) {
   Board b = board;
   PlayoutOptions o;

@@ -115,6 +115,14 @@ class Playout {
   double wmax_ = 0;
 };
 
+// The share of `playouts` playouts (default policy, tactics on) from
+// `board` with `to_move` that end with each point Black's and White's, in
+// y * size + x order: the end of the game as the playouts settle it.
+struct Ownership {
+  std::vector<float> black, white;
+};
+Ownership playout_ownership(const Board& board, Color to_move, double komi, int64_t playouts, uint64_t seed);
+
 // One playout from a copy of `board` with uniform weights and no tactics
 // (tests, benches).  Returns twice Black's result.
 int random_playout(const Board& board, Color to_move, double komi, Rng& rng);
