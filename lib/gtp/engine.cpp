@@ -214,14 +214,23 @@ Point Engine::genmove(Color c, bool cleanup, bool* resign) {
     *resign = true;
     return kPass;
   }
-  // A chain put in atari by its own move is taken next: when that is the
-  // best the search found (filling a seki's shared liberty, the last
-  // liberty of a living group), passing loses nothing.
-  if (!r.best.is_pass()) {
-    const mcts::MoveCheck m = mcts::check_move(board_, board_.index(r.best), c);
-    if (m.self_atari() && m.joins) return kPass;
-  }
-  return r.best;
+  // A chain put in atari by its own move is taken next: the most visited
+  // root move that does not do that to a chain of several stones is played
+  // instead (a seki's shared liberty is never filled), and a pass when every
+  // move does.
+  auto suicidal = [&](Point p) {
+    const mcts::MoveCheck m = mcts::check_move(board_, board_.index(p), c);
+    return m.self_atari() && m.joins;
+  };
+  if (!suicidal(r.best)) return r.best;
+  Point choice = kPass;
+  int64_t most = -1;
+  for (const mcts::ChildStats& ch : r.children)
+    if (ch.visits > most && !suicidal(ch.move)) {
+      most = ch.visits;
+      choice = ch.move;
+    }
+  return choice;
 }
 
 bool Engine::load_sgf(const std::string& path, int move_number, std::string* error) {

@@ -11,8 +11,9 @@
 // removed): a game won on the board is never thrown away by a pass,
 // and a pass never counts on stones the opponent could still capture.
 // kgs-genmove_cleanup also passes only when no opponent stone is left that
-// the playouts take.  A best move that would put one of the mover's chains
-// of several stones in atari (a seki's shared liberty) becomes a pass.  It resigns when the best move's win rate falls below
+// the playouts take.  A move that would put one of the mover's chains of
+// several stones in atari (a seki's shared liberty) is never played: the
+// most visited other move is, or a pass when there is none.  It resigns when the best move's win rate falls below
 // resign_threshold after enough playouts.
 #pragma once
 #include <functional>
