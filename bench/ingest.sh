@@ -37,7 +37,7 @@ print("%8d %9.0f %7.1fs %7.1fs %7.1fs %7.1fs %8.0f %9.1f %10.1f" % (
     g, g / total, j["import_seconds"], s["pass1"], s["pass2"], s["commit"], mem_kb / 1024,
     j["disk_bytes"] / 2**20, j["disk_bytes"] / 1024 / (g / 1000)))
 print("         patterns per level:", " ".join(str(x) for x in c["patterns_per_level"]),
-      "| %s, sketch fill %.2f, %d flushes, %d pruned" % (c["mode"], c["sketch_fill"], c["flushes"], c["pruned"]), file=sys.stderr)
+      "| %s, sketch fill %.2f, %d drains, %d pruned" % (c["mode"], c["sketch_fill"], c.get("drains", c.get("flushes", 0)), c["pruned"]), file=sys.stderr)
 PY
 done
 if [ -n "${SGFPAT_BENCH_KEEP:-}" ]; then

@@ -376,6 +376,12 @@ TEST_CASE("every board size 2..25 constructs empty, with sane indices") {
         if (y + 1 < n) CHECK(b.index(Point{int8_t(x), int8_t(y + 1)}) == i + b.stride());
       }
     CHECK(int(seen.size()) == n * n);
+    // The points around the board read as OffBoard (what eye tests rely on).
+    const int top_left = b.index(Point{0, 0});
+    for (int idx : {top_left - 1, top_left - b.stride(), top_left - b.stride() - 1,
+                    b.index(Point{int8_t(n - 1), int8_t(n - 1)}) + 1,
+                    b.index(Point{int8_t(n - 1), int8_t(n - 1)}) + b.stride()})
+      CHECK(b.at_index(idx) == Color::OffBoard);
     // Just off each side.
     for (Point off : {Point{-1, 0}, Point{0, -1}, Point{int8_t(n), 0}, Point{0, int8_t(n)}}) {
       CHECK_FALSE(b.on_board(off));

@@ -389,6 +389,16 @@ TEST_CASE("query and stats: bad input and missing databases fail clearly") {
   CHECK(r.err.find("not a point") != std::string::npos);
   r = f.run(q + "--sgf " + quote(f.games) + " --move 100000 --point D4");
   CHECK(r.code == 3);
+  // A game past the end of the file is bad input; game 0 is bad usage; an
+  // input that cannot be read is an I/O failure (README "Exit codes").
+  r = f.run(q + "--sgf " + quote(f.games) + " --game 100000 --move 1 --point D4");
+  CHECK(r.code == 3);
+  CHECK(r.err.find("game(s)") != std::string::npos);
+  r = f.run(q + "--sgf " + quote(f.games) + " --game 0 --move 1 --point D4");
+  CHECK(r.code == 2);
+  r = f.run(q + "--sgf " + quote(f.dir + "/no-such.sgf") + " --move 1 --point D4");
+  CHECK(r.code == 1);
+  CHECK(r.err.find("no-such.sgf") != std::string::npos);
   // Usage: neither or both forms, --sgf without --move.
   CHECK(f.run(q).code == 2);
   CHECK(f.run(q + "--pattern XXXX --sgf " + quote(f.games) + " --move 1 --point D4").code == 2);
@@ -425,7 +435,9 @@ TEST_CASE("patterns below min_played are stored but never reported") {
                                  {2, pattern_key(l2, scheme), PatternCounts{1, 20, 1}},
                                  {1, pattern_key(rare, scheme), PatternCounts{1, 10, 0}}})
                 .ok());
-    REQUIRE(db->commit_generation(gen, R"({"games":0,"patterns_per_level":[1,0,0,0,0,0,0,0,0,0]})").ok());
+    CountSummary summary;
+    summary.patterns_per_level = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    REQUIRE(db->commit_generation(gen, summary).ok());
   }
   Run r = f.run("query --db " + quote(path) + " --pattern '" + transform_pattern(l2, 6) + "' --json");
   REQUIRE_MESSAGE(r.code == 0, r.err);

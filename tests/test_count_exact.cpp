@@ -271,7 +271,7 @@ Reported expected_reported(bool symmetry, int k) {
   return r;
 }
 
-void check_db(bool symmetry, int k, const std::vector<std::string>& extra_flags, bool expect_many_flushes) {
+void check_db(bool symmetry, int k, const std::vector<std::string>& extra_flags, bool expect_many_drains) {
   const Expected& ex = expected();
   TempDir tmp("sgfpat-exact");
   std::string input = tmp / "games.sgf";
@@ -296,11 +296,12 @@ void check_db(bool symmetry, int k, const std::vector<std::string>& extra_flags,
   // The tables filled up and were merged into the database several times.
   // Small budgets count through tables drained as they fill; otherwise
   // every kept pattern is counted in memory at once.
-  if (expect_many_flushes) {
+  if (expect_many_drains) {
     CHECK(j["count"]["mode"] == "draining");
-    CHECK(j["count"]["flushes"].get<uint64_t>() >= 4);
+    CHECK(j["count"]["drains"].get<uint64_t>() >= 4);
   } else {
     CHECK(j["count"]["mode"] == "resident");
+    CHECK(j["count"]["drains"].get<uint64_t>() == 0);
   }
 
   Reported want = expected_reported(symmetry, k);
@@ -373,7 +374,7 @@ void check_db(bool symmetry, int k, const std::vector<std::string>& extra_flags,
   std::string label = std::string("symmetry ") + (symmetry ? "on" : "off") + ", min-played " + std::to_string(k);
   for (const auto& f : extra_flags) label += " " + f;
   MESSAGE(label << ": compared " << want.counts.size() << " reported patterns (" << db.counts.size()
-          << " stored entries); ingest " << ingest_s << " s, " << j["count"]["flushes"] << " flushes");
+          << " stored entries); ingest " << ingest_s << " s, " << j["count"]["drains"] << " drains");
 }
 
 }  // namespace
@@ -439,7 +440,7 @@ TEST_CASE("count exact: symmetry on, min-played 1") { check_db(true, 1, {}, fals
 TEST_CASE("count exact: symmetry on, min-played 2") { check_db(true, 2, {}, false); }
 TEST_CASE("count exact: symmetry off, min-played 1") { check_db(false, 1, {}, false); }
 TEST_CASE("count exact: symmetry off, min-played 2") { check_db(false, 2, {}, false); }
-TEST_CASE("count exact: tiny memory budget, many flushes through the merge operator") {
+TEST_CASE("count exact: tiny memory budget, many drains through the merge operator") {
   check_db(true, 1, {"--memory-mb", "4", "--threads", "2"}, true);
 }
 // A table this small fills in the middle of games: the counter must end

@@ -30,9 +30,8 @@ Reference reference_of(const std::string& name, const std::string& db_path) {
   Reference r;
   r.name = name;
   r.games = s.game_count;
-  auto j = nlohmann::json::parse(s.summary);
-  r.positions = j["positions"].get<uint64_t>();
-  REQUIRE(j["games"].get<uint64_t>() == r.games);
+  r.positions = s.summary.positions;
+  REQUIRE(s.summary.games == r.games);
   r.reported = s.reported();
   REQUIRE(!r.reported.empty());
   // Summary and counts agree: every counted position adds one `played` at
@@ -50,21 +49,22 @@ Reference reference_of(const std::string& name, const std::string& db_path) {
 std::string classify(const DbSnapshot& s, const std::vector<const Reference*>& refs) {
   if (!s.opened) return "open failed: " + s.error;
   if (s.generation == 0) {
-    if (s.counts.empty() && s.summary.empty()) return "none";
+    if (s.counts.empty() && s.summary == sgfpat::CountSummary{}) return "none";
     return "generation 0 with " + std::to_string(s.counts.size()) + " counts";
   }
-  auto j = nlohmann::json::parse(s.summary, nullptr, false);
-  if (!j.is_object() || !j.contains("games") || !j.contains("positions")) return "bad summary '" + s.summary + "'";
+  if (s.summary.games == 0 || s.summary.positions == 0)
+    return "bad summary: " + std::to_string(s.summary.games) + " games, " + std::to_string(s.summary.positions) +
+           " positions";
   auto got = s.reported();
   std::string why_all;
   for (const Reference* r : refs) {
-    if (j["games"].get<uint64_t>() != r->games) continue;
+    if (s.summary.games != r->games) continue;
     std::string why;
     size_t d = diff_counts(r->reported, got, &why, 4);
-    if (d == 0 && j["positions"].get<uint64_t>() == r->positions) return r->name;
+    if (d == 0 && s.summary.positions == r->positions) return r->name;
     why_all += "vs " + r->name + ": " + std::to_string(d) + " differences\n" + why;
   }
-  return "generation " + std::to_string(s.generation) + " of " + std::to_string(j["games"].get<uint64_t>()) +
+  return "generation " + std::to_string(s.generation) + " of " + std::to_string(s.summary.games) +
          " games matches no complete count:\n" + why_all;
 }
 
@@ -356,8 +356,7 @@ TEST_CASE("readers opened while ingests commit new generations see whole generat
       if (s.generation == 0) continue;
       ++seen.committed;
       seen.generations.insert(s.generation);
-      auto j = nlohmann::json::parse(s.summary, nullptr, false);
-      uint64_t positions = j.is_object() && j.contains("positions") ? j["positions"].get<uint64_t>() : 0;
+      const uint64_t positions = s.summary.positions;
       uint64_t played[3] = {0, 0, 0};
       for (const auto& [k, c] : s.counts)
         if (k.first >= 1 && k.first <= 2) played[k.first] += c.played;

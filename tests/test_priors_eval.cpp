@@ -40,7 +40,7 @@ struct Fixture {
                         dir.path());
     std::unique_ptr<PatternDb> db;
     OpenOptions o;
-    o.read_only = true;
+    o.secondary = true;
     REQUIRE(PatternDb::Open(db_path, o, &db).ok());
     PriorsExportSummary summary;
     Status st = write_priors(*db, PriorsExportOptions{}, priors_path, &summary);
@@ -234,7 +234,7 @@ TEST_CASE("priors file: every database count above the threshold is found, with 
   REQUIRE(p.open(fixture().priors_path, &error));
   std::unique_ptr<PatternDb> db;
   OpenOptions o;
-  o.read_only = true;
+  o.secondary = true;
   REQUIRE(PatternDb::Open(fixture().db_path, o, &db).ok());
   std::mt19937_64 rng(7);
   for (int level = 1; level <= p.levels(); ++level) {
@@ -436,7 +436,7 @@ TEST_CASE("evaluation from the priors file equals evaluation from the database c
   REQUIRE(p.open(fixture().priors_path, &error));
   std::unique_ptr<PatternDb> db;
   OpenOptions o;
-  o.read_only = true;
+  o.secondary = true;
   REQUIRE(PatternDb::Open(fixture().db_path, o, &db).ok());
   for (Estimator est : {Estimator::Raw, Estimator::Smoothed}) {
     EvalOptions opts;

@@ -97,6 +97,12 @@ TEST_CASE("a move on an occupied point is rejected with its number and reason") 
   CHECK(contains(st.message(), "move 3"));
   CHECK(contains(st.message(), "B C3"));
   CHECK(contains(st.message(), "occupied"));
+  // The same, typed: callers decide by these, never by the text.
+  CHECK(st.is_invalid_input());
+  CHECK(r.illegal == MoveError::Occupied);
+  CHECK(r.illegal_number == 3);
+  CHECK(r.illegal_color == B);
+  CHECK(r.illegal_point == pt(9, "C3"));
   // The board is as it was before move 3.
   CHECK(board.stone_count(B) == 1);
   CHECK(board.stone_count(W) == 1);
@@ -117,6 +123,9 @@ TEST_CASE("a suicide is rejected unless the rules allow it") {
     CHECK(contains(st.message(), "move 5"));
     CHECK(contains(st.message(), "B A1"));
     CHECK(contains(st.message(), "suicide"));
+    CHECK(st.is_invalid_input());
+    CHECK(r.illegal == MoveError::Suicide);
+    CHECK(r.illegal_number == 5);
     CHECK(at(board, "A1") == E);
     CHECK(board.stone_count(B) == 2);
   }
@@ -129,6 +138,7 @@ TEST_CASE("a suicide is rejected unless the rules allow it") {
     Status st = replay(g.game, &board, &r);
     REQUIRE_MESSAGE(st.ok(), st.message());
     CHECK(r.moves_played == 6);
+    CHECK(r.illegal == MoveError::None);
     CHECK(at(board, "A1") == E);
     CHECK(at(board, "J9") == W);
     CHECK(board.stone_count(B) == 2);
@@ -163,6 +173,8 @@ TEST_CASE("an immediate ko recapture is rejected") {
   CHECK(contains(st.message(), "move 10"));
   CHECK(contains(st.message(), "W E5"));
   CHECK(contains(st.message(), "ko"));
+  CHECK(r.illegal == MoveError::Ko);
+  CHECK(r.illegal_color == W);
   CHECK(at(board, "F5") == B);
   CHECK(at(board, "E5") == E);
 }

@@ -191,7 +191,7 @@ struct DbSnapshot {
   std::string error;
   uint32_t generation = 0;
   uint64_t game_count = 0;
-  std::string summary;
+  sgfpat::CountSummary summary;
   sgfpat::DbSettings settings;
   std::map<CountKey, sgfpat::PatternCounts> counts;  // every stored count of the current generation
   std::map<CountKey, sgfpat::PatternCounts> reported() const {
@@ -207,7 +207,7 @@ struct DbSnapshot {
 inline DbSnapshot read_db(const std::string& path) {
   DbSnapshot snap;
   sgfpat::OpenOptions opts;
-  opts.read_only = true;
+  opts.secondary = true;
   std::unique_ptr<sgfpat::PatternDb> db;
   sgfpat::Status s = sgfpat::PatternDb::Open(path, opts, &db);
   if (!s.ok()) {

@@ -51,8 +51,7 @@ int run_accuracy(const AccuracyArgs& a) {
   sgfpat_priors::Priors priors;
   Status st = a.priors.open(&priors);
   if (!st.ok()) {
-    std::cerr << "sgfpat accuracy: " << st.message() << "\n";
-    return kFailure;
+    return fail("sgfpat accuracy: ", st);
   }
   Evaluator evaluator(priors, a.priors.options());
   AccuracyReport report;

@@ -26,15 +26,13 @@ Runner register_board(CLI::App& app) {
     Game game;
     Status st = load_game(args->file, args->game, &game);
     if (!st.ok()) {
-      std::cerr << "sgfpat board: " << st.message() << "\n";
-      return kBadInput;
+      return fail("sgfpat board: ", st);
     }
     Board board;
     ReplayResult result;
     st = position_after(game, args->move, &board, &result);
     if (!st.ok()) {
-      std::cerr << "sgfpat board: " << st.message() << "\n";
-      return kBadInput;
+      return fail("sgfpat board: ", st);
     }
     if (args->format == "text") {
       std::cout << board_text(board);

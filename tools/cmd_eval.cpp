@@ -26,8 +26,7 @@ int run_eval(const EvalArgs& a) {
   sgfpat_priors::Priors priors;
   Status st = a.priors.open(&priors);
   if (!st.ok()) {
-    std::cerr << "sgfpat eval: " << st.message() << "\n";
-    return kFailure;
+    return fail("sgfpat eval: ", st);
   }
   Board board;
   Color to_move = Color::Black;
@@ -39,8 +38,7 @@ int run_eval(const EvalArgs& a) {
     ReplayResult result;
     if (st.ok()) st = position_after(game, a.move, &board, &result);
     if (!st.ok()) {
-      std::cerr << "sgfpat eval: " << st.message() << "\n";
-      return kBadInput;
+      return fail("sgfpat eval: ", st);
     }
     to_move = result.to_move;
     allow_suicide = game.info.suicide_allowed();
@@ -52,8 +50,7 @@ int run_eval(const EvalArgs& a) {
     TextPosition pos;
     st = parse_position_text(text, &pos);
     if (!st.ok()) {
-      std::cerr << "sgfpat eval: position on stdin: " << st.message() << "\n";
-      return kBadInput;
+      return fail("sgfpat eval: position on stdin: ", st);
     }
     board = pos.board;
     to_move = pos.to_move;

@@ -19,8 +19,7 @@ int run_export(const ExportArgs& a) {
   std::unique_ptr<PatternDb> db;
   Status st = PatternDb::OpenReader(a.db, &db);
   if (!st.ok()) {
-    std::cerr << "sgfpat export: " << st.message() << "\n";
-    return kFailure;
+    return fail("sgfpat export: ", st);
   }
   if (a.format == "priors") return export_priors(*db, a.out, a.priors, a.json);
   return export_tsv(*db, a.out, a.json);

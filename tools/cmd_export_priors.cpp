@@ -18,8 +18,7 @@ int export_priors(PatternDb& db, const std::string& out_path, const PriorsExport
   PriorsExportSummary summary;
   Status st = write_priors(db, options, out_path, &summary);
   if (!st.ok()) {
-    std::cerr << "sgfpat export: " << st.message() << "\n";
-    return kFailure;
+    return fail("sgfpat export: ", st);
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   uint64_t total = 0;

@@ -3,50 +3,24 @@
 // from one replay of the stored games: every reported pattern was played
 // (played >= min_played >= 1), so walking the levels of each played move,
 // up to the first level whose key is not reported, meets them all.
-#include <unistd.h>
-
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "cmd_export.h"
 #include "commands.h"
-#include "pattern_names.h"
+#include "export/representatives.h"
+#include "export/text_format.h"
+#include "export/tsv_writer.h"
+#include "io/atomic_file.h"
 #include "progress.h"
 
 namespace sgfpat::cli {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-
-// Buffered writes to a FILE*, remembering the first error.
-class Out {
- public:
-  explicit Out(FILE* f) : f_(f) { buf_.reserve(kFlushAt + 512); }
-  void put(std::string_view s) {
-    buf_ += s;
-    if (buf_.size() >= kFlushAt) flush();
-  }
-  void put_u64(uint64_t v) {
-    char tmp[24];
-    int n = std::snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v);
-    buf_.append(tmp, size_t(n));
-  }
-  bool flush() {
-    if (!buf_.empty() && std::fwrite(buf_.data(), 1, buf_.size(), f_) != buf_.size()) ok_ = false;
-    buf_.clear();
-    return ok_;
-  }
-  bool ok() const { return ok_; }
-
- private:
-  static constexpr size_t kFlushAt = 1 << 20;
-  FILE* f_;
-  std::string buf_;
-  bool ok_ = true;
-};
 }  // namespace
 
 int export_tsv(PatternDb& db, const std::string& out_path, bool json) {
@@ -63,8 +37,7 @@ int export_tsv(PatternDb& db, const std::string& out_path, bool json) {
     return true;
   });
   if (!st.ok()) {
-    std::cerr << me << st.message() << "\n";
-    return kFailure;
+    return fail(me, st);
   }
   table.seal();
 
@@ -73,8 +46,7 @@ int export_tsv(PatternDb& db, const std::string& out_path, bool json) {
   search.closed = true;
   st = find_representatives(db, &table, &search);
   if (!st.ok()) {
-    std::cerr << me << st.message() << "\n";
-    return kFailure;
+    return fail(me, st);
   }
   if (search.key_mismatches) {
     std::cerr << me << "internal error: " << search.key_mismatches
@@ -92,54 +64,23 @@ int export_tsv(PatternDb& db, const std::string& out_path, bool json) {
 
   // ---- write (to a temporary file renamed at the end) ----
   const bool to_stdout = out_path == "-";
-  std::string tmp_path;
-  FILE* f = stdout;
+  AtomicFile file;
   if (!to_stdout) {
-    tmp_path = out_path + ".tmp-" + std::to_string(::getpid());
-    f = std::fopen(tmp_path.c_str(), "wb");
-    if (!f) {
-      std::cerr << me << "cannot write " << out_path << ": " << std::strerror(errno) << "\n";
-      return kFailure;
-    }
+    st = file.open(out_path);
+    if (!st.ok()) return fail(me, st);
   }
-  Out out(f);
-  out.put("level\tkey\tplayed\tseen\twins\tpattern\n");
-  std::vector<uint64_t> written(size_t(levels), 0);
-  for (int l = 1; l <= levels; ++l) {
-    for (size_t i = 0; i < table.size(l); ++i) {
-      const PatternCounts& c = table.counts(l, i);
-      out.put_u64(uint64_t(l));
-      out.put("\t");
-      out.put(key_hex(table.key(l, i)));
-      out.put("\t");
-      out.put_u64(c.played);
-      out.put("\t");
-      out.put_u64(c.seen);
-      out.put("\t");
-      out.put_u64(c.wins);
-      out.put("\t");
-      out.put(table.string(l, i));
-      out.put("\n");
-      ++written[size_t(l - 1)];
+  std::vector<uint64_t> written;
+  st = write_pattern_tsv(table, to_stdout ? stdout : file.stream(), &written);
+  if (st.ok()) {
+    if (to_stdout) {
+      if (std::fflush(stdout) != 0) st = write_error_status(errno, "writing to stdout failed");
+    } else {
+      st = file.commit();
     }
-  }
-  bool ok = out.flush();
-  if (to_stdout) {
-    ok = std::fflush(stdout) == 0 && ok;
   } else {
-    ok = std::fclose(f) == 0 && ok;
-    std::error_code ec;
-    if (ok) std::filesystem::rename(tmp_path, out_path, ec);
-    if (!ok || ec) {
-      std::cerr << me << "writing " << out_path << " failed: " << (ec ? ec.message() : std::strerror(errno)) << "\n";
-      std::filesystem::remove(tmp_path, ec);
-      return kFailure;
-    }
+    st = st.with_context(to_stdout ? "stdout" : out_path);
   }
-  if (!ok) {
-    std::cerr << me << "writing to stdout failed\n";
-    return kFailure;
-  }
+  if (!st.ok()) return fail(me, st);
   const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   uint64_t total = 0;
   for (uint64_t w : written) total += w;

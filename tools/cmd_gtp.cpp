@@ -5,6 +5,7 @@
 
 #include "board_text.h"
 #include "commands.h"
+#include "core/version.h"
 #include "gtp/engine.h"
 #include "priors_flags.h"
 #include "search_flags.h"
@@ -23,10 +24,7 @@ int run_gtp(const GtpArgs& a) {
   sgfpat_priors::Priors priors;
   if (!a.priors.path.empty()) {
     Status st = a.priors.open(&priors);
-    if (!st.ok()) {
-      std::cerr << "sgfpat gtp: " << st.message() << "\n";
-      return kFailure;
-    }
+    if (!st.ok()) return fail("sgfpat gtp: ", st);
   }
   gtp::EngineOptions o;
   o.search = a.search.options();
@@ -35,6 +33,7 @@ int run_gtp(const GtpArgs& a) {
   o.search.early_stop = true;
   o.eval = a.priors.options();
   o.resign_threshold = a.resign;
+  o.version = kVersion;
   o.verbose = a.verbose;
   o.show_board = [](const Board& b, Point last) { return board_pretty(b, last); };
   o.log = [](const std::string& line) { std::cerr << line << "\n"; };

@@ -5,8 +5,10 @@
 #include <thread>
 
 #include "commands.h"
+#include "count_summary_json.h"
 #include "count/recount.h"
 #include "ingest/importer.h"
+#include "ingest/ingest_policy.h"
 #include "progress.h"
 #include "sgf/game_stream.h"
 
@@ -42,18 +44,11 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   open.settings.scheme.symmetry = !a.no_symmetry;
   open.settings.min_played = a.min_played;
   open.check_settings = cmd.count("--levels") || cmd.count("--min-played") || cmd.count("--no-symmetry");
-  // The budget is the whole process's: RocksDB gets an eighth (capped: its
-  // buffers gain little past a few hundred MB), and counting (sketch and
-  // tables) what is left after kFixedBytes, the peak measured beyond the two
-  // (code, stacks, game batches, RocksDB's flushes and compactions of
-  // partial counts: ~200 MB in a draining run on 100k tygem games).
-  constexpr size_t kFixedBytes = size_t(192) << 20;
-  const size_t budget = size_t(a.memory_mb) << 20;
-  open.memory_bytes = std::min(budget / 8, size_t(256) << 20);
-  const size_t count_budget = budget - open.memory_bytes - std::min(kFixedBytes, budget / 2);
-  if (budget < size_t(512) << 20)
-    std::cerr << "sgfpat ingest: warning: --memory-mb " << a.memory_mb
-              << " is below 512 MB: counting gets " << (count_budget >> 20)
+  const MemorySplit memory = split_memory(size_t(a.memory_mb) << 20);
+  open.memory_bytes = memory.db_bytes;
+  if (memory.tight)
+    std::cerr << "sgfpat ingest: warning: --memory-mb " << a.memory_mb << " is below "
+              << (kIngestRecommendedBytes >> 20) << " MB: counting gets " << (memory.count_bytes >> 20)
               << " MiB, and the rest of the run may need more than the budget leaves it\n";
   if (a.levels < 1 || a.levels > kMaxLevels) {
     std::cerr << "sgfpat ingest: --levels must be 1.." << kMaxLevels << "\n";
@@ -72,8 +67,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   std::unique_ptr<PatternDb> db;
   Status st = PatternDb::Open(a.db, open, &db);
   if (!st.ok()) {
-    std::cerr << "sgfpat ingest: " << st.message() << "\n";
-    return kFailure;
+    return fail("sgfpat ingest: ", st);
   }
 
   // ---- import ----
@@ -96,20 +90,20 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
         if (stream.input_error()) {
           ++input_errors;
           report(st.message());
-          if (st.message().find(" game #") != std::string::npos) importer.count_unreadable("unreadable record");
+          if (stream.game_lost()) importer.count_unreadable("unreadable record");
         } else {
           importer.count_unreadable("parse error");
           report(st.message());
         }
       } else {
         std::string problem;
-        Status s = importer.add(game, &problem);
+        AddOutcome outcome;
+        Status s = importer.add(game, &outcome, &problem);
         if (!s.ok()) {
           progress.finish();
-          std::cerr << "sgfpat ingest: " << s.message() << "\n";
-          return kFailure;
+          return fail("sgfpat ingest: ", s);
         }
-        if (!problem.empty() && problem.rfind("skipped", 0) != 0) report(game.origin.describe() + ": " + problem);
+        if (outcome == AddOutcome::Rejected) report(game.origin.describe() + ": " + problem);
       }
       const ImportStats& is = importer.stats();
       if (progress.enabled() && is.games_read % 256 == 0) {
@@ -128,8 +122,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   st = importer.finish();
   if (!st.ok()) {
     progress.finish();
-    std::cerr << "sgfpat ingest: " << st.message() << "\n";
-    return kFailure;
+    return fail("sgfpat ingest: ", st);
   }
   double import_seconds = std::chrono::duration<double>(Clock::now() - t_import).count();
   const ImportStats& is = importer.stats();
@@ -140,13 +133,15 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   // ---- count (only when the stored games changed since the last count) ----
   bool counted = false;
   CountSummary cs;
-  nlohmann::json previous = nlohmann::json::parse(db->summary().empty() ? "{}" : db->summary(), nullptr, false);
-  uint64_t counted_games = previous.is_object() && previous.contains("games") ? previous["games"].get<uint64_t>() : 0;
-  bool stale = a.recount || db->generation() == 0 || counted_games != db->game_count();
-  if (stale && db->game_count() > 0) {
+  CountState state;
+  state.recount_requested = a.recount;
+  state.generation = db->generation();
+  state.counted_games = db->summary().games;
+  state.stored_games = db->game_count();
+  if (counts_stale(state)) {
     CountOptions co;
     co.threads = a.threads;
-    co.memory_budget = count_budget;
+    co.memory_budget = memory.count_bytes;
     int pass = 0;
     auto t_pass = Clock::now();
     co.progress = [&](const CountProgress& p) {
@@ -164,12 +159,9 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     st = recount(*db, co, &cs);
     progress.finish();
     if (!st.ok()) {
-      std::cerr << "sgfpat ingest: counting failed: " << st.message() << "\n";
-      return kFailure;
+      return fail("sgfpat ingest: counting failed: ", st);
     }
     counted = true;
-  } else if (!previous.is_discarded() && previous.is_object()) {
-    cs.games = counted_games;
   }
   progress.finish();
   double elapsed = std::chrono::duration<double>(Clock::now() - t_start).count();
@@ -190,7 +182,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   j["elapsed_seconds"] = elapsed;
   j["import_games_per_s"] = import_seconds > 0 ? double(is.games_read) / import_seconds : 0.0;
   if (counted) {
-    j["count"] = nlohmann::json::parse(cs.to_json());
+    j["count"] = count_summary_json(cs);
     j["count_games_per_s"] = double(cs.games) / std::max(1e-9, cs.seconds_pass1 + cs.seconds_pass2 + cs.seconds_commit);
   }
   j["scheme"] = db->settings().scheme.describe();
@@ -221,7 +213,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
         std::cout << (i % 5 == 0 ? "\n    " : "  ") << "L" << (i + 1) << " " << with_commas(cs.patterns_per_level[i]);
       std::cout << "\n  count time      sketch and kept set " << duration_text(cs.seconds_pass1)
                 << ", exact counts " << duration_text(cs.seconds_pass2) << " ("
-                << cs.mode << "), commit " << duration_text(cs.seconds_commit) << "\n";
+                << count_mode_name(cs.mode) << "), commit " << duration_text(cs.seconds_commit) << "\n";
     } else {
       std::cout << "  counts          up to date (no new games)\n";
     }

@@ -5,9 +5,12 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "export/pattern_table.h"
+#include "export/rates.h"
+#include "export/representatives.h"
+#include "export/text_format.h"
 #include "game_select.h"
 #include "pattern/pattern_string.h"
-#include "pattern_names.h"
 #include "progress.h"
 #include "store/pattern_db.h"
 
@@ -53,8 +56,7 @@ std::string table_text(const std::vector<LevelRow>& rows) {
   std::string t = format_text("%5s %6s %12s %14s %9s  %-21s %12s %9s\n", "level", "points", "played", "seen",
                               "play rate", "(95% Wilson)", "wins", "win rate");
   for (const LevelRow& r : rows) {
-    Interval ci = wilson95(r.counts.played, r.counts.seen);
-    std::string ci_text = "[" + percent_text(ci.low) + ", " + percent_text(ci.high) + "]";
+    const std::string ci_text = wilson95_text(r.counts.played, r.counts.seen);
     t += format_text("%5d %6d %12s %14s %9s  %-21s %12s %9s\n", r.level, level_points(r.level),
                      with_commas(r.counts.played).c_str(), with_commas(r.counts.seen).c_str(),
                      percent_text(rate(r.counts.played, r.counts.seen)).c_str(), ci_text.c_str(),
@@ -97,8 +99,7 @@ int run_query(const QueryArgs& a, const CLI::App& cmd) {
   std::unique_ptr<PatternDb> db;
   Status st = PatternDb::OpenReader(a.db, &db);
   if (!st.ok()) {
-    std::cerr << me << st.message() << "\n";
-    return kFailure;
+    return fail(me, st);
   }
   const KeyScheme& scheme = db->settings().scheme;
   const uint64_t min_played = uint64_t(db->settings().min_played);
@@ -114,15 +115,13 @@ int run_query(const QueryArgs& a, const CLI::App& cmd) {
     Game game;
     st = load_game(a.sgf, a.game, &game);
     if (!st.ok()) {
-      std::cerr << me << st.message() << "\n";
-      return kBadInput;
+      return fail(me, st);
     }
     Board board;
     ReplayResult result;
     st = position_after(game, a.move, &board, &result);
     if (!st.ok()) {
-      std::cerr << me << st.message() << "\n";
-      return kBadInput;
+      return fail(me, st);
     }
     Point p;
     if (!parse_point(a.point, board.size(), &p)) {
@@ -173,8 +172,7 @@ int run_query(const QueryArgs& a, const CLI::App& cmd) {
     bool found = false;
     st = db->get(r.level, r.key, &r.counts, &found);
     if (!st.ok()) {
-      std::cerr << me << st.message() << "\n";
-      return kFailure;
+      return fail(me, st);
     }
     if (found && r.counts.played >= min_played) rows.push_back(std::move(r));
   }

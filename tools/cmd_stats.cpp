@@ -6,8 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "count_summary_json.h"
+#include "export/pattern_table.h"
+#include "export/rates.h"
+#include "export/representatives.h"
+#include "export/text_format.h"
 #include "pattern/pattern_string.h"
-#include "pattern_names.h"
 #include "progress.h"
 #include "store/pattern_db.h"
 
@@ -31,10 +35,6 @@ bool before(const TopEntry& a, const TopEntry& b) {
   if (a.counts.played != b.counts.played) return a.counts.played > b.counts.played;
   if (a.counts.seen != b.counts.seen) return a.counts.seen > b.counts.seen;
   return a.key < b.key;
-}
-
-uint64_t json_u64(const nlohmann::ordered_json& j, const char* k) {
-  return j.is_object() && j.contains(k) && j[k].is_number_unsigned() ? j[k].get<uint64_t>() : 0;
 }
 
 // Diagrams side by side, labelled #1, #2, ...
@@ -80,8 +80,7 @@ int run_stats(const StatsArgs& a) {
   std::unique_ptr<PatternDb> db;
   Status st = PatternDb::OpenReader(a.db, &db);
   if (!st.ok()) {
-    std::cerr << me << st.message() << "\n";
-    return kFailure;
+    return fail(me, st);
   }
   const DbSettings& settings = db->settings();
   const KeyScheme& scheme = settings.scheme;
@@ -90,13 +89,9 @@ int run_stats(const StatsArgs& a) {
     std::cerr << me << "--level must be 1.." << scheme.levels << " (the levels this database counts)\n";
     return kUsage;
   }
-  nlohmann::ordered_json summary =
-      nlohmann::ordered_json::parse(db->summary().empty() ? "{}" : db->summary(), nullptr, false);
-  if (summary.is_discarded()) summary = nlohmann::ordered_json::object();
-  const uint64_t games_counted = json_u64(summary, "games");
-  std::vector<uint64_t> per_level;
-  if (summary.contains("patterns_per_level") && summary["patterns_per_level"].is_array())
-    per_level = summary["patterns_per_level"].get<std::vector<uint64_t>>();
+  const CountSummary& summary = db->summary();
+  const uint64_t games_counted = summary.games;
+  const std::vector<uint64_t>& per_level = summary.patterns_per_level;
   const bool counted = db->generation() > 0;
   const bool stale = counted && games_counted != db->game_count();
 
@@ -121,8 +116,7 @@ int run_stats(const StatsArgs& a) {
       return true;
     });
     if (!st.ok()) {
-      std::cerr << me << st.message() << "\n";
-      return kFailure;
+      return fail(me, st);
     }
     std::sort(top.begin(), top.end(), before);
   }
@@ -140,8 +134,7 @@ int run_stats(const StatsArgs& a) {
     table.seal();
     st = find_representatives(*db, &table, &search);
     if (!st.ok()) {
-      std::cerr << me << st.message() << "\n";
-      return kFailure;
+      return fail(me, st);
     }
     for (size_t i = 0; i < top.size(); ++i) {
       int64_t k = table.find(a.level, top[i].key);
@@ -163,12 +156,12 @@ int run_stats(const StatsArgs& a) {
     j["moves"] = db->move_count();
     j["generation"] = db->generation();
     j["games_counted"] = games_counted;
-    j["positions"] = json_u64(summary, "positions");
-    j["candidates"] = json_u64(summary, "candidates");
+    j["positions"] = summary.positions;
+    j["candidates"] = summary.candidates;
     j["stale"] = stale;
     j["patterns_per_level"] = per_level;
     j["disk_bytes"] = db->disk_bytes();
-    j["summary"] = summary;
+    j["summary"] = counted ? count_summary_json<nlohmann::ordered_json>(summary) : nlohmann::ordered_json::object();
     nlohmann::ordered_json t;
     t["level"] = a.level;
     t["points"] = level_points(a.level);
@@ -207,8 +200,8 @@ int run_stats(const StatsArgs& a) {
   if (!counted) {
     o += "  counts           none yet (run `sgfpat ingest --db " + a.db + "`)\n";
   } else {
-    o += "  counted          " + with_commas(games_counted) + " games, " + with_commas(json_u64(summary, "positions")) +
-         " positions, " + with_commas(json_u64(summary, "candidates")) + " candidates (generation " +
+    o += "  counted          " + with_commas(games_counted) + " games, " + with_commas(summary.positions) +
+         " positions, " + with_commas(summary.candidates) + " candidates (generation " +
          std::to_string(db->generation()) + ")\n";
     if (stale)
       o += "  note             " + with_commas(db->game_count() - std::min(db->game_count(), games_counted)) +
@@ -230,8 +223,7 @@ int run_stats(const StatsArgs& a) {
                      "(95% Wilson)", "win rate");
     for (size_t i = 0; i < top.size(); ++i) {
       const PatternCounts& c = top[i].counts;
-      Interval ci = wilson95(c.played, c.seen);
-      std::string ci_text = "[" + percent_text(ci.low) + ", " + percent_text(ci.high) + "]";
+      const std::string ci_text = wilson95_text(c.played, c.seen);
       o += format_text("  %3zu  %-16s %12s %14s %9s  %-21s %9s\n", i + 1, key_hex(top[i].key).c_str(),
                        with_commas(c.played).c_str(), with_commas(c.seen).c_str(),
                        percent_text(rate(c.played, c.seen)).c_str(), ci_text.c_str(),

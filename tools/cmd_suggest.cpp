@@ -162,7 +162,7 @@ int run_suggest(const SuggestArgs& a) {
   Status st = parse_position_text(text, &pos);
   if (!st.ok()) {
     err << "sgfpat suggest: " << st.message() << "\n";
-    return kBadInput;
+    return exit_code(st);
   }
 
   sgfpat_priors::Priors priors;
@@ -170,7 +170,7 @@ int run_suggest(const SuggestArgs& a) {
     st = a.priors.open(&priors);
     if (!st.ok()) {
       err << "sgfpat suggest: " << st.message() << "\n";
-      return kFailure;
+      return exit_code(st);
     }
   }
   mcts::SearchOptions so = a.search.options();

@@ -4,15 +4,9 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 
-namespace sgfpat::cli {
+#include "exit_codes.h"
 
-// Exit codes shared by every subcommand.
-enum Exit : int {
-  kOk = 0,
-  kFailure = 1,      // the command could not do its job (bad database, I/O error)
-  kUsage = 2,        // bad flags or arguments
-  kBadInput = 3,     // input records rejected (e.g. an illegal game for `board`)
-};
+namespace sgfpat::cli {
 
 using Runner = std::function<int()>;
 

@@ -5,7 +5,7 @@
 namespace sgfpat::cli {
 
 Status load_game(const std::string& input, int game_number, Game* game) {
-  if (game_number < 1) return Status::Error("--game counts from 1");
+  if (game_number < 1) return Status::InvalidArgument("--game counts from 1");
   GameStream stream({input});
   Status st;
   int n = 0;
@@ -13,17 +13,16 @@ Status load_game(const std::string& input, int game_number, Game* game) {
     if (stream.input_error()) return st;
     if (++n == game_number) return st;
   }
-  return Status::Error(input + " has " + std::to_string(n) + " game(s); asked for game " +
-                       std::to_string(game_number));
+  return Status::InvalidInput(input + " has " + std::to_string(n) + " game(s); asked for game " +
+                              std::to_string(game_number));
 }
 
 Status position_after(const Game& game, int moves, Board* board, ReplayResult* result) {
   if (moves > game.move_count())
-    return Status::Error(game.origin.describe() + " has " + std::to_string(game.move_count()) +
-                         " moves; asked for the position after move " + std::to_string(moves));
+    return Status::InvalidInput(game.origin.describe() + " has " + std::to_string(game.move_count()) +
+                                " moves; asked for the position after move " + std::to_string(moves));
   Status st = replay(game, board, result, nullptr, moves);
-  if (!st.ok()) return Status::Error(game.origin.describe() + ": illegal record: " + st.message());
-  return st;
+  return st.with_context(game.origin.describe() + ": illegal record");
 }
 
 }  // namespace sgfpat::cli

@@ -4,12 +4,13 @@
 #include <map>
 
 #include "commands.h"
+#include "core/version.h"
 
 int main(int argc, char** argv) {
   using namespace sgfpat::cli;
   CLI::App app{"sgfpat: turn Go game records (SGF) into a database of local move patterns and move priors"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "sgfpat 0.1.0");
+  app.set_version_flag("--version", std::string("sgfpat ") + sgfpat::kVersion);
   // The default configuration: $SGFPAT_CONFIG, else the project's config/.
   const char* env_config = std::getenv("SGFPAT_CONFIG");
   app.set_config("--config", env_config ? env_config : SGFPAT_DEFAULT_CONFIG,
@@ -36,7 +37,14 @@ int main(int argc, char** argv) {
     int rc = app.exit(e);
     return rc == 0 ? kOk : kUsage;
   }
-  for (auto& [sub, run] : runners)
-    if (sub->parsed()) return run();
+  // Nothing the library does throws across its boundary; this catches what
+  // a command itself might (an allocation failing, a bug) and still maps it
+  // to an exit code.
+  try {
+    for (auto& [sub, run] : runners)
+      if (sub->parsed()) return run();
+  } catch (...) {
+    return fail("sgfpat: ", sgfpat::status_from_exception("internal error"));
+  }
   return kUsage;
 }

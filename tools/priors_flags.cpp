@@ -1,5 +1,7 @@
 #include "priors_flags.h"
 
+#include <filesystem>
+
 namespace sgfpat::cli {
 
 void PriorsFlags::add_to(CLI::App* cmd, bool required) {
@@ -24,8 +26,13 @@ EvalOptions PriorsFlags::options() const {
 
 Status PriorsFlags::open(sgfpat_priors::Priors* priors) const {
   std::string error;
-  if (!priors->open(path, &error)) return Status::Error(error);
-  if (verify && !priors->verify(&error)) return Status::Error(path + ": " + error);
+  if (!priors->open(path, &error)) {
+    // The priors header reports text only: a file that is there but does not
+    // open is not a (whole) priors file.
+    std::error_code ec;
+    return std::filesystem::is_regular_file(path, ec) ? Status::Corruption(error) : Status::NotFound(error);
+  }
+  if (verify && !priors->verify(&error)) return Status::Corruption(path + ": " + error);
   return Status::OK();
 }
 

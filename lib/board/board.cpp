@@ -2,17 +2,12 @@
 
 #include <algorithm>
 
+#include "core/hash.h"
+
 namespace sgfpat {
 
 namespace {
-constexpr uint8_t kOff = 3;
-
-uint64_t splitmix64(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
+constexpr uint8_t kOff = uint8_t(Color::OffBoard);
 
 struct PositionTable {
   std::array<std::array<uint64_t, Board::kMaxIndex>, 2> words;

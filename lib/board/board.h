@@ -38,7 +38,7 @@ class Board {
   bool on_board(Point p) const { return p.x >= 0 && p.y >= 0 && p.x < size_ && p.y < size_; }
 
   Color at(Point p) const { return Color(color_[index(p)]); }
-  Color at_index(int idx) const { return Color(color_[idx]); }
+  Color at_index(int idx) const { return Color(color_[idx]); }  // OffBoard on the border
 
   // Why `c` may not play at `p` now (MoveError::None when it may).
   // allow_suicide: multi-stone or single-stone suicide is then legal.
@@ -109,7 +109,7 @@ class Board {
   uint64_t hash_ = 0;
   bool repeated_ = false;
   std::array<int, 3> captures_{};
-  std::array<uint8_t, kMaxIndex> color_{};  // Color, or 3 for off-board
+  std::array<uint8_t, kMaxIndex> color_{};  // Color (OffBoard around the board)
   std::array<uint16_t, kMaxIndex> head_{};  // chain head of a stone
   std::array<uint16_t, kMaxIndex> next_{};  // circular list of a chain's stones
   std::array<Chain, kMaxIndex> chain_{};    // valid at chain heads

@@ -54,9 +54,9 @@ Status parse_position_text(const std::string& text, TextPosition* out) {
     std::string t = trim(strip_prompt(line));
     if (!t.empty()) lines.push_back(t);
   }
-  if (lines.size() < 2) return Status::Error("expected a player line, a size line and the rows");
+  if (lines.size() < 2) return Status::InvalidInput("expected a player line, a size line and the rows");
   if (!parse_player(lines[0], &out->to_move, &out->french))
-    return Status::Error("line 1: '" + lines[0] + "' is not a player (B, W, Noir or Blanc)");
+    return Status::InvalidInput("line 1: '" + lines[0] + "' is not a player (B, W, Noir or Blanc)");
   int size = 0;
   try {
     size_t used = 0;
@@ -66,16 +66,16 @@ Status parse_position_text(const std::string& text, TextPosition* out) {
     size = 0;
   }
   if (size < kMinBoardSize || size > kMaxBoardSize)
-    return Status::Error("line 2: '" + lines[1] + "' is not a board size from 2 to 25");
+    return Status::InvalidInput("line 2: '" + lines[1] + "' is not a board size from 2 to 25");
   if (int(lines.size()) < 2 + size)
-    return Status::Error("expected " + std::to_string(size) + " rows, got " + std::to_string(lines.size() - 2));
+    return Status::InvalidInput("expected " + std::to_string(size) + " rows, got " + std::to_string(lines.size() - 2));
   out->board = Board(size);
   for (int y = 0; y < size; ++y) {
     std::string row;
     for (char c : lines[size_t(2 + y)])
       if (!std::isspace((unsigned char)c)) row += c;
     if (int(row.size()) != size)
-      return Status::Error("row " + std::to_string(y + 1) + ": expected " + std::to_string(size) + " points, got " +
+      return Status::InvalidInput("row " + std::to_string(y + 1) + ": expected " + std::to_string(size) + " points, got " +
                            std::to_string(row.size()) + " ('" + row + "')");
     for (int x = 0; x < size; ++x) {
       char c = char(std::toupper((unsigned char)row[size_t(x)]));
@@ -84,7 +84,7 @@ Status parse_position_text(const std::string& text, TextPosition* out) {
       if (c == 'X' || (out->french && c == 'N')) col = Color::Black;
       else if (c == 'O' || (out->french && c == 'B')) col = Color::White;
       else
-        return Status::Error("row " + std::to_string(y + 1) + ": unexpected '" + std::string(1, row[size_t(x)]) +
+        return Status::InvalidInput("row " + std::to_string(y + 1) + ": unexpected '" + std::string(1, row[size_t(x)]) +
                              "' (use . X O" + (out->french ? " or N B" : "") + ")");
       out->board.setup(Point{int8_t(x), int8_t(y)}, col);
     }

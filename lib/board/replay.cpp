@@ -32,8 +32,12 @@ Status replay(const Game& game, Board* board, ReplayResult* result, ReplayObserv
         } else {
           MoveError err = board->play(a.point, a.color, allow_suicide);
           if (err != MoveError::None) {
-            return Status::Error("move " + std::to_string(number) + " (" + color_char(a.color) + " " +
-                                 gtp_name(a.point, board->size()) + "): " + move_error_name(err));
+            result->illegal = err;
+            result->illegal_number = number;
+            result->illegal_color = a.color;
+            result->illegal_point = a.point;
+            return Status::InvalidInput("move " + std::to_string(number) + " (" + color_char(a.color) + " " +
+                                        gtp_name(a.point, board->size()) + "): " + move_error_name(err));
           }
           if (board->last_move_repeated_position()) ++result->superko_repeats;
           if (observer) observer->after_change(*board, board->index(a.point), a.color);

@@ -25,12 +25,18 @@ struct ReplayResult {
   int moves_played = 0;       // Play actions applied, passes included
   int superko_repeats = 0;    // moves that recreated an earlier position
   Color to_move = Color::Black;  // who moves next
+  // Why the replay stopped at an illegal move (None when it did not), and
+  // that move's number (1-based), colour and point.
+  MoveError illegal = MoveError::None;
+  int illegal_number = 0;
+  Color illegal_color = Color::Empty;
+  Point illegal_point = kPass;
 };
 
 // Replays `game` on a fresh board (resized to game.info.size) until the end,
 // or until `max_moves` Play actions were applied (-1: all).  An illegal move
-// returns an error "move N (B Q16): suicide" and leaves the board as it was
-// before that move.
+// returns InvalidInput "move N (B Q16): suicide", sets result->illegal and
+// the fields beside it, and leaves the board as it was before that move.
 Status replay(const Game& game, Board* board, ReplayResult* result,
               ReplayObserver* observer = nullptr, int max_moves = -1);
 

@@ -5,7 +5,9 @@
 
 namespace sgfpat {
 
-enum class Color : uint8_t { Empty = 0, Black = 1, White = 2 };
+// OffBoard marks the border points around a Board's playing area (never a
+// stone, never a player to move).
+enum class Color : uint8_t { Empty = 0, Black = 1, White = 2, OffBoard = 3 };
 
 inline constexpr Color opponent(Color c) {
   return c == Color::Black ? Color::White : c == Color::White ? Color::Black : Color::Empty;

@@ -37,7 +37,7 @@ void CandidateCounter<Counts>::start_game(const Game& game) {
     known_.assign(n * 2, 0);
     is_illegal_.assign(n, 0);
   }
-  // flush_all() at the end of the last game left every known_ at 0.
+  // end_all_patterns() at the end of the last game left every known_ at 0.
   const size_t n = on_board_.size();
   occupied_.assign(n, 0);
   empty_nbrs_.assign(n, 0);
@@ -46,8 +46,8 @@ void CandidateCounter<Counts>::start_game(const Game& game) {
   hole_at_.assign(n, -1);
   holes_.clear();
   empty_count_ = int(points_.size());
-  T_[0] = T_[1] = 0;
-  cand_.assign(n * 2, 0);
+  player_positions_[0] = player_positions_[1] = 0;
+  candidate_tally_.assign(n * 2, 0);
   is_dirty_.assign(n * 2, 0);
   for (int player = 0; player < 2; ++player) {
     dirty_[player].clear();
@@ -88,8 +88,8 @@ void CandidateCounter<Counts>::update_point(int idx, bool occupied) {
   if (occupied_[size_t(idx)] == occupied) return;  // e.g. a stone recolored by setup
   occupied_[size_t(idx)] = occupied;
   for (int player = 0; player < 2; ++player) {
-    uint32_t& c = cand_[cell(idx, player)];
-    c = T_[player] - c;
+    uint32_t& c = candidate_tally_[cell(idx, player)];
+    c = player_positions_[player] - c;
   }
   empty_count_ += occupied ? -1 : 1;
   for (int nb : {idx - stride_, idx + 1, idx + stride_, idx - 1}) {
@@ -104,7 +104,7 @@ void CandidateCounter<Counts>::update_point(int idx, bool occupied) {
 }
 
 template <class Counts>
-void CandidateCounter<Counts>::flush(int idx, int player, int from_level) {
+void CandidateCounter<Counts>::end_patterns(int idx, int player, int from_level) {
   const size_t cp = cell(idx, player);
   const size_t base = levels_of(cp);
   const int known = known_[cp];
@@ -128,10 +128,10 @@ void CandidateCounter<Counts>::stop_after(size_t cp, int level) {
 }
 
 template <class Counts>
-void CandidateCounter<Counts>::flush_all() {
+void CandidateCounter<Counts>::end_all_patterns() {
   for (int idx : points_)
     for (int player = 0; player < 2; ++player) {
-      flush(idx, player, 1);
+      end_patterns(idx, player, 1);
       mark_dirty(idx, player);
     }
 }
@@ -152,7 +152,7 @@ void CandidateCounter<Counts>::drain() {
 
 template <class Counts>
 void CandidateCounter<Counts>::finish_game() {
-  flush_all();
+  end_all_patterns();
   apply_seen();
   if (counts_->wants_drain()) drain();
 }
@@ -167,7 +167,7 @@ void CandidateCounter<Counts>::invalidate_around(int idx) {
     const int d = ring_[o];
     for (int player = 0; player < 2; ++player)
       if (known_[cell(c, player)] >= d) {
-        flush(c, player, d);
+        end_patterns(c, player, d);
         mark_dirty(c, player);
       }
   }
@@ -188,7 +188,7 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
   // Slots handed out stay valid only until a drain, so a mid-game drain
   // first ends every pending pattern (the next look-ups start afresh).
   if (counts_->must_drain() || positions_since_drain_ >= kMaxPositionsPerDrain) {
-    flush_all();
+    end_all_patterns();
     drain();
   }
   ++positions_;
@@ -198,11 +198,11 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
   const bool win = winner_ == mover;
 
   // This position counts for every empty point but the illegal holes.
-  ++T_[player];
+  ++player_positions_[player];
   illegal_.clear();
   for (int h : holes_)
     if (!board.is_legal_index(h, mover, allow_suicide_)) {
-      ++cand_[cell(h, player)];
+      ++candidate_tally_[cell(h, player)];
       is_illegal_[size_t(h)] = 1;
       illegal_.push_back(h);
     }

@@ -68,8 +68,8 @@ class CandidateCounter : public ReplayObserver {
   size_t levels_of(size_t cp) const { return cp * size_t(levels_); }
   // Positions so far in which the point was a candidate for the player.
   uint32_t candidate_count(int idx, int player) const {
-    const uint32_t c = cand_[cell(idx, player)];
-    return occupied_[size_t(idx)] ? c : T_[player] - c;
+    const uint32_t c = candidate_tally_[cell(idx, player)];
+    return occupied_[size_t(idx)] ? c : player_positions_[player] - c;
   }
   void mark_dirty(int idx, int player);
   // Keeps occupancy, candidate counts and holes in step with a point's stone.
@@ -79,9 +79,9 @@ class CandidateCounter : public ReplayObserver {
   void invalidate_around(int idx);
   // Ends the patterns of levels >= from_level of (idx, player), queueing
   // their seen additions (their lines are fetched from then on).
-  void flush(int idx, int player, int from_level);
+  void end_patterns(int idx, int player, int from_level);
   // Ends every pattern; every cell walks again at its next position.
-  void flush_all();
+  void end_all_patterns();
   // Records that the pattern of level + 1 of cell cp is not kept, known
   // without a look-up: no kept pattern extends `level`'s.
   void stop_after(size_t cp, int level);
@@ -110,11 +110,12 @@ class CandidateCounter : public ReplayObserver {
   int empty_count_ = 0;
 
   // Per player: positions so far in this game.
-  uint32_t T_[2] = {0, 0};
-  // Per cell: while the point is empty, T_ minus its candidate count; while
-  // occupied, its candidate count (frozen).  A stone coming or going
-  // switches between the two, both ways by the same formula.
-  std::vector<uint32_t> cand_;
+  uint32_t player_positions_[2] = {0, 0};
+  // Per cell: while the point is empty, player_positions_ minus its
+  // candidate count; while occupied, its candidate count (frozen).  A
+  // stone coming or going switches between the two, both ways by the same
+  // formula.
+  std::vector<uint32_t> candidate_tally_;
   std::vector<uint8_t> known_;      // levels 1..known_ have a valid slot_;
                                     // only the last known one can be kNotKept
   std::vector<uint8_t> is_dirty_;

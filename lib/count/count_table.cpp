@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "core/hash.h"
+
 namespace sgfpat {
 
 CountTable::CountTable(size_t max_entries) : max_entries_(std::max<size_t>(max_entries, kMinEntries)) {
@@ -15,25 +17,28 @@ CountTable::CountTable(size_t max_entries) : max_entries_(std::max<size_t>(max_e
   slots_ = HugeArray<Entry>(slots);
 }
 
-int32_t CountTable::find(int level, uint64_t key) const {
-  for (size_t i = hash(level, key) & mask_;; i = (i + 1) & mask_) {
+// The slot of (level, key), or the empty one ending its search.
+size_t CountTable::probe(int level, uint64_t key) const {
+  return probe_linear(hash(level, key), mask_, [&](size_t i) {
     const Entry& e = slots_[i];
-    if (e.level == 0) return -1;
-    if (e.key == key && e.level == uint32_t(level)) return int32_t(i);
-  }
+    return e.level == 0 || (e.key == key && e.level == uint32_t(level));
+  });
+}
+
+int32_t CountTable::find(int level, uint64_t key) const {
+  const size_t i = probe(level, key);
+  return slots_[i].level == 0 ? -1 : int32_t(i);
 }
 
 int32_t CountTable::add(int level, uint64_t key) {
-  for (size_t i = hash(level, key) & mask_;; i = (i + 1) & mask_) {
-    Entry& e = slots_[i];
-    if (e.level == 0) {
-      e.key = key;
-      e.level = uint32_t(level);
-      ++size_;
-      return int32_t(i);
-    }
-    if (e.key == key && e.level == uint32_t(level)) return int32_t(i);
+  const size_t i = probe(level, key);
+  Entry& e = slots_[i];
+  if (e.level == 0) {
+    e.key = key;
+    e.level = uint32_t(level);
+    ++size_;
   }
+  return int32_t(i);
 }
 
 void CountTable::drain(const std::function<void(int, uint64_t, const PatternCounts&)>& sink) {

@@ -9,6 +9,7 @@
 
 #include "core/prefetch.h"
 #include "count/huge_array.h"
+#include "count/sketch.h"
 #include "store/pattern_db.h"
 
 namespace sgfpat {
@@ -50,11 +51,8 @@ class CountTable {
   void drain(const std::function<void(int, uint64_t, const PatternCounts&)>& sink);
 
  private:
-  static size_t hash(int level, uint64_t key) {
-    uint64_t z = key ^ (0x9e3779b97f4a7c15ULL * uint64_t(level + 1));
-    z = (z ^ (z >> 31)) * 0x7fb5d329728ea185ULL;
-    return size_t(z ^ (z >> 27));
-  }
+  static size_t hash(int level, uint64_t key) { return size_t(mix64(level_item(level, key))); }
+  size_t probe(int level, uint64_t key) const;
   size_t max_entries_, hard_limit_;
   size_t mask_;
   size_t size_ = 0;

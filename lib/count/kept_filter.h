@@ -32,7 +32,7 @@ class KeptFilter {
   }
 
  private:
-  static size_t line(uint64_t item) { return size_t((item * 0x9e3779b97f4a7c15ULL) >> (64 - kBits)); }
+  static size_t line(uint64_t item) { return fibonacci_slot(item, kBits); }
   static constexpr int kBits = 16;
   static constexpr size_t kSize = size_t(1) << kBits;
   const CountMinSketch* sketch_;

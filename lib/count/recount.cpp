@@ -7,7 +7,6 @@
 #include <mutex>
 #include <optional>
 #include <algorithm>
-#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "board/replay.h"
@@ -17,8 +16,9 @@
 #include "count/resident_table.h"
 #include "count/kept_filter.h"
 #include "count/sketch.h"
+#include "core/hash.h"
 #include "pattern/tracking_observer.h"
-#include "store/game_record.h"
+#include "store/stored_replay.h"
 
 namespace sgfpat {
 
@@ -70,7 +70,12 @@ Status for_all_games(PatternDb& db, int threads, const std::function<Status(int,
     pool.emplace_back([&, t] {
       std::vector<std::string> batch;
       while (queue.pop(&batch)) {
-        Status s = work(t, batch);
+        Status s;
+        try {
+          s = work(t, batch);
+        } catch (...) {
+          s = status_from_exception("counting");
+        }
         if (!s.ok()) {
           std::lock_guard<std::mutex> lock(err_mu);
           if (first_error.ok()) first_error = s;
@@ -116,16 +121,6 @@ struct PlayedKeys : TrackingObserver {
     });
   }
 };
-
-Status replay_stored(const std::string& rec, Game* game, Board* board, TrackingObserver* obs) {
-  Status st = decode_game(rec, game);
-  if (!st.ok()) return st;
-  obs->start_game(game->info.size);
-  ReplayResult rr;
-  st = replay(*game, board, &rr, obs);
-  if (!st.ok()) return Status::Error("stored game " + game->origin.describe() + ": " + st.message());
-  return Status::OK();
-}
 
 // Distinct keys per level, kept compact by sorting and deduplicating
 // whenever the raw list has doubled.
@@ -183,8 +178,8 @@ class KeptCollector {
   explicit KeptCollector(int levels)
       : kept(levels), extended(levels), recent_(kRecent, 0), valid_(kRecent, 0) {}
   void add(int level, uint64_t key, bool is_extended) {
-    const uint64_t tag = level_item(level, key) ^ (is_extended ? 0x5bd1e9955bd1e995ULL : 0);
-    const size_t i = size_t((tag * 0x9e3779b97f4a7c15ULL) >> (64 - kRecentBits));
+    const uint64_t tag = level_item(level, key) ^ (is_extended ? kExtendedTag : 0);
+    const size_t i = fibonacci_slot(tag, kRecentBits);
     if (valid_[i] && recent_[i] == tag) return;
     recent_[i] = tag;
     valid_[i] = 1;
@@ -196,30 +191,11 @@ class KeptCollector {
 
  private:
   static constexpr int kRecentBits = 16;
+  static constexpr uint64_t kExtendedTag = 0x5bd1e9955bd1e995ULL;  // any odd salt: extended listings apart
   static constexpr size_t kRecent = size_t(1) << kRecentBits;
   std::vector<uint64_t> recent_;
   std::vector<uint8_t> valid_;
 };
-
-}  // namespace
-
-std::string CountSummary::to_json() const {
-  nlohmann::json j;
-  j["games"] = games;
-  j["positions"] = positions;
-  j["candidates"] = candidates;
-  j["patterns_per_level"] = patterns_per_level;
-  j["sketch_fill"] = sketch_fill;
-  j["sketch_bytes"] = sketch_bytes;
-  j["flushes"] = flushes;
-  j["pruned"] = pruned;
-  j["mode"] = mode;
-  j["kept_keys"] = kept_keys;
-  j["seconds"] = {{"pass1", seconds_pass1}, {"pass2", seconds_pass2}, {"commit", seconds_commit}};
-  return j.dump();
-}
-
-namespace {
 
 // Pass 2 with every kept pattern in one shared ResidentTable.
 Status count_resident(PatternDb& db, int threads, ResidentTable* table, const std::function<void(uint64_t)>& progress,
@@ -228,16 +204,11 @@ Status count_resident(PatternDb& db, int threads, ResidentTable* table, const st
   return for_all_games(
       db, threads,
       [&](int, std::vector<std::string>& batch) -> Status {
-        Game game;
-        Board board;
+        StoredGame g;
         CandidateCounter<ResidentTable> counter(scheme, table);
         for (const std::string& rec : batch) {
-          Status st = decode_game(rec, &game);
+          Status st = replay_stored(rec, &g, &counter);
           if (!st.ok()) return st;
-          counter.start_game(game);
-          ReplayResult rr;
-          st = replay(game, &board, &rr, &counter);
-          if (!st.ok()) return Status::Error("stored game " + game.origin.describe() + ": " + st.message());
           counter.finish_game();
         }
         *positions += counter.positions();
@@ -251,7 +222,7 @@ Status count_resident(PatternDb& db, int threads, ResidentTable* table, const st
 // and drain into the database generation `gen` when full.
 Status count_draining(PatternDb& db, int threads, uint32_t gen, const CountMinSketch& sketch, size_t table_entries,
                       const std::function<void(uint64_t)>& progress, std::atomic<uint64_t>* positions,
-                      std::atomic<uint64_t>* candidates, std::atomic<uint64_t>* flushes) {
+                      std::atomic<uint64_t>* candidates, std::atomic<uint64_t>* drains) {
   const DbSettings& settings = db.settings();
   std::vector<CountTable> tables;
   std::vector<KeptFilter> filters;
@@ -274,23 +245,18 @@ Status count_draining(PatternDb& db, int threads, uint32_t gen, const CountMinSk
       }
     });
     if (st.ok() && !chunk.empty()) st = db.add_counts(gen, chunk);
-    ++*flushes;
+    ++*drains;
     return st;
   };
   Status s = for_all_games(
       db, threads,
       [&](int t, std::vector<std::string>& batch) -> Status {
-        Game game;
-        Board board;
+        StoredGame g;
         DrainingCounts counts(&tables[size_t(t)], &filters[size_t(t)], [&, t] { return drain(t); });
         CandidateCounter<DrainingCounts> counter(settings.scheme, &counts);
         for (const std::string& rec : batch) {
-          Status st = decode_game(rec, &game);
+          Status st = replay_stored(rec, &g, &counter);
           if (!st.ok()) return st;
-          counter.start_game(game);
-          ReplayResult rr;
-          st = replay(game, &board, &rr, &counter);
-          if (!st.ok()) return Status::Error("stored game " + game.origin.describe() + ": " + st.message());
           counter.finish_game();
           if (!counter.status().ok()) return counter.status();
         }
@@ -310,14 +276,15 @@ Status count_draining(PatternDb& db, int threads, uint32_t gen, const CountMinSk
 
 }  // namespace
 
-Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary) {
+// recount() but for the exceptions its allocations may throw.
+static Status recount_unguarded(PatternDb& db, const CountOptions& options, CountSummary* summary) {
   *summary = CountSummary{};
   const DbSettings& settings = db.settings();
   const int threads = std::max(1, options.threads);
   const int levels = settings.scheme.levels;
   const unsigned min_played = unsigned(settings.min_played);
   if (settings.min_played < 1 || settings.min_played > 255)
-    return Status::Error("min_played must be between 1 and 255");
+    return Status::InvalidArgument("min_played must be between 1 and 255");
 
   // At most half the budget for the sketch.  About two cells per row for
   // each played (level, pattern) keeps false "kept" answers rare; more only
@@ -326,7 +293,7 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
   const int cell_bits = CountMinSketch::cell_bits_for(settings.min_played);
   const size_t sketch_bytes =
       size_t(std::min<uint64_t>(options.memory_budget / 2, played_items * 2 * CountMinSketch::kRows * cell_bits / 8));
-  std::atomic<uint64_t> positions{0}, candidates{0}, flushes{0};
+  std::atomic<uint64_t> positions{0}, candidates{0}, drains{0};
   auto progress = [&](int pass) {
     return [&, pass](uint64_t done) {
       if (options.progress) options.progress({pass, done, db.game_count()});
@@ -362,11 +329,10 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
         thread_local std::vector<uint32_t> reached;
         keys.clear();
         reached.clear();
-        Game game;
-        Board board;
+        StoredGame g;
         PlayedKeys obs(settings.scheme, &keys);
         for (const std::string& rec : batch) {
-          Status st = replay_stored(rec, &game, &board, &obs);
+          Status st = replay_stored(rec, &g, &obs);
           if (!st.ok()) return st;
         }
         // keys holds L keys per move, levels 1..L.  Fetch a few items
@@ -415,7 +381,7 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
   uint64_t pruned = 0;
   summary->patterns_per_level.assign(size_t(levels), 0);
   if (resident) {
-    summary->mode = "resident";
+    summary->mode = CountMode::kResident;
     sketch.reset();
     ResidentTable table(kept.by_level(), extended.by_level());
     kept = KeySet(levels);
@@ -446,14 +412,13 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
       return Status::OK();
     });
     if (!s.ok()) return s;
-    flushes = 1;
   } else {
-    summary->mode = "draining";
+    summary->mode = CountMode::kDraining;
     kept = KeySet(levels);
     extended = KeySet(levels);
     const size_t table_entries = size_t(std::min<uint64_t>(
         options.memory_budget / 4 / size_t(threads) / (2 * sizeof(CountTable::Entry)), played_items));
-    s = count_draining(db, threads, gen, *sketch, table_entries, progress(2), &positions, &candidates, &flushes);
+    s = count_draining(db, threads, gen, *sketch, table_entries, progress(2), &positions, &candidates, &drains);
     if (!s.ok()) return s;
     sketch.reset();
     summary->seconds_pass2 = since(t0);
@@ -463,14 +428,22 @@ Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary
   }
   summary->positions = positions;
   summary->candidates = candidates;
-  summary->flushes = flushes;
+  summary->drains = drains;
   summary->pruned = pruned;
 
   // ---- commit ----
-  s = db.commit_generation(gen, summary->to_json());
+  s = db.commit_generation(gen, *summary);
   if (!s.ok()) return s;
   summary->seconds_commit = since(t0);
-  return db.set_summary(summary->to_json());  // with the commit time
+  return db.set_summary(*summary);  // with the commit time
+}
+
+Status recount(PatternDb& db, const CountOptions& options, CountSummary* summary) {
+  try {
+    return recount_unguarded(db, options, summary);
+  } catch (...) {  // the tables' allocations (bad_alloc, length_error)
+    return status_from_exception("counting");
+  }
 }
 
 }  // namespace sgfpat

@@ -14,8 +14,6 @@
 #pragma once
 #include <cstdint>
 #include <functional>
-#include <string>
-#include <vector>
 
 #include "core/status.h"
 #include "store/pattern_db.h"
@@ -32,21 +30,6 @@ struct CountOptions {
   int threads = 2;
   size_t memory_budget = size_t(2) << 30;  // bytes, sketch + tables
   std::function<void(const CountProgress&)> progress;  // from the calling thread
-};
-
-struct CountSummary {
-  uint64_t games = 0;
-  uint64_t positions = 0;   // positions whose move was counted (non-pass)
-  uint64_t candidates = 0;  // legal candidate points over those positions
-  std::vector<uint64_t> patterns_per_level;  // reported (played >= min_played), index level-1
-  double sketch_fill = 0;
-  size_t sketch_bytes = 0;
-  uint64_t flushes = 0;
-  uint64_t pruned = 0;  // counted but played < min_played (sketch over-estimates)
-  std::string mode;         // "resident": all kept patterns in memory; "draining": tables drained when full
-  uint64_t kept_keys = 0;   // resident: patterns counted (reported + pruned)
-  double seconds_pass1 = 0, seconds_pass2 = 0, seconds_commit = 0;
-  std::string to_json() const;
 };
 
 // Recounts everything from the stored games and makes it the current

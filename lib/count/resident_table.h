@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/hash.h"
 #include "core/prefetch.h"
 #include "core/status.h"
 #include "count/huge_array.h"
@@ -103,10 +104,7 @@ class ResidentTable {
 
   static size_t buckets_for(size_t keys);
   static size_t home(uint64_t key, size_t buckets) {
-    uint64_t z = key;
-    z = (z ^ (z >> 31)) * 0x7fb5d329728ea185ULL;
-    z ^= z >> 27;
-    return size_t((unsigned __int128)z * buckets >> 64);
+    return size_t((unsigned __int128)mix64(key) * buckets >> 64);
   }
   // The slot handle: the counts index and the extended bit.
   Counts& counts(int level, int32_t slot) { return levels_[size_t(level - 1)].counts[size_t(slot) >> 1]; }

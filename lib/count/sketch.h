@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/hash.h"
 #include "core/prefetch.h"
 #include "count/huge_array.h"
 
@@ -37,11 +38,7 @@ class CountMinSketch {
   double fill_ratio() const;
 
  private:
-  static uint64_t mix(uint64_t z) {
-    z = (z ^ (z >> 33)) * 0xff51afd7ed558ccdULL;
-    z = (z ^ (z >> 33)) * 0xc4ceb9fe1a85ec53ULL;
-    return z ^ (z >> 33);
-  }
+  static uint64_t mix(uint64_t z) { return mix64(z); }
   // High bits choose the block (multiply-shift range reduction); the low
   // bits choose one cell in each row of it.
   size_t block_of(uint64_t h) const { return size_t((unsigned __int128)(h >> 24) * blocks_ >> 40); }
@@ -62,7 +59,7 @@ class CountMinSketch {
 // One 64-bit item for (level, key): keys of different levels are different
 // items even when the raw keys coincide.
 inline uint64_t level_item(int level, uint64_t key) {
-  return key ^ (0x9e3779b97f4a7c15ULL * uint64_t(level + 1));
+  return key ^ (kGoldenGamma * uint64_t(level + 1));
 }
 
 }  // namespace sgfpat

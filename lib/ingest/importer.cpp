@@ -21,13 +21,15 @@ void Importer::count_unreadable(const std::string& reason) {
   ++stats_.rejected_by_reason[reason];
 }
 
-Status Importer::add(const Game& game, std::string* problem) {
+Status Importer::add(const Game& game, AddOutcome* outcome, std::string* problem) {
   problem->clear();
+  *outcome = AddOutcome::Stored;
   ++stats_.games_read;
   std::string why = filter_reason(game, filter_, min_rank_text_);
   if (!why.empty()) {
     ++stats_.filtered;
     ++stats_.filtered_by_reason[why];
+    *outcome = AddOutcome::Filtered;
     *problem = "skipped: " + why;
     return Status::OK();
   }
@@ -35,12 +37,10 @@ Status Importer::add(const Game& game, std::string* problem) {
   ReplayResult result;
   Status legal = replay(game, &board, &result);
   if (!legal.ok()) {
-    // "move 12 (B Q16): suicide" -> reason "suicide"
-    const std::string& msg = legal.message();
-    auto colon = msg.rfind(": ");
     ++stats_.rejected;
-    ++stats_.rejected_by_reason["illegal move: " + (colon == std::string::npos ? msg : msg.substr(colon + 2))];
-    *problem = "illegal record: " + msg;
+    *outcome = AddOutcome::Rejected;
+    ++stats_.rejected_by_reason[std::string("illegal move: ") + move_error_name(result.illegal)];
+    *problem = "illegal record: " + legal.message();
     return Status::OK();
   }
   Fingerprint fp = game_fingerprint(game);
@@ -51,6 +51,7 @@ Status Importer::add(const Game& game, std::string* problem) {
   }
   if (found) {
     ++stats_.duplicates;
+    *outcome = AddOutcome::Duplicate;
     return Status::OK();
   }
   batch_.emplace_back(fp, encode_game(game));

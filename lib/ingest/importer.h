@@ -27,14 +27,23 @@ struct ImportStats {
   std::map<std::string, uint64_t> filtered_by_reason;
 };
 
+// What add() did with a game.
+enum class AddOutcome : uint8_t {
+  Stored,     // new: stored (with the next batch)
+  Duplicate,  // already stored, this run or before
+  Filtered,   // left out by the filter (size, handicap, rank)
+  Rejected,   // an illegal record
+};
+
 class Importer {
  public:
   Importer(PatternDb* db, GameFilter filter, std::string min_rank_text = "", size_t batch_games = 1000);
 
   // Offers one parsed game.  A rejected or filtered game is not an error of
-  // the run: it is counted, and *problem says why (empty when stored or a
-  // duplicate).  A non-ok Status means the database failed.
-  Status add(const Game& game, std::string* problem);
+  // the run: it is counted, *outcome says which, and *problem says why
+  // ("skipped: handicap", "illegal record: move 12 (B Q16): suicide"; empty
+  // when stored or a duplicate).  A non-ok Status means the database failed.
+  Status add(const Game& game, AddOutcome* outcome, std::string* problem);
   // Counts a record that could not even be parsed.
   void count_unreadable(const std::string& reason);
   // Writes the last partial batch.

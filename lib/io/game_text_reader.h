@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sgf/game.h"
+#include "core/game_origin.h"
 
 namespace sgfpat {
 

@@ -6,10 +6,6 @@
 
 namespace sgfpat::mcts {
 
-namespace {
-constexpr uint8_t kOffBoard = 3;  // Board's color of the border points
-}  // namespace
-
 uint64_t splitmix64(uint64_t& x) {
   uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -27,15 +23,15 @@ bool is_own_eye(const Board& board, int idx, Color c) {
   const int s = board.stride();
   const int nb[4] = {idx - 1, idx + 1, idx - s, idx + s};
   for (int q : nb) {
-    uint8_t v = uint8_t(board.at_index(q));
-    if (v != kOffBoard && v != uint8_t(c)) return false;
+    const Color v = board.at_index(q);
+    if (v != Color::OffBoard && v != c) return false;
   }
   const int dg[4] = {idx - s - 1, idx - s + 1, idx + s - 1, idx + s + 1};
   int opp = 0, off = 0;
-  const uint8_t o = uint8_t(opponent(c));
+  const Color o = opponent(c);
   for (int q : dg) {
-    uint8_t v = uint8_t(board.at_index(q));
-    if (v == kOffBoard) ++off;
+    const Color v = board.at_index(q);
+    if (v == Color::OffBoard) ++off;
     else if (v == o) ++opp;
   }
   return off > 0 ? opp == 0 : opp <= 1;

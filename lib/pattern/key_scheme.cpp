@@ -5,6 +5,8 @@
 #include <memory>
 #include <mutex>
 
+#include "core/hash.h"
+
 namespace sgfpat {
 
 std::string KeyScheme::describe() const {
@@ -13,15 +15,6 @@ std::string KeyScheme::describe() const {
                 symmetry ? "on" : "off");
   return buf;
 }
-
-namespace {
-uint64_t splitmix64(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-}  // namespace
 
 ZobristTable::ZobristTable(uint64_t seed) {
   const int n = level_points(kMaxLevels);

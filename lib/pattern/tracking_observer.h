@@ -11,6 +11,7 @@ class TrackingObserver : public ReplayObserver {
   explicit TrackingObserver(const KeyScheme& scheme) : tracker(scheme) {}
   // Call before replaying a game on a board of this size.
   void start_game(int board_size) { tracker.reset(board_size); }
+  void start_game(const Game& game) { start_game(game.info.size); }
   void after_change(const Board& board, int idx, Color) override { tracker.after_play(board, idx); }
 
   PatternTracker tracker;

@@ -1,14 +1,14 @@
 #include "priors/priors_writer.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <cstdio>
 #include <ctime>
-#include <filesystem>
 #include <functional>
-#include <nlohmann/json.hpp>
 
+#include "io/atomic_file.h"
 #include "priors/sgfpat_priors.h"
 
 namespace sgfpat {
@@ -18,33 +18,6 @@ namespace {
 // buckets on average for a present key, 1.1 for an absent one (simulated
 // linear probing over 7-key buckets), for 31 bytes a pattern in all.
 constexpr double kLoadFactor = 0.6;
-
-class File {
- public:
-  explicit File(const std::string& path) : f_(std::fopen(path.c_str(), "wb")) {}
-  ~File() {
-    if (f_) std::fclose(f_);
-  }
-  bool ok() const { return f_ != nullptr && !failed_; }
-  void write(const void* p, size_t n) {
-    if (f_ && std::fwrite(p, 1, n, f_) != n) failed_ = true;
-    offset_ += n;
-  }
-  void write_at(uint64_t off, const void* p, size_t n) {
-    if (!f_ || std::fseek(f_, long(off), SEEK_SET) != 0 || std::fwrite(p, 1, n, f_) != n) failed_ = true;
-  }
-  bool close() {
-    bool good = f_ && !failed_ && std::fflush(f_) == 0 && std::fclose(f_) == 0;
-    f_ = nullptr;
-    return good;
-  }
-  uint64_t offset() const { return offset_; }
-
- private:
-  std::FILE* f_;
-  bool failed_ = false;
-  uint64_t offset_ = 0;
-};
 
 // One level's hash table (format: sgfpat_priors.h): keys go to their home
 // bucket, or to the next one with room (cyclically), and every bucket they
@@ -88,10 +61,9 @@ LevelTables build_level(const std::vector<uint64_t>& keys, const std::vector<sgf
   }
   return t;
 }
-}  // namespace
 
-Status write_priors(PatternDb& db, const PriorsExportOptions& options, const std::string& path,
-                    PriorsExportSummary* summary) {
+Status write_priors_file(PatternDb& db, const PriorsExportOptions& options, const std::string& path,
+                         PriorsExportSummary* summary) {
   using sgfpat_priors::CountsRecord;
   using sgfpat_priors::Header;
   const KeyScheme& scheme = db.settings().scheme;
@@ -99,7 +71,7 @@ Status write_priors(PatternDb& db, const PriorsExportOptions& options, const std
   const int min_played = std::max(options.min_played, db.settings().min_played);
   *summary = PriorsExportSummary{};
   summary->min_played = min_played;
-  if (db.generation() == 0) return Status::Error("database " + db.path() + " has no counts yet (run ingest first)");
+  if (db.generation() == 0) return Status::NotFound("database " + db.path() + " has no counts yet (run ingest first)");
 
   Header h;
   std::memset(&h, 0, sizeof h);
@@ -112,17 +84,14 @@ Status write_priors(PatternDb& db, const PriorsExportOptions& options, const std
   h.symmetry = scheme.symmetry ? 1 : 0;
   h.min_played = uint32_t(min_played);
   h.min_seen = options.min_seen;
-  nlohmann::json s = nlohmann::json::parse(db.summary().empty() ? "{}" : db.summary(), nullptr, false);
-  if (s.is_object()) {
-    h.games = s.value("games", uint64_t(0));
-    h.positions = s.value("positions", uint64_t(0));
-    h.candidates = s.value("candidates", uint64_t(0));
-  }
+  h.games = db.summary().games;
+  h.positions = db.summary().positions;
+  h.candidates = db.summary().candidates;
   h.export_time = int64_t(std::time(nullptr));
 
-  const std::string tmp = path + ".tmp";
-  File out(tmp);
-  if (!out.ok()) return Status::Error(path + ": cannot write: " + std::strerror(errno));
+  AtomicFile out;
+  Status opened = out.open(path);
+  if (!opened.ok()) return opened;
   out.write(&h, sizeof h);
   sgfpat_priors::Checksum64 sum;
   auto write = [&](const void* p, size_t n) {
@@ -144,10 +113,10 @@ Status write_priors(PatternDb& db, const PriorsExportOptions& options, const std
       return true;
     });
     if (!st.ok()) return st;
-    if (overflow) return Status::Error("level " + std::to_string(level) + " has a pattern played over 2^32 times");
-    if (keys.size() > UINT32_MAX) return Status::Error("level " + std::to_string(level) + " has over 2^32 patterns");
+    if (overflow) return Status::NotSupported("level " + std::to_string(level) + " has a pattern played over 2^32 times");
+    if (keys.size() > UINT32_MAX) return Status::NotSupported("level " + std::to_string(level) + " has over 2^32 patterns");
     if (std::adjacent_find(keys.begin(), keys.end(), std::greater_equal<>()) != keys.end())
-      return Status::Error("level " + std::to_string(level) + ": counts are not in strictly increasing key order");
+      return Status::Corruption("level " + std::to_string(level) + ": counts are not in strictly increasing key order");
     LevelTables t = build_level(keys, recs);
     // Buckets start on a cache line (the mapping is page-aligned).
     static const char zeros[64] = {};
@@ -168,12 +137,21 @@ Status write_priors(PatternDb& db, const PriorsExportOptions& options, const std
   h.header_checksum = 0;
   h.header_checksum = sgfpat_priors::checksum64(&h, sizeof h);
   out.write_at(0, &h, sizeof h);
-  if (!out.close()) return Status::Error(path + ": write failed");
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) return Status::Error(path + ": cannot rename the temporary file: " + ec.message());
+  Status committed = out.commit();
+  if (!committed.ok()) return committed;
   summary->bytes = h.file_bytes;
   return Status::OK();
+}
+
+}  // namespace
+
+Status write_priors(PatternDb& db, const PriorsExportOptions& options, const std::string& path,
+                    PriorsExportSummary* summary) {
+  try {
+    return write_priors_file(db, options, path, summary);
+  } catch (...) {
+    return status_from_exception("writing " + path);
+  }
 }
 
 }  // namespace sgfpat

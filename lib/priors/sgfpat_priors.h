@@ -218,13 +218,6 @@ class Priors {
 #endif
   }
 
-  // Uses priors already in memory (8-byte aligned, 64 is faster; must
-  // outlive this object).
-  bool from_memory(const void* data, size_t size, std::string* error) {
-    close();
-    return attach(data, size, "priors", error);
-  }
-
   void close() {
 #ifdef SGFPAT_PRIORS_MMAP
     if (map_) ::munmap(map_, map_size_);

@@ -5,13 +5,6 @@
 
 namespace sgfpat {
 
-std::string GameOrigin::describe() const {
-  std::string s = file;
-  if (!member.empty()) s += ":" + member;
-  s += " game #" + std::to_string(index + 1);
-  return s;
-}
-
 Color GameInfo::winner() const {
   size_t i = 0;
   while (i < result.size() && std::isspace((unsigned char)result[i])) ++i;

@@ -5,19 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "core/game_origin.h"
 #include "core/types.h"
 
 namespace sgfpat {
-
-// Where a game record was found.  `member` is the path inside an archive
-// ("" for a plain or compressed file); `index` counts games from 0 within
-// the file or member.
-struct GameOrigin {
-  std::string file;
-  std::string member;
-  uint64_t index = 0;
-  std::string describe() const;  // "file[:member] game #index+1"
-};
 
 // Root (and other) properties we keep.  Strings are the raw property bytes
 // after unescaping; no charset conversion (any CA).

@@ -17,18 +17,22 @@ bool GameStream::next(Game* game, Status* status) {
     game->origin = std::move(e.origin);
     game->info = GameInfo{};
     game->actions.clear();
-    *status = Status::Error(std::move(e.message));
+    // A game cut short (too large, unterminated) is bad input; anything
+    // else kept the input from being read.
+    *status = e.in_game ? Status::InvalidInput(std::move(e.message)) : Status::IOError(std::move(e.message));
     input_error_ = true;
+    game_lost_ = e.in_game;
     last_text_ = {};
     return true;
   }
   if (!has_pending_) return false;
   has_pending_ = false;
   input_error_ = false;
+  game_lost_ = false;
   game->origin = pending_.origin;
   last_text_ = pending_.text;
   Status s = parse_game(pending_.text, game);
-  *status = s.ok() ? std::move(s) : Status::Error(game->origin.describe() + ": " + s.message());
+  *status = s.with_context(game->origin.describe());
   return true;
 }
 

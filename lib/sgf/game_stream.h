@@ -5,7 +5,9 @@
 // 37: bad coordinate 'zz'"), a game that cannot be cut out of its file (too
 // large, unterminated), and an input that cannot be read ("f.gz: corrupt
 // gzip stream: CRC mismatch", "x.sgf: No such file or directory").
-// input_error() tells the last two kinds from the first.
+// input_error() tells the last two kinds from the first, game_lost() the
+// second from the third.  Codes: InvalidInput for a game that does not parse
+// or cannot be cut out, IOError for an input that cannot be read.
 #pragma once
 #include <deque>
 #include <string>
@@ -30,6 +32,9 @@ class GameStream {
   // After an error from next(): true if it came from reading the input
   // rather than from parsing a game.
   bool input_error() const { return input_error_; }
+  // After an input error: true if it lost one game record of a readable
+  // input (too large, unterminated), false if it concerns a whole input.
+  bool game_lost() const { return game_lost_; }
   // The SGF text of the game last returned (empty after an input error).
   std::string_view text() const { return last_text_; }
 
@@ -41,6 +46,7 @@ class GameStream {
   GameText pending_;
   bool has_pending_ = false;
   bool input_error_ = false;
+  bool game_lost_ = false;
   std::string_view last_text_;
 };
 

@@ -195,7 +195,7 @@ Status Parser::run() {
   skip_ws();
   if (pos_ >= t_.size() || t_[pos_] != '(') {
     syntax("expected '(' at the start of the game", pos_);
-    return Status::Error(err_);
+    return Status::InvalidInput(err_);
   }
   ++pos_;
   uint64_t depth = 1;
@@ -204,18 +204,18 @@ Status Parser::run() {
     skip_ws();
     if (pos_ >= t_.size()) {
       syntax("unexpected end of input (missing ')')", pos_);
-      return Status::Error(err_);
+      return Status::InvalidInput(err_);
     }
     char c = t_[pos_];
     if (c == ';') {
       ++pos_;
       expect_node = false;
-      if (!parse_node()) return Status::Error(err_);
+      if (!parse_node()) return Status::InvalidInput(err_);
       continue;
     }
     if (expect_node) {
       syntax("expected ';'", pos_);
-      return Status::Error(err_);
+      return Status::InvalidInput(err_);
     }
     if (c == '(') {  // the first variation continues the main line
       ++pos_;
@@ -225,16 +225,16 @@ Status Parser::run() {
     }
     if (c == ')') {
       ++pos_;
-      if (--depth > 0 && !skip_rest(depth)) return Status::Error(err_);
+      if (--depth > 0 && !skip_rest(depth)) return Status::InvalidInput(err_);
       break;
     }
     syntax("expected ';', '(' or ')'", pos_);
-    return Status::Error(err_);
+    return Status::InvalidInput(err_);
   }
   skip_ws();
   if (pos_ < t_.size()) {
     syntax("unexpected text after the game tree", pos_);
-    return Status::Error(err_);
+    return Status::InvalidInput(err_);
   }
   return Status::OK();
 }
@@ -474,8 +474,12 @@ bool Parser::finish_node() {
 }  // namespace
 
 Status parse_game(std::string_view text, Game* game) {
-  Parser parser(text, game);
-  return parser.run();
+  try {
+    Parser parser(text, game);
+    return parser.run();
+  } catch (...) {
+    return status_from_exception("parsing a game");
+  }
 }
 
 }  // namespace sgfpat

@@ -17,7 +17,6 @@ namespace sgfpat {
 using Fingerprint = std::array<uint8_t, 16>;
 
 Fingerprint game_fingerprint(const Game& game);
-std::string fingerprint_hex(const Fingerprint& fp);
 
 // Serializes metadata, origin and actions; decode_game() restores them.
 std::string encode_game(const Game& game);

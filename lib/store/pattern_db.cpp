@@ -9,8 +9,7 @@
 #include <rocksdb/convenience.h>
 #include <rocksdb/sst_file_writer.h>
 #include <rocksdb/write_batch.h>
-#include <signal.h>
-#include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -20,47 +19,63 @@
 #include <filesystem>
 #include <sstream>
 
+#include "core/coding.h"
+#include "store/scratch_dirs.h"
+
 namespace sgfpat {
 
 namespace {
 enum Cf { kMeta = 0, kGames = 1, kCounts = 2 };
 
-// (played, seen, wins) as three little-endian u64s, added on merge.
+// The counts value: (played, seen, wins) as three little-endian u64s.
+constexpr size_t kCountsValueBytes = 24;
+struct CountsValue {
+  char bytes[kCountsValueBytes];
+  explicit CountsValue(const PatternCounts& c) {
+    encode_fixed64(bytes, c.played);
+    encode_fixed64(bytes + 8, c.seen);
+    encode_fixed64(bytes + 16, c.wins);
+  }
+  rocksdb::Slice slice() const { return rocksdb::Slice(bytes, kCountsValueBytes); }
+};
+// False for a value of any other size (damage: never read as zero counts).
+bool parse_counts(const rocksdb::Slice& v, PatternCounts* c) {
+  if (v.size() != kCountsValueBytes) return false;
+  *c = {decode_fixed64(v.data()), decode_fixed64(v.data() + 8), decode_fixed64(v.data() + 16)};
+  return true;
+}
+
+// Adds counts values on merge.
 class Add3 : public rocksdb::AssociativeMergeOperator {
  public:
   bool Merge(const rocksdb::Slice&, const rocksdb::Slice* existing, const rocksdb::Slice& value,
              std::string* new_value, rocksdb::Logger*) const override {
-    uint64_t a[3] = {}, b[3] = {};
-    if (existing && existing->size() == 24) std::memcpy(a, existing->data(), 24);
-    if (value.size() == 24) std::memcpy(b, value.data(), 24);
-    for (int i = 0; i < 3; ++i) a[i] += b[i];
-    new_value->assign(reinterpret_cast<const char*>(a), 24);
+    // A damaged operand fails the merge: RocksDB then reports the key as
+    // corrupt instead of summing around it.
+    PatternCounts a, b;
+    if ((existing && !parse_counts(*existing, &a)) || !parse_counts(value, &b)) return false;
+    a.played += b.played;
+    a.seen += b.seen;
+    a.wins += b.wins;
+    const CountsValue sum(a);
+    new_value->assign(sum.bytes, kCountsValueBytes);
     return true;
   }
   const char* Name() const override { return "sgfpat.add3"; }
 };
 
+// Big-endian, so that RocksDB's bytewise order is (generation, level, key).
+constexpr size_t kCountsKeyBytes = 13;
 std::string counts_key(uint32_t gen, int level, uint64_t key) {
-  std::string k(13, '\0');
-  for (int i = 0; i < 4; ++i) k[i] = char(gen >> (24 - 8 * i));
+  std::string k(kCountsKeyBytes, '\0');
+  encode_fixed32_be(k.data(), gen);
   k[4] = char(level);
-  for (int i = 0; i < 8; ++i) k[5 + i] = char(key >> (56 - 8 * i));
+  encode_fixed64_be(k.data() + 5, key);
   return k;
 }
 void parse_counts_key(const rocksdb::Slice& k, int* level, uint64_t* key) {
   *level = uint8_t(k[4]);
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | uint8_t(k[5 + i]);
-  *key = v;
-}
-PatternCounts parse_counts(const rocksdb::Slice& v) {
-  PatternCounts c;
-  if (v.size() == 24) {
-    uint64_t a[3];
-    std::memcpy(a, v.data(), 24);
-    c = {a[0], a[1], a[2]};
-  }
-  return c;
+  *key = decode_fixed64_be(k.data() + 5);
 }
 
 std::string encode_settings(const DbSettings& s) {
@@ -90,43 +105,43 @@ bool decode_settings(const std::string& text, DbSettings* s, int* format) {
   return got == 5;
 }
 
+// RocksDB's codes and subcodes mapped onto ours; the text stays for people.
+// RocksDB's InvalidArgument is about the database, not about how sgfpat was
+// run (e.g. a RocksDB database without our column families): NotSupported.
 Status from_rocks(const rocksdb::Status& s, const std::string& what) {
   if (s.ok()) return Status::OK();
-  return Status::Error(what + ": " + s.ToString());
+  std::string msg = what + ": " + s.ToString();
+  if (s.IsNotFound() || s.IsPathNotFound()) return Status::NotFound(std::move(msg));
+  if (s.IsCorruption()) return Status::Corruption(std::move(msg));
+  if (s.IsNoSpace() || s.subcode() == rocksdb::Status::kSpaceLimit) return Status::NoSpace(std::move(msg));
+  if (s.IsBusy() || s.IsTimedOut() || s.IsTryAgain()) return Status::Busy(std::move(msg));
+  if (s.IsNotSupported() || s.IsInvalidArgument()) return Status::NotSupported(std::move(msg));
+  if (s.IsMemoryLimit()) return Status::NoMemory(std::move(msg));
+  return Status::IOError(std::move(msg));
 }
 
 std::string u64_string(uint64_t v) { return std::to_string(v); }
 
-// A reader killed before its destructor ran leaves its scratch folder
-// behind; the next reader removes those whose process is gone.  Only real
-// folders of this user, and only the files directly in them (RocksDB puts
-// just its info log there): the temp folder is shared, and nothing found
-// in it is followed.
-void remove_stale_reader_dirs(const std::filesystem::path& dir) {
-  namespace fs = std::filesystem;
-  const std::string prefix = "sgfpat-reader-";
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const fs::path path = it->path();
-    const std::string name = path.filename().string();
-    if (name.rfind(prefix, 0) != 0) continue;
-    const size_t dash = name.find('-', prefix.size());
-    if (dash == std::string::npos) continue;
-    long pid = 0;
-    const char* first = name.data() + prefix.size();
-    const char* last = name.data() + dash;
-    auto [ptr, err] = std::from_chars(first, last, pid);
-    if (err != std::errc() || ptr != last || pid <= 0 || pid > std::numeric_limits<pid_t>::max()) continue;
-    struct stat st;
-    if (::lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid()) continue;
-    if (::kill(pid_t(pid), 0) == 0 || errno != ESRCH) continue;
-    std::error_code ignored;
-    for (fs::directory_iterator f(path, ignored), fend; !ignored && f != fend; f.increment(ignored)) {
-      std::error_code e2;
-      if (f->symlink_status(e2).type() == fs::file_type::regular) fs::remove(f->path(), e2);
-    }
-    fs::remove(path, ignored);  // fails, harmlessly, if something else was in it
-  }
+// True when another process holds the write lock RocksDB takes on the
+// database's LOCK file (an fcntl lock: RocksDB reports a failure to take it
+// as a plain IOError, so this asks the kernel who holds it instead).
+bool locked_by_another_process(const std::string& path) {
+  const int fd = ::open((path + "/LOCK").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct flock probe {};
+  probe.l_type = F_WRLCK;
+  probe.l_whence = SEEK_SET;
+  const bool held = ::fcntl(fd, F_GETLK, &probe) == 0 && probe.l_type != F_UNLCK;
+  ::close(fd);
+  return held;
+}
+
+// A meta value written by u64_string().
+Status parse_meta_u64(const std::string& path, const char* name, const std::string& text, uint64_t* out) {
+  auto [ptr, err] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  if (text.empty() || err != std::errc() || ptr != text.data() + text.size())
+    return Status::Corruption("database " + path + ": stored " + name + " '" + text + "' is not a number");
+  return Status::OK();
 }
 }  // namespace
 
@@ -145,10 +160,10 @@ PatternDb::~PatternDb() {
 Status PatternDb::Open(const std::string& path, const OpenOptions& options, std::unique_ptr<PatternDb>* out) {
   std::unique_ptr<PatternDb> db(new PatternDb());
   db->path_ = path;
-  db->read_only_ = options.read_only;
+  db->secondary_ = options.secondary;
   rocksdb::Options opts;
-  opts.create_if_missing = options.create_if_missing && !options.read_only;
-  opts.create_missing_column_families = !options.read_only;
+  opts.create_if_missing = options.create_if_missing && !options.secondary;
+  opts.create_missing_column_families = !options.secondary;
   opts.IncreaseParallelism(2);
   rocksdb::ColumnFamilyOptions counts_opts;
   counts_opts.merge_operator = std::make_shared<Add3>();
@@ -182,16 +197,17 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
       {"games", games_opts},
       {"counts", counts_opts}};
   if (!options.create_if_missing && !std::filesystem::exists(path + "/CURRENT"))
-    return Status::Error("no pattern database at " + path + " (create one with `sgfpat ingest --db " + path + "`)");
+    return Status::NotFound("no pattern database at " + path + " (create one with `sgfpat ingest --db " + path +
+                            "`)");
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s;
-  if (options.read_only) {
+  if (options.secondary) {
     opts.max_open_files = -1;  // required by secondary instances
-    remove_stale_reader_dirs(std::filesystem::temp_directory_path());
-    db->secondary_path_ = (std::filesystem::temp_directory_path() /
-                           ("sgfpat-reader-" + std::to_string(::getpid()) + "-" +
-                            std::to_string(reinterpret_cast<uintptr_t>(db.get()))))
-                              .string();
+    std::error_code ec;
+    const std::filesystem::path temp = std::filesystem::temp_directory_path(ec);
+    if (ec) return Status::IOError("no temp folder for a database reader: " + ec.message());
+    remove_stale_reader_dirs(temp);
+    db->secondary_path_ = reader_scratch_path(temp, db.get()).string();
     s = rocksdb::DB::OpenAsSecondary(opts, path, db->secondary_path_, cfs, &db->cf_, &raw);
     if (s.ok()) {
       db->db_.reset(raw);
@@ -202,16 +218,15 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
     if (s.ok()) db->db_.reset(raw);
   }
   if (!s.ok()) {
-    std::string msg = s.ToString();
-    if (msg.find("lock") != std::string::npos)
-      return Status::Error("database " + path + " is in use by another writer (" + msg + ")");
-    return Status::Error("cannot open database " + path + ": " + msg);
+    if (!options.secondary && s.IsIOError() && !s.IsNoSpace() && locked_by_another_process(path))
+      return Status::Busy("database " + path + " is in use by another writer (" + s.ToString() + ")");
+    return from_rocks(s, "cannot open database " + path);
   }
   // Settings: recorded at creation, checked at every later open.
   std::string recorded;
   s = db->db_->Get(rocksdb::ReadOptions(), db->cf_[kMeta], "scheme", &recorded);
   if (s.IsNotFound()) {
-    if (options.read_only) return Status::Error("database " + path + " has no key scheme (not an sgfpat database?)");
+    if (options.secondary) return Status::Corruption("database " + path + " has no key scheme (not an sgfpat database?)");
     db->settings_ = options.settings;
     s = db->db_->Put(rocksdb::WriteOptions(), db->cf_[kMeta], "scheme", encode_settings(options.settings));
     if (!s.ok()) return from_rocks(s, "writing the key scheme");
@@ -220,20 +235,20 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   } else {
     int format = 0;
     if (!decode_settings(recorded, &db->settings_, &format))
-      return Status::Error("database " + path + " has an unreadable key scheme: '" + recorded + "'");
+      return Status::Corruption("database " + path + " has an unreadable key scheme: '" + recorded + "'");
     if (format != kDbFormatVersion)
-      return Status::Error("database " + path + " has format version " + std::to_string(format) +
-                           ", this sgfpat reads version " + std::to_string(kDbFormatVersion));
+      return Status::NotSupported("database " + path + " has format version " + std::to_string(format) +
+                                  ", this sgfpat reads version " + std::to_string(kDbFormatVersion));
     if (options.check_settings && !(db->settings_ == options.settings))
-      return Status::Error("database " + path + " was created with " + db->settings_.scheme.describe() +
-                           " min_played=" + std::to_string(db->settings_.min_played) + "; this run asks for " +
-                           options.settings.scheme.describe() + " min_played=" +
-                           std::to_string(options.settings.min_played) +
-                           ". Keys of different schemes cannot be mixed: use another --db or the database's settings.");
+      return Status::InvalidArgument("database " + path + " was created with " + db->settings_.scheme.describe() +
+                                     " min_played=" + std::to_string(db->settings_.min_played) +
+                                     "; this run asks for " + options.settings.scheme.describe() + " min_played=" +
+                                     std::to_string(options.settings.min_played) +
+                                     ". Keys of different schemes cannot be mixed: use another --db or the database's settings.");
   }
   Status st = db->load_meta();
   if (!st.ok()) return st;
-  if (options.read_only) {
+  if (options.secondary) {
     // Counts reach a secondary through the MANIFEST (they are flushed, not
     // logged) and the generation switch through the WAL, which a catch-up
     // reads second: a switch seen in the WAL may belong to a flush this
@@ -253,15 +268,31 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
 }
 
 Status PatternDb::load_meta() {
+  // A missing value is a database that has none yet (0); a damaged one is
+  // reported, never read as 0.
+  auto number = [&](const char* name, uint64_t* out) -> Status {
+    std::string v;
+    auto s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], name, &v);
+    *out = 0;
+    if (s.IsNotFound()) return Status::OK();
+    if (!s.ok()) return from_rocks(s, std::string("reading the stored ") + name);
+    return parse_meta_u64(path_, name, v, out);
+  };
+  uint64_t generation = 0;
+  Status st = number("games", &game_count_);
+  if (st.ok()) st = number("moves", &move_count_);
+  if (st.ok()) st = number("generation", &generation);
+  if (!st.ok()) return st;
+  if (generation > UINT32_MAX)
+    return Status::Corruption("database " + path_ + ": stored generation " + std::to_string(generation) +
+                              " is out of range");
+  generation_ = uint32_t(generation);
   std::string v;
-  auto s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "games", &v);
-  game_count_ = s.ok() ? std::stoull(v) : 0;
-  s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "moves", &v);
-  move_count_ = s.ok() ? std::stoull(v) : 0;
-  s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "generation", &v);
-  generation_ = s.ok() ? uint32_t(std::stoul(v)) : 0;
-  s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "summary", &v);
-  summary_ = s.ok() ? v : "";
+  auto s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "summary", &v);
+  if (!s.ok() && !s.IsNotFound()) return from_rocks(s, "reading the stored summary");
+  if (!s.ok()) v.clear();
+  st = decode_summary(v, &summary_);
+  if (!st.ok()) return st.with_context("database " + path_);
   return Status::OK();
 }
 
@@ -275,7 +306,7 @@ Status PatternDb::has_game(const Fingerprint& fp, bool* found) {
 }
 
 Status PatternDb::add_games(const std::vector<std::pair<Fingerprint, std::string>>& records, uint64_t moves) {
-  if (read_only_) return Status::Error("database opened read-only");
+  if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
   rocksdb::WriteBatch batch;
   for (const auto& [fp, rec] : records)
     batch.Put(cf_[kGames], rocksdb::Slice(reinterpret_cast<const char*>(fp.data()), fp.size()), rec);
@@ -305,7 +336,8 @@ Status PatternDb::get(int level, uint64_t key, PatternCounts* counts, bool* foun
   std::string v;
   auto s = db_->Get(rocksdb::ReadOptions(), cf_[kCounts], counts_key(generation_, level, key), &v);
   *found = s.ok();
-  if (s.ok()) *counts = parse_counts(v);
+  if (s.ok() && !parse_counts(v, counts))
+    return Status::Corruption("database " + path_ + ": corrupt counts value (" + std::to_string(v.size()) + " bytes)");
   if (s.ok() || s.IsNotFound()) return Status::OK();
   return from_rocks(s, "reading counts");
 }
@@ -327,19 +359,23 @@ Status PatternDb::scan_counts(uint32_t gen, int level,
   for (it->Seek(lo); it->Valid(); it->Next()) {
     int lv;
     uint64_t key;
+    PatternCounts c;
+    if (it->key().size() != kCountsKeyBytes || !parse_counts(it->value(), &c))
+      return Status::Corruption("database " + path_ + ": corrupt counts entry (key " + std::to_string(it->key().size()) + " bytes, value " +
+                           std::to_string(it->value().size()) + " bytes)");
     parse_counts_key(it->key(), &lv, &key);
-    if (!visit(lv, key, parse_counts(it->value()))) break;
+    if (!visit(lv, key, c)) break;
   }
   return from_rocks(it->status(), "reading counts");
 }
 
 Status PatternDb::begin_generation(uint32_t* gen) {
-  if (read_only_) return Status::Error("database opened read-only");
+  if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
   // Anything that is not the current generation is a leftover of an
   // interrupted count: drop it so the new generation starts from zero.
   rocksdb::WriteBatch batch;
   batch.DeleteRange(cf_[kCounts], counts_key(0, 0, 0), counts_key(generation_, 0, 0));
-  batch.DeleteRange(cf_[kCounts], counts_key(generation_ + 1, 0, 0), std::string(13, '\xff'));
+  batch.DeleteRange(cf_[kCounts], counts_key(generation_ + 1, 0, 0), std::string(kCountsKeyBytes, '\xff'));
   auto s = db_->Write(rocksdb::WriteOptions(), &batch);
   if (!s.ok()) return from_rocks(s, "clearing an interrupted count");
   *gen = generation_ + 1;
@@ -349,8 +385,7 @@ Status PatternDb::begin_generation(uint32_t* gen) {
 Status PatternDb::add_counts(uint32_t gen, const std::vector<std::tuple<int, uint64_t, PatternCounts>>& partial) {
   rocksdb::WriteBatch batch;
   for (const auto& [level, key, c] : partial) {
-    uint64_t a[3] = {c.played, c.seen, c.wins};
-    batch.Merge(cf_[kCounts], counts_key(gen, level, key), rocksdb::Slice(reinterpret_cast<const char*>(a), 24));
+    batch.Merge(cf_[kCounts], counts_key(gen, level, key), CountsValue(c).slice());
   }
   rocksdb::WriteOptions wo;
   wo.disableWAL = true;  // an interrupted generation is discarded anyway
@@ -358,7 +393,7 @@ Status PatternDb::add_counts(uint32_t gen, const std::vector<std::tuple<int, uin
 }
 
 Status PatternDb::write_sorted_counts(uint32_t gen, const std::function<Status(const CountSink&)>& produce) {
-  if (read_only_) return Status::Error("database opened read-only");
+  if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
   // In the database's folder, so that taking it in is a rename; a file left
   // by a killed run is overwritten by the next one.
   const std::string file = path_ + "/sgfpat-counts.sst.tmp";
@@ -367,9 +402,8 @@ Status PatternDb::write_sorted_counts(uint32_t gen, const std::function<Status(c
   if (!st.ok()) return st;
   uint64_t written = 0;
   st = produce([&](int level, uint64_t key, const PatternCounts& c) {
-    const uint64_t a[3] = {c.played, c.seen, c.wins};
     ++written;
-    return from_rocks(writer.Put(counts_key(gen, level, key), rocksdb::Slice(reinterpret_cast<const char*>(a), 24)),
+    return from_rocks(writer.Put(counts_key(gen, level, key), CountsValue(c).slice()),
                       "writing counts to " + file);
   });
   if (st.ok() && written > 0) st = from_rocks(writer.Finish(), "writing counts to " + file);
@@ -395,8 +429,7 @@ Status PatternDb::prune_generation(uint32_t gen, uint64_t* deleted, std::vector<
       ++*deleted;
     } else {
       if (level >= 1 && size_t(level) <= kept->size()) ++(*kept)[size_t(level - 1)];
-      uint64_t a[3] = {c.played, c.seen, c.wins};
-      batch.Put(cf_[kCounts], counts_key(gen, level, key), rocksdb::Slice(reinterpret_cast<const char*>(a), 24));
+      batch.Put(cf_[kCounts], counts_key(gen, level, key), CountsValue(c).slice());
     }
     if (batch.Count() >= 100000) {
       st = from_rocks(db_->Write(wo, &batch), "pruning counts");
@@ -410,20 +443,20 @@ Status PatternDb::prune_generation(uint32_t gen, uint64_t* deleted, std::vector<
   return from_rocks(db_->Write(wo, &batch), "pruning counts");
 }
 
-Status PatternDb::commit_generation(uint32_t gen, const std::string& summary_json) {
+Status PatternDb::commit_generation(uint32_t gen, const CountSummary& summary) {
   // The unlogged count writes must be durable before the switch is.
   auto s = db_->Flush(rocksdb::FlushOptions(), cf_[kCounts]);
   if (!s.ok()) return from_rocks(s, "flushing counts");
   rocksdb::WriteBatch batch;
   batch.Put(cf_[kMeta], "generation", std::to_string(gen));
-  batch.Put(cf_[kMeta], "summary", summary_json);
+  batch.Put(cf_[kMeta], "summary", encode_summary(summary));
   batch.DeleteRange(cf_[kCounts], counts_key(0, 0, 0), counts_key(gen, 0, 0));
   rocksdb::WriteOptions wo;
   wo.sync = true;
   s = db_->Write(wo, &batch);
   if (!s.ok()) return from_rocks(s, "switching to the new counts");
   generation_ = gen;
-  summary_ = summary_json;
+  summary_ = summary;
   // Reclaim the old generation's space: its files go whole where they can,
   // then a compaction removes what is left of it (and folds the partial sums
   // of a generation written by add_counts()).
@@ -435,9 +468,9 @@ Status PatternDb::commit_generation(uint32_t gen, const std::string& summary_jso
   return Status::OK();
 }
 
-Status PatternDb::set_summary(const std::string& summary_json) {
-  auto s = db_->Put(rocksdb::WriteOptions(), cf_[kMeta], "summary", summary_json);
-  if (s.ok()) summary_ = summary_json;
+Status PatternDb::set_summary(const CountSummary& summary) {
+  auto s = db_->Put(rocksdb::WriteOptions(), cf_[kMeta], "summary", encode_summary(summary));
+  if (s.ok()) summary_ = summary;
   return from_rocks(s, "writing the summary");
 }
 

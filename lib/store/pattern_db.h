@@ -2,8 +2,9 @@
 //
 // Column families:
 //   default  meta: "scheme" (key scheme + threshold + format version),
-//            "generation" (which counts are current), "summary" (JSON of the
-//            last count), "games" (number of stored games)
+//            "generation" (which counts are current), "summary"
+//            (encode_summary() of the last count), "games" (number of
+//            stored games)
 //   games    fingerprint (16 bytes) -> encode_game() record
 //   counts   generation (4, BE) | level (1) | key (8, BE) -> 3 x u64 LE
 //            (played, seen, wins), summed by the "sgfpat.add3" merge operator
@@ -21,6 +22,7 @@
 
 #include "core/status.h"
 #include "pattern/key_scheme.h"
+#include "store/count_summary.h"
 #include "store/game_record.h"
 
 namespace rocksdb {
@@ -47,7 +49,7 @@ struct PatternCounts {
 
 struct OpenOptions {
   bool create_if_missing = false;
-  bool read_only = false;  // open as a secondary instance
+  bool secondary = false;  // open as a reader: a RocksDB secondary instance (read-only)
   DbSettings settings;     // used when creating; checked when `check_settings`
   bool check_settings = false;
   // Bytes RocksDB may hold in write buffers and its block cache (index and
@@ -60,12 +62,15 @@ class PatternDb {
  public:
   ~PatternDb();
   // Opens (or creates) the database at `path`.  Refuses one whose recorded
-  // settings differ from options.settings when check_settings is set.
+  // settings differ from options.settings when check_settings is set
+  // (InvalidArgument).  Codes: NotFound (no database there), Busy (another
+  // process writes it), Corruption (damaged, or not an sgfpat database),
+  // NotSupported (another format version), IOError / NoSpace.
   static Status Open(const std::string& path, const OpenOptions& options, std::unique_ptr<PatternDb>* out);
   // Opens an existing database for reading (a secondary instance).
   static Status OpenReader(const std::string& path, std::unique_ptr<PatternDb>* out) {
     OpenOptions options;
-    options.read_only = true;
+    options.secondary = true;
     return Open(path, options, out);
   }
 
@@ -83,8 +88,8 @@ class PatternDb {
 
   // --- counts ---
   uint32_t generation() const { return generation_; }
-  // Summary JSON of the current counts ("" if never counted).
-  const std::string& summary() const { return summary_; }
+  // Summary of the current counts (all zero if never counted).
+  const CountSummary& summary() const { return summary_; }
   Status get(int level, uint64_t key, PatternCounts* counts, bool* found);
   // Visits the current counts of a level (0: every level) in key order,
   // including those below min_played (callers filter).
@@ -106,9 +111,9 @@ class PatternDb {
   // the others' partial sums.  Says how many were deleted and how many are
   // kept per level (kept[level-1]; levels beyond kept->size() are ignored).
   Status prune_generation(uint32_t gen, uint64_t* deleted, std::vector<uint64_t>* kept);
-  Status commit_generation(uint32_t gen, const std::string& summary_json);
+  Status commit_generation(uint32_t gen, const CountSummary& summary);
   // Replaces the summary of the current generation.
-  Status set_summary(const std::string& summary_json);
+  Status set_summary(const CountSummary& summary);
 
   // Bytes on disk (SST + WAL files).
   uint64_t disk_bytes() const;
@@ -120,12 +125,12 @@ class PatternDb {
 
   std::string path_;
   std::string secondary_path_;
-  bool read_only_ = false;
+  bool secondary_ = false;
   DbSettings settings_;
   uint64_t game_count_ = 0;
   uint64_t move_count_ = 0;
   uint32_t generation_ = 0;
-  std::string summary_;
+  CountSummary summary_;
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> cf_;  // default, games, counts
 };

@@ -1,0 +1,37 @@
+// The decisions of an ingest run that do not depend on how it is driven:
+// how a memory budget is split between RocksDB and counting, and whether
+// the stored counts must be recomputed.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace sgfpat {
+
+struct MemorySplit {
+  size_t db_bytes = 0;     // RocksDB write buffers and block cache
+  size_t count_bytes = 0;  // counting: sketch and tables
+  bool tight = false;      // budget below kRecommendedBytes: the rest of the run may need more
+};
+
+// The budget is the whole process's: RocksDB gets an eighth (capped: its
+// buffers gain little past a few hundred MB), counting what is left after
+// kFixedBytes, the peak measured beyond the two (code, stacks, game batches,
+// RocksDB's flushes and compactions of partial counts: ~200 MB in a
+// draining run on 100k tygem games), or half the budget if that is less.
+inline constexpr size_t kIngestFixedBytes = size_t(192) << 20;
+inline constexpr size_t kIngestRecommendedBytes = size_t(512) << 20;
+MemorySplit split_memory(size_t budget_bytes);
+
+// What the database says about its counts when an ingest has stored its games.
+struct CountState {
+  bool recount_requested = false;  // --recount
+  uint32_t generation = 0;         // 0: never counted
+  uint64_t counted_games = 0;      // games covered by the current counts
+  uint64_t stored_games = 0;       // games stored now
+};
+
+// True when the counts must be recomputed: asked for, never made, or made
+// over a different set of stored games; never for an empty database.
+bool counts_stale(const CountState& state);
+
+}  // namespace sgfpat

@@ -1,0 +1,55 @@
+// What a count of the stored games found, as the database records it with
+// each generation of counts (meta key "summary"), in the manner of
+// LevelDB's VersionEdit: a typed record with its own encode/decode, so no
+// layer parses another's text.
+//
+// Encoding: a format byte (kSummaryFormat), then (tag varint, value) pairs
+// in any order: unsigned numbers as varints, real numbers as the fixed64 of
+// their IEEE bits, the per-level list as a count and varints.  A reader
+// refuses unknown tags (the record would mean more than it understands).
+// Databases written before this format hold a JSON object there; decoding
+// reads that too, so they open and read as before, and the next count
+// writes the new form.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace sgfpat {
+
+enum class CountMode : uint8_t {
+  kNone = 0,      // not recorded
+  kResident = 1,  // every kept pattern in memory at once
+  kDraining = 2,  // per-thread tables drained into the database when full
+};
+// "resident", "draining", "" for kNone.
+const char* count_mode_name(CountMode mode);
+
+struct CountSummary {
+  uint64_t games = 0;
+  uint64_t positions = 0;   // positions whose move was counted (non-pass)
+  uint64_t candidates = 0;  // legal candidate points over those positions
+  std::vector<uint64_t> patterns_per_level;  // reported (played >= min_played), index level-1
+  double sketch_fill = 0;
+  uint64_t sketch_bytes = 0;
+  uint64_t drains = 0;  // draining mode: table drains into the database; resident: 0
+  uint64_t pruned = 0;  // counted but played < min_played (sketch over-estimates)
+  CountMode mode = CountMode::kNone;
+  uint64_t kept_keys = 0;  // resident: patterns counted (reported + pruned)
+  double seconds_pass1 = 0, seconds_pass2 = 0, seconds_commit = 0;
+
+  friend bool operator==(const CountSummary&, const CountSummary&) = default;
+};
+
+inline constexpr uint8_t kSummaryFormat = 1;
+
+std::string encode_summary(const CountSummary& summary);
+// Reads encode_summary()'s form or the JSON object of earlier versions.
+// Empty input is an empty summary (never counted).  Anything else that does
+// not decode is an error; *summary is then unspecified.
+Status decode_summary(std::string_view bytes, CountSummary* summary);
+
+}  // namespace sgfpat

@@ -1,0 +1,31 @@
+// The --json form of a count summary, shared by ingest and stats: keys in
+// alphabetical order (as both printed them before the summary was typed).
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include "store/count_summary.h"
+
+namespace sgfpat::cli {
+
+template <class Json = nlohmann::json>
+Json count_summary_json(const CountSummary& s) {
+  Json j = Json::object();
+  j["candidates"] = s.candidates;
+  j["drains"] = s.drains;
+  j["games"] = s.games;
+  j["kept_keys"] = s.kept_keys;
+  j["mode"] = count_mode_name(s.mode);
+  j["patterns_per_level"] = s.patterns_per_level;
+  j["positions"] = s.positions;
+  j["pruned"] = s.pruned;
+  Json seconds = Json::object();
+  seconds["commit"] = s.seconds_commit;
+  seconds["pass1"] = s.seconds_pass1;
+  seconds["pass2"] = s.seconds_pass2;
+  j["seconds"] = seconds;
+  j["sketch_bytes"] = s.sketch_bytes;
+  j["sketch_fill"] = s.sketch_fill;
+  return j;
+}
+
+}  // namespace sgfpat::cli
