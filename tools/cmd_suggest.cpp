@@ -29,6 +29,7 @@
 #include "commands.h"
 #include "mcts/mcts.h"
 #include "priors_flags.h"
+#include "search_flags.h"
 
 namespace sgfpat::cli {
 
@@ -39,11 +40,8 @@ struct SuggestArgs {
   int size = 0;
   std::string board;
   int64_t iterations = 0;
-  uint64_t seed = 1;
-  int threads = 1;
+  SearchFlags search;
   double komi = 7.5;
-  double explore = 1;
-  bool playout_priors = false;
   bool json = false;
   bool verbose = false;
 };
@@ -175,13 +173,9 @@ int run_suggest(const SuggestArgs& a) {
       return exit_code(st);
     }
   }
-  mcts::SearchOptions so;
+  mcts::SearchOptions so = a.search.options();
   so.iterations = iterations;
-  so.threads = a.threads;
-  so.seed = a.seed;
   so.komi = a.komi;
-  so.explore = a.explore;
-  so.playout_priors = a.playout_priors;
   mcts::Search search(priors.is_open() ? &priors : nullptr, a.priors.options(), so);
   mcts::SearchResult r = search.run(pos.board, to_move);
 
@@ -244,14 +238,8 @@ Runner register_suggest(CLI::App& app) {
   cmd->add_option("--size", a->size, "Board size (default: the number of --board rows)")->check(CLI::Range(2, 25));
   cmd->add_option("--board", a->board, "Rows separated by '/' or '|', top first, e.g. \"...|.B.|...\"");
   cmd->add_option("--iterations,-n", a->iterations, "Iteration budget")->check(CLI::PositiveNumber);
-  cmd->add_option("--seed", a->seed, "Random seed")->capture_default_str();
-  cmd->add_option("--threads,-t", a->threads, "Search threads")->capture_default_str()->check(CLI::Range(1, 256));
   cmd->add_option("--komi", a->komi, "Komi")->capture_default_str();
-  cmd->add_option("--explore", a->explore, "Exploration: explore * sqrt(ln(N+1) / (1+n)) is added to the action value\n"
-                  "(0: exactly v/n + prior/(1+n), which never tries unvisited moves once a move wins)")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_flag("--playout-priors", a->playout_priors, "Weight playout moves by the priors' levels 1..2");
+  a->search.add_to(cmd, /*with_playouts=*/false);
   cmd->add_flag("--json", a->json, "Result as JSON");
   cmd->add_flag("--verbose,-v", a->verbose, "Show the root moves with visits and values");
   return [a]() { return run_suggest(*a); };

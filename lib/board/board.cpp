@@ -260,6 +260,23 @@ int Board::liberties(Point p) const {
   return libs;
 }
 
+int Board::chain_liberties(int idx, int* out, int max) const {
+  int found = 0, s = idx;
+  do {
+    const int nb[4] = {s - stride_, s + 1, s + stride_, s - 1};
+    for (int n : nb) {
+      if (color_[n] != uint8_t(Color::Empty)) continue;
+      bool seen = false;
+      for (int k = 0; k < found; ++k) seen |= out[k] == n;
+      if (seen) continue;
+      if (found == max) return found;
+      out[found++] = n;
+    }
+    s = next_[s];
+  } while (s != idx);
+  return found;
+}
+
 int Board::chain_size(Point p) const {
   int idx = index(p);
   if (color_[idx] != uint8_t(Color::Black) && color_[idx] != uint8_t(Color::White)) return 0;

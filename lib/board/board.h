@@ -71,6 +71,12 @@ class Board {
   bool in_atari_index(int idx) const;
   // Number of stones of color c on the board.
   int stone_count(Color c) const;
+  // Writes up to `max` distinct liberties of the chain at the stone `idx`
+  // into `out` and returns how many it wrote (fewer than `max` means all).
+  int chain_liberties(int idx, int* out, int max) const;
+  // The next stone of the chain at the stone `idx` (a circular list: walking
+  // it from idx comes back to idx after every stone of the chain).
+  int next_stone(int idx) const { return next_[idx]; }
 
   // Zobrist hash of the stones (absolute colors, not the side to move).
   uint64_t hash() const { return hash_; }

@@ -1,0 +1,219 @@
+// The engine's search (PUCT-RAVE over tactical playouts): tactical
+// positions as board diagrams with the expected move, the playout's
+// judgements (captures, escapes, self-atari), AMAF statistics, tree reuse,
+// the memory bound, the time budget and thread scaling (printed, not
+// asserted: the machine is shared).
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "board_diagram.h"
+#include "mcts/mcts.h"
+
+using namespace sgfpat;
+using namespace sgfpat::mcts;
+using sgfpat::test::make_board;
+using sgfpat::test::pt;
+
+namespace {
+
+// The options the GTP engine uses, with a budget.
+SearchOptions engine_opts(int64_t playouts, uint64_t seed = 1, int threads = 1) {
+  SearchOptions o;
+  o.iterations = playouts;
+  o.seed = seed;
+  o.threads = threads;
+  o.skip_own_eyes = true;
+  o.expand_visits = 2;
+  return o;
+}
+
+Point best_move(const std::string& diagram, Color mover, int64_t playouts, double komi, uint64_t seed = 1) {
+  SearchOptions o = engine_opts(playouts, seed);
+  o.komi = komi;
+  Search s(nullptr, {}, o);
+  SearchResult r = s.run(make_board(diagram), mover);
+  REQUIRE(r.has_move);
+  return r.best;
+}
+
+}  // namespace
+
+TEST_CASE("check_move: captures, liberties, self-atari") {
+  // The white stone C3 (r2,c2) is in atari, its liberty D3 (r2,c3).
+  Board b = make_board(
+      ".....|"
+      "..X..|"
+      ".XO..|"
+      "..X..|"
+      ".....");
+  MoveCheck cap = check_move(b, b.index(pt(2, 3)), Color::Black);
+  CHECK(cap.captures);
+  CHECK(cap.captured_stones == 1);
+  CHECK_FALSE(cap.self_atari());
+  // White's extension at D3 leaves two liberties: not self-atari.
+  MoveCheck ext = check_move(b, b.index(pt(2, 3)), Color::White);
+  CHECK(ext.saves);
+  CHECK(ext.libs >= 2);
+  // A white stone at A1 corner next to black: one liberty, self-atari.
+  Board c = make_board("X....|.....|.....|.....|.....");
+  MoveCheck sa = check_move(c, c.index(pt(0, 1)), Color::White);
+  CHECK(sa.libs == 2);
+  Board d = make_board(".X...|.....|.....|.....|.....");
+  MoveCheck corner = check_move(d, d.index(pt(0, 0)), Color::White);
+  CHECK(corner.self_atari());
+  CHECK_FALSE(corner.joins);
+}
+
+TEST_CASE("tactical factor: capture and escape up, self-atari down") {
+  Board b = make_board(
+      ".........|"
+      ".........|"
+      "..X......|"
+      ".XO......|"
+      "..X......|"
+      ".........|"
+      ".........|"
+      ".........|"
+      ".........");
+  const int key = b.index(pt(3, 3));
+  CHECK(tactical_factor(b, key, Color::Black) > 2);  // captures
+  CHECK(tactical_factor(b, key, Color::White) > 2);  // escapes
+  CHECK(tactical_factor(b, b.index(pt(0, 8)), Color::Black) < 0.5);  // empty corner, first line
+}
+
+TEST_CASE("playout policy: results, ownership and first movers") {
+  Rng rng(3);
+  Board b(9);
+  PlayoutOptions po;
+  Playout p(po, nullptr, nullptr);
+  Owners owners{};
+  std::array<uint8_t, Board::kMaxIndex> first{};
+  Board copy = b;
+  int r = p.run(copy, Color::Black, -1, 7.5, rng, &owners, &first);
+  CHECK((r == 0 || r == 2));
+  int black = 0, white = 0, firsts = 0;
+  for (int y = 0; y < 9; ++y)
+    for (int x = 0; x < 9; ++x) {
+      const int idx = b.index(pt(y, x));
+      black += owners[size_t(idx)] == uint8_t(Color::Black);
+      white += owners[size_t(idx)] == uint8_t(Color::White);
+      firsts += first[size_t(idx)] != 0;
+    }
+  CHECK(black + white <= 81);
+  CHECK(black + white >= 70);  // a finished playout leaves few neutral points
+  CHECK(r == (double(black) - white - 7.5 > 0 ? 2 : 0));
+  CHECK(firsts > 40);
+}
+
+TEST_CASE("tactics: captures to win a capturing race") {
+  const char* race = ".......|.......|.......|.......|XXXXXXX|XOOOOOO|XOXXXX.";
+  for (uint64_t seed : {1, 2})
+    CHECK(best_move(race, Color::Black, 2000, 30, seed) == pt(6, 6));
+}
+
+TEST_CASE("tactics: escapes from atari (both colors)") {
+  const char* white = ".......|..XXX..|.XOOOX.|.XOOOX.|..XOX..|.......|.......";
+  const char* black = ".......|..OOO..|.OXXXO.|.OXXXO.|..OXO..|.......|.......";
+  CHECK(best_move(white, Color::White, 2000, 7.5) == pt(5, 3));
+  CHECK(best_move(black, Color::Black, 2000, -7.5) == pt(5, 3));
+}
+
+TEST_CASE("AMAF statistics are gathered for the root's children") {
+  Search s(nullptr, {}, engine_opts(500));
+  SearchResult r = s.run(Board(7), Color::Black);
+  int64_t amaf = 0;
+  for (const ChildStats& c : r.children) amaf += c.amaf_visits;
+  CHECK(amaf > 500);  // every playout credits many root moves
+  SearchOptions o = engine_opts(500);
+  o.rave_equiv = 0;
+  Search plain(nullptr, {}, o);
+  SearchResult p = plain.run(Board(7), Color::Black);
+  amaf = 0;
+  for (const ChildStats& c : p.children) amaf += c.amaf_visits;
+  CHECK(amaf == 0);
+}
+
+TEST_CASE("tree reuse: the subtree of the moves played becomes the root") {
+  SearchOptions o = engine_opts(2000);
+  o.reuse_tree = true;
+  Search s(nullptr, {}, o);
+  Board b(9);
+  SearchResult r1 = s.run(b, Color::Black);
+  CHECK(r1.reused_visits == 0);
+  // Black plays the best move, White the reply the tree explored most.
+  const Node* root = s.root();
+  const Node* a = nullptr;
+  for (int i = 0; i < root->num_children; ++i)
+    if (root->children[size_t(i)].move == r1.best) a = &root->children[size_t(i)];
+  REQUIRE(a != nullptr);
+  REQUIRE(a->state.load() == Node::kExpanded);
+  const Node* reply = &a->children[0];
+  for (int i = 0; i < a->num_children; ++i)
+    if (a->children[size_t(i)].n.load() > reply->n.load()) reply = &a->children[size_t(i)];
+  const int32_t kept = reply->n.load();
+  REQUIRE(kept > 1);
+  b.play(r1.best, Color::Black);
+  b.play(reply->move, Color::White);
+  SearchResult r2 = s.run(b, Color::Black);
+  CHECK(r2.reused_visits == kept);
+  CHECK(r2.root_visits == kept + r2.iterations);
+  // A position that does not follow: a fresh tree.
+  Board other(9);
+  other.play(pt(0, 0), Color::Black);
+  other.play(pt(8, 8), Color::White);
+  SearchResult r3 = s.run(other, Color::Black);
+  CHECK(r3.reused_visits == 0);
+}
+
+TEST_CASE("memory bound: the tree stops growing at max_tree_mb") {
+  SearchOptions o = engine_opts(20000);
+  o.expand_visits = 1;
+  o.max_tree_mb = 1;
+  Search s(nullptr, {}, o);
+  SearchResult r = s.run(Board(9), Color::Black);
+  CHECK(r.tree_full);
+  // One expansion may overshoot by one node's children.
+  CHECK(r.nodes <= s.max_nodes() + 81);
+  CHECK(r.iterations == 20000);
+  CHECK(r.root_visits == 20000);
+}
+
+TEST_CASE("time budget: a run stops at max_seconds") {
+  SearchOptions o = engine_opts(100000000);
+  o.max_seconds = 0.3;
+  Search s(nullptr, {}, o);
+  SearchResult r = s.run(Board(9), Color::Black);
+  CHECK(r.iterations < 100000000);
+  CHECK(r.iterations > 0);
+  CHECK(r.seconds < 10);  // generous: the machine is shared
+}
+
+TEST_CASE("early stop: a run ends when the leader cannot be overtaken") {
+  SearchOptions o = engine_opts(20000);
+  o.early_stop = true;
+  o.komi = 30;
+  Search s(nullptr, {}, o);
+  SearchResult r = s.run(make_board(".......|.......|.......|.......|XXXXXXX|XOOOOOO|XOXXXX."), Color::Black);
+  CHECK(r.best == pt(6, 6));
+  CHECK(r.iterations < 20000);
+}
+
+TEST_CASE("threads: visits add up, and playouts per second on 1 and 2 threads") {
+  Board b(9);
+  b.play(pt(4, 4), Color::Black);
+  double rate[3] = {0, 0, 0};
+  for (int threads : {1, 2}) {
+    SearchOptions o = engine_opts(4000, 5, threads);
+    Search s(nullptr, {}, o);
+    SearchResult r = s.run(b, Color::White);
+    CHECK(r.root_visits == 4000);
+    int64_t sum = 0;
+    for (const ChildStats& c : r.children) sum += c.visits;
+    CHECK(sum == 4000);
+    rate[threads] = r.playouts_per_second;
+  }
+  // A figure, not an assertion: the machine is shared.
+  MESSAGE("9x9 playouts/s: 1 thread " << rate[1] << ", 2 threads " << rate[2] << " (x" << rate[2] / rate[1] << ")");
+}
