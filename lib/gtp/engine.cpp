@@ -1,8 +1,8 @@
-#include <cmath>
 #include "gtp/engine.h"
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
