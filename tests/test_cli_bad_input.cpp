@@ -19,16 +19,6 @@ using namespace testutil;
 
 namespace {
 
-std::string binary() {
-  const char* b = std::getenv("SGFPAT_TEST_BINARY");
-  return b && *b ? b : SGFPAT_BINARY;
-}
-
-RunResult run_cli(std::vector<std::string> args, const std::string& scratch) {
-  args.insert(args.begin(), binary());
-  return run(args, scratch);
-}
-
 bool have_tool(const std::string& name) {
   return std::system(("command -v " + name + " >/dev/null 2>&1").c_str()) == 0;
 }
@@ -234,7 +224,7 @@ TEST_CASE("flags: NaN and infinite numbers are refused (komi, smoothing, explore
   write_file(dir / "g.sgf", corpus_games(20));
   REQUIRE(run_cli({"ingest", "--db", dir / "db", "--quiet", dir / "g.sgf"}, dir.path()).exit_code == 0);
   REQUIRE(run_cli({"export", "--db", dir / "db", "-o", dir / "p.priors"}, dir.path()).exit_code == 0);
-  std::string cmd = binary() + " gtp --priors " + dir / "p.priors" + " < " + dir / "gtp.in" + " > " + dir / "gtp.out" +
+  std::string cmd = sgfpat_binary() + " gtp --priors " + dir / "p.priors" + " < " + dir / "gtp.in" + " > " + dir / "gtp.out" +
                     " 2>/dev/null";
   std::system(cmd.c_str());
   std::string out = read_file(dir / "gtp.out");

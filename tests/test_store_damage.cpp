@@ -21,16 +21,6 @@ using namespace testutil;
 
 namespace {
 
-std::string binary() {
-  const char* b = std::getenv("SGFPAT_TEST_BINARY");
-  return b && *b ? b : SGFPAT_BINARY;
-}
-
-RunResult run_cli(std::vector<std::string> args, const std::string& scratch) {
-  args.insert(args.begin(), binary());
-  return run(args, scratch);
-}
-
 std::string corpus_games(size_t first, size_t n) {
   return join(gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), first, n));
 }

@@ -162,6 +162,19 @@ inline RunResult run(const std::vector<std::string>& args, const std::string& sc
   return r;
 }
 
+// The sgfpat binary under test: $SGFPAT_TEST_BINARY (to run the tests
+// against another build, e.g. the baseline) or the one built beside them.
+inline std::string sgfpat_binary() {
+  const char* b = std::getenv("SGFPAT_TEST_BINARY");
+  return b && *b ? b : SGFPAT_BINARY;
+}
+
+// Runs `sgfpat ARGS...` to completion.
+inline RunResult run_cli(std::vector<std::string> args, const std::string& scratch) {
+  args.insert(args.begin(), sgfpat_binary());
+  return run(args, scratch);
+}
+
 inline std::vector<std::string> ingest_args(const std::string& db, const std::vector<std::string>& extra,
                                             const std::vector<std::string>& inputs) {
   std::vector<std::string> a = {SGFPAT_BINARY, "ingest", "--db", db, "--json", "--quiet"};
