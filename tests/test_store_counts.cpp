@@ -22,17 +22,6 @@ std::string counts_key(uint32_t gen, int level, uint64_t key) {
   return k;
 }
 
-// Overwrites one stored counts value with raw bytes, behind PatternDb's back.
-void put_raw(const std::string& path, const std::string& key, const std::string& value) {
-  rocksdb::DBOptions options;
-  std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {{rocksdb::kDefaultColumnFamilyName, {}}, {"games", {}}, {"counts", {}}};
-  std::vector<rocksdb::ColumnFamilyHandle*> handles;
-  rocksdb::DB* raw = nullptr;
-  REQUIRE(rocksdb::DB::Open(options, path, cfs, &handles, &raw).ok());
-  std::unique_ptr<rocksdb::DB> db(raw);
-  CHECK(db->Put(rocksdb::WriteOptions(), handles[2], key, value).ok());
-  for (auto* h : handles) CHECK(db->DestroyColumnFamilyHandle(h).ok());
-}
 
 void make_db(const std::string& path, std::vector<std::tuple<int, uint64_t, PatternCounts>> counts) {
   OpenOptions open;
@@ -86,7 +75,7 @@ TEST_CASE("a damaged counts value is an error, not zero counts") {
   }
   std::string value(24, '\0');
   encode_fixed64(value.data(), 9);
-  put_raw(path, counts_key(gen, 1, 8), value.substr(0, 23));  // one byte short
+  testutil::put_raw(path, "counts", counts_key(gen, 1, 8), value.substr(0, 23));  // one byte short
   std::unique_ptr<PatternDb> db;
   REQUIRE(PatternDb::OpenReader(path, &db).ok());
   PatternCounts c;

@@ -42,19 +42,6 @@ void make_db(const std::string& path) {
   REQUIRE(db->commit_generation(gen, CountSummary{}).ok());
 }
 
-// Writes `value` under `key` in the meta column family, behind sgfpat's back.
-void put_meta(const std::string& path, const std::string& key, const std::string& value) {
-  rocksdb::Options opts;
-  std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {
-      {rocksdb::kDefaultColumnFamilyName, {}}, {"games", {}}, {"counts", {}}};
-  std::vector<rocksdb::ColumnFamilyHandle*> handles;
-  rocksdb::DB* raw = nullptr;
-  REQUIRE(rocksdb::DB::Open(opts, path, cfs, &handles, &raw).ok());
-  std::unique_ptr<rocksdb::DB> db(raw);
-  CHECK(db->Put(rocksdb::WriteOptions(), handles[0], key, value).ok());
-  for (auto* h : handles) db->DestroyColumnFamilyHandle(h);
-  CHECK(db->Close().ok());
-}
 
 }  // namespace
 
@@ -148,7 +135,7 @@ TEST_CASE("a malformed stored value is Corruption, not an exception") {
     INFO("games = '" << bad << "'");
     const std::string path = tmp / ("db" + std::to_string(bad.size()) + bad.substr(0, 1));
     make_db(path);
-    put_meta(path, "games", bad);
+    testutil::put_raw(path, rocksdb::kDefaultColumnFamilyName, "games", bad);
     std::unique_ptr<PatternDb> db;
     Status st;
     CHECK_NOTHROW(st = PatternDb::Open(path, OpenOptions{}, &db));
@@ -160,11 +147,11 @@ TEST_CASE("a malformed stored value is Corruption, not an exception") {
   // A generation beyond 32 bits cannot be one this program wrote.
   const std::string path = tmp / "gen";
   make_db(path);
-  put_meta(path, "generation", "4294967296");
+  testutil::put_raw(path, rocksdb::kDefaultColumnFamilyName, "generation", "4294967296");
   std::unique_ptr<PatternDb> db;
   CHECK(PatternDb::Open(path, OpenOptions{}, &db).is_corruption());
   // A well-formed value opens.
-  put_meta(path, "generation", "7");
+  testutil::put_raw(path, rocksdb::kDefaultColumnFamilyName, "generation", "7");
   Status st = PatternDb::Open(path, OpenOptions{}, &db);
   REQUIRE_MESSAGE(st.ok(), st.to_string());
   CHECK(db->generation() == 7);

@@ -9,7 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <rocksdb/db.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -160,6 +162,27 @@ inline RunResult run(const std::vector<std::string>& args, const std::string& sc
   r.out = read_file(o);
   r.err = read_file(e);
   return r;
+}
+
+// Writes `value` under `key` in column family `family` ("default" for
+// meta) of the database at `path`, behind PatternDb's back, to plant damage.
+// Every family the database has is opened, whichever sgfpat made it.
+inline void put_raw(const std::string& path, const std::string& family, const std::string& key,
+                    const std::string& value) {
+  rocksdb::DBOptions options;
+  std::vector<std::string> names;
+  REQUIRE(rocksdb::DB::ListColumnFamilies(options, path, &names).ok());
+  const size_t at = size_t(std::find(names.begin(), names.end(), family) - names.begin());
+  REQUIRE(at < names.size());
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+  for (const auto& n : names) cfs.push_back({n, {}});
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  REQUIRE(rocksdb::DB::Open(options, path, cfs, &handles, &raw).ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  CHECK(db->Put(rocksdb::WriteOptions(), handles[at], key, value).ok());
+  for (auto* h : handles) CHECK(db->DestroyColumnFamilyHandle(h).ok());
+  CHECK(db->Close().ok());
 }
 
 // The sgfpat binary under test: $SGFPAT_TEST_BINARY (to run the tests
