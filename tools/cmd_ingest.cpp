@@ -31,6 +31,7 @@ struct IngestArgs {
   bool json = false;
   bool quiet = false;
   bool recount = false;
+  bool progress_lines = false;
   int max_errors_shown = 20;
 };
 
@@ -72,7 +73,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     return fail("sgfpat ingest: ", st);
   }
 
-  ProgressLine progress;
+  ProgressLine progress(a.progress_lines ? ProgressLine::Mode::kLines : ProgressLine::Mode::kTerminalOnly);
   // ---- position index (databases made before it existed, or a build cut short) ----
   if (!db->has_position_index()) {
     auto t_index = Clock::now();
@@ -171,7 +172,8 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     int pass = 0;
     auto t_pass = Clock::now();
     co.progress = [&](const CountProgress& p) {
-      if (p.pass != pass) pass = p.pass, t_pass = Clock::now();
+      const bool new_step = p.pass != pass;
+      if (new_step) pass = p.pass, t_pass = Clock::now();
       double el = std::chrono::duration<double>(Clock::now() - t_pass).count();
       static const char* const kStep[] = {"count", "count: sketch of played patterns", "count: exact counts",
                                           "count: catch-up of newly kept patterns"};
@@ -182,7 +184,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
         if (p.games_total > p.games_done)
           line += ", ETA " + duration_text(el * double(p.games_total - p.games_done) / double(p.games_done));
       }
-      progress.update(line);
+      progress.update(line, new_step);
     };
     st = plan == CountPlan::kFull ? recount(*db, co, &cs) : count_pending(*db, co, &cs, &full_reason);
     progress.finish();
@@ -304,6 +306,9 @@ Runner register_ingest(CLI::App& app) {
   cmd->add_flag("--quiet,-q", a->quiet, "Do not print rejected records");
   cmd->add_flag("--recount", a->recount,
                 "Recount the stored games even if they did not change (inputs are optional then)");
+  cmd->add_flag("--progress", a->progress_lines,
+                "Print progress as lines on stderr even when it is not a terminal (for logs): at each step, then "
+                "every 5 s");
   cmd->add_option("--max-errors-shown", a->max_errors_shown, "Print at most this many problems")->capture_default_str();
   return [a, cmd]() { return run_ingest(*a, *cmd); };
 }

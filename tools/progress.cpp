@@ -6,19 +6,27 @@
 
 namespace sgfpat::cli {
 
-ProgressLine::ProgressLine() : enabled_(::isatty(STDERR_FILENO)) {}
+ProgressLine::ProgressLine(Mode mode) : enabled_(::isatty(STDERR_FILENO)) {
+  if (mode == Mode::kLines && !enabled_) enabled_ = lines_ = true;
+}
 
 void ProgressLine::update(const std::string& text, bool force) {
   if (!enabled_) return;
   auto now = std::chrono::steady_clock::now();
-  if (!force && drawn_ && now - last_ < std::chrono::milliseconds(250)) return;
+  const auto interval = lines_ ? std::chrono::milliseconds(5000) : std::chrono::milliseconds(250);
+  if (!force && drawn_ && now - last_ < interval) return;
   last_ = now;
-  std::fprintf(stderr, "\r\033[K%s", text.c_str());
+  if (lines_) std::fprintf(stderr, "%s\n", text.c_str());
+  else std::fprintf(stderr, "\r\033[K%s", text.c_str());
   std::fflush(stderr);
   drawn_ = true;
 }
 
 void ProgressLine::finish() {
+  if (lines_) {
+    drawn_ = false;  // the next update starts a new step: show it at once
+    return;
+  }
   if (enabled_ && drawn_) {
     std::fprintf(stderr, "\r\033[K");
     std::fflush(stderr);

@@ -1,5 +1,7 @@
-// A one-line progress display on stderr, redrawn at most a few times a
-// second, and only when stderr is a terminal.
+// Progress on stderr.  On a terminal: one line redrawn at most a few times
+// a second.  As lines (for logs, and for scripts that wait for a step):
+// one full line per forced update and at most one every few seconds
+// otherwise.  Silent when stderr is not a terminal, unless asked for lines.
 #pragma once
 #include <chrono>
 #include <string>
@@ -8,7 +10,8 @@ namespace sgfpat::cli {
 
 class ProgressLine {
  public:
-  ProgressLine();
+  enum class Mode { kTerminalOnly, kLines };
+  explicit ProgressLine(Mode mode = Mode::kTerminalOnly);
   ~ProgressLine() { finish(); }
   // Redraws with `text` if enough time passed (or `force`).
   void update(const std::string& text, bool force = false);
@@ -18,6 +21,7 @@ class ProgressLine {
 
  private:
   bool enabled_;
+  bool lines_ = false;
   bool drawn_ = false;
   std::chrono::steady_clock::time_point last_{};
 };
