@@ -2,6 +2,7 @@
 
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
+#include <rocksdb/memtablerep.h>
 #include <rocksdb/merge_operator.h>
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
@@ -223,13 +224,28 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   games_opts.compression = rocksdb::kZSTD;
   rocksdb::ColumnFamilyOptions meta_opts;
   rocksdb::ColumnFamilyOptions positions_opts;
-  positions_opts.compression = rocksdb::kZSTD;
+  // Random hashes do not compress: compressing them would only slow the
+  // flushes an import waits for.
+  positions_opts.compression = rocksdb::kNoCompression;
+  // Index keys are hashes: every batch lands all over the key space.  A
+  // vector memtable takes them at O(1) (sorted once, at flush; nothing reads
+  // the index while an ingest writes it), and universal compaction merges
+  // whole sorted runs now and then instead of rewriting the overlapping
+  // level below at every flush, as levelled compaction does with keys that
+  // overlap everything.
+  positions_opts.memtable_factory = std::make_shared<rocksdb::VectorRepFactory>();
+  positions_opts.compaction_style = rocksdb::kCompactionStyleUniversal;
+  opts.allow_concurrent_memtable_write = false;  // the vector memtable does not support it
   if (options.memory_bytes > 0) {
     // Half for the memtables of all column families together, half for a
     // cache that also holds the index and filter blocks: both would
     // otherwise grow with the number of table files, not with the budget.
     const size_t half = options.memory_bytes / 2;
     opts.db_write_buffer_size = std::max<size_t>(4 << 20, half);
+    // A log file is deleted only when every family with writes in it has
+    // flushed; the small families (meta, pending) would otherwise pin every
+    // log of an import, hundreds of MB.  Past this size RocksDB flushes them.
+    opts.max_total_wal_size = std::max<size_t>(16 << 20, half / 2);
     for (auto* cf : {&counts_opts, &games_opts, &meta_opts, &positions_opts}) {
       cf->write_buffer_size = std::max<size_t>(1 << 20, half / 4);
       cf->max_write_buffer_number = 2;
