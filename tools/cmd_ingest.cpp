@@ -8,11 +8,11 @@
 #include "count_summary_json.h"
 #include "count/incremental.h"
 #include "count/recount.h"
+#include "ingest/import_inputs.h"
 #include "ingest/importer.h"
 #include "ingest/ingest_policy.h"
 #include "progress.h"
 #include "search/position_index.h"
-#include "sgf/game_stream.h"
 
 namespace sgfpat::cli {
 
@@ -101,44 +101,20 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     }
   };
   auto t_import = Clock::now();
-  if (!a.inputs.empty()) {
-    GameStream stream(a.inputs);
-    Game game;
-    while (stream.next(&game, &st)) {
-      if (!st.ok()) {
-        if (stream.input_error()) {
-          ++input_errors;
-          report(st.message());
-          if (stream.game_lost()) importer.count_unreadable("unreadable record");
-        } else {
-          importer.count_unreadable("parse error");
-          report(st.message());
-        }
-      } else {
-        std::string problem;
-        AddOutcome outcome;
-        Status s = importer.add(game, &outcome, &problem);
-        if (!s.ok()) {
-          progress.finish();
-          return fail("sgfpat ingest: ", s);
-        }
-        if (outcome == AddOutcome::Rejected) report(game.origin.describe() + ": " + problem);
-      }
-      const ImportStats& is = importer.stats();
-      if (progress.enabled() && is.games_read % 256 == 0) {
-        double el = std::chrono::duration<double>(Clock::now() - t_import).count();
-        ReadProgress rp = stream.progress();
-        std::string line = "import: " + with_commas(is.games_read) + " games, " +
-                           with_commas(uint64_t(double(is.games_read) / std::max(el, 1e-9))) + " games/s, " +
-                           with_commas(is.rejected) + " rejected";
-        if (rp.bytes_total > 0 && rp.bytes_done > 0)
-          line += ", ETA " + duration_text(el * double(rp.bytes_total - std::min(rp.bytes_total, rp.bytes_done)) /
-                                           double(rp.bytes_done));
-        progress.update(line);
-      }
-    }
-  }
-  st = importer.finish();
+  InputCallbacks callbacks;
+  callbacks.report = report;
+  if (progress.enabled())
+    callbacks.progress = [&](const ImportStats& is, const ReadProgress& rp) {
+      double el = std::chrono::duration<double>(Clock::now() - t_import).count();
+      std::string line = "import: " + with_commas(is.games_read) + " games, " +
+                         with_commas(uint64_t(double(is.games_read) / std::max(el, 1e-9))) + " games/s, " +
+                         with_commas(is.rejected) + " rejected";
+      if (rp.bytes_total > 0 && rp.bytes_done > 0)
+        line += ", ETA " + duration_text(el * double(rp.bytes_total - std::min(rp.bytes_total, rp.bytes_done)) /
+                                         double(rp.bytes_done));
+      progress.update(line);
+    };
+  st = import_inputs(a.inputs, &importer, callbacks, &input_errors);
   if (!st.ok()) {
     progress.finish();
     return fail("sgfpat ingest: ", st);

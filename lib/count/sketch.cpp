@@ -48,6 +48,19 @@ unsigned CountMinSketch::estimate(uint64_t item) const {
   return m;
 }
 
+bool CountMinSketch::add_cells(const CountMinSketch& other) {
+  if (other.bits_ != bits_ || other.words_.size() != words_.size()) return false;
+  for (size_t w = 0; w < words_.size(); ++w) {
+    uint64_t a = words_[w], b = other.words_[w], sum = 0;
+    for (int i = 0; i < 64; i += bits_) {
+      const uint64_t c = std::min<uint64_t>(((a >> i) & mask_) + ((b >> i) & mask_), cap_);
+      sum |= c << i;
+    }
+    words_[w] = sum;
+  }
+  return true;
+}
+
 double CountMinSketch::fill_ratio() const {
   // A cell is non-zero when any of its bits is: fold them onto its lowest.
   uint64_t low = 0;

@@ -39,6 +39,12 @@ class CountMinSketch {
   uint64_t* words() { return words_.data(); }
   const uint64_t* words() const { return words_.data(); }
   size_t word_count() const { return words_.size(); }
+  // Adds `other`'s cells to these, saturating at cap(): the sketch of the
+  // union of both sketches' items.  Every cell of a conservative-update
+  // sketch is at least the true count of every item that maps to it, so the
+  // sums are too, and the sum never under-counts either.  False (nothing
+  // changed) when `other` has another size or cell width.
+  bool add_cells(const CountMinSketch& other);
   // Fraction of non-zero cells: how crowded the sketch is.
   double fill_ratio() const;
 

@@ -34,6 +34,12 @@ Status Importer::add(const Game& game, AddOutcome* outcome, std::string* problem
     *problem = "skipped: " + why;
     return Status::OK();
   }
+  const Fingerprint fp = game_fingerprint(game);
+  if (mine_ && !mine_(fp)) {
+    ++stats_.elsewhere;
+    *outcome = AddOutcome::Elsewhere;
+    return Status::OK();
+  }
   Board board;
   ReplayResult result;
   Status legal = replay(game, &board, &result);
@@ -44,7 +50,6 @@ Status Importer::add(const Game& game, AddOutcome* outcome, std::string* problem
     *problem = "illegal record: " + legal.message();
     return Status::OK();
   }
-  Fingerprint fp = game_fingerprint(game);
   bool found = in_batch_.count(fp) > 0;
   if (!found) {
     Status s = db_->has_game(fp, &found);

@@ -23,6 +23,7 @@ struct ImportStats {
   uint64_t duplicates = 0;  // already stored (this run or before)
   uint64_t filtered = 0;
   uint64_t rejected = 0;
+  uint64_t elsewhere = 0;   // left to another shard (keep_only())
   uint64_t moves_ingested = 0;
   std::map<std::string, uint64_t> rejected_by_reason;  // "parse error", "suicide", ...
   std::map<std::string, uint64_t> filtered_by_reason;
@@ -34,6 +35,7 @@ enum class AddOutcome : uint8_t {
   Duplicate,  // already stored, this run or before
   Filtered,   // left out by the filter (size, handicap, rank)
   Rejected,   // an illegal record
+  Elsewhere,  // another shard's game (keep_only())
 };
 
 class Importer {
@@ -45,6 +47,11 @@ class Importer {
   // ("skipped: handicap", "illegal record: move 12 (B Q16): suicide"; empty
   // when stored or a duplicate).  A non-ok Status means the database failed.
   Status add(const Game& game, AddOutcome* outcome, std::string* problem);
+  // Stores only the games whose fingerprint `mine` accepts (a shard's
+  // games, shard/shard_plan.h); the others are counted as elsewhere, before
+  // their replay, so a shard pays the parse of every game but the replay of
+  // its own only.  Filtered games are still counted as filtered.
+  void keep_only(std::function<bool(const Fingerprint&)> mine) { mine_ = std::move(mine); }
   // Counts a record that could not even be parsed.
   void count_unreadable(const std::string& reason);
   // Writes the last partial batch.
@@ -58,6 +65,7 @@ class Importer {
   };
   PatternDb* db_;
   GameFilter filter_;
+  std::function<bool(const Fingerprint&)> mine_;
   std::string min_rank_text_;
   size_t batch_games_;
   ImportStats stats_;

@@ -76,6 +76,7 @@ const char* count_mode_name(CountMode mode) {
     case CountMode::kResident: return "resident";
     case CountMode::kDraining: return "draining";
     case CountMode::kIncremental: return "incremental";
+    case CountMode::kSharded: return "sharded";
     case CountMode::kNone: break;
   }
   return "";
@@ -144,7 +145,7 @@ Status decode_summary(std::string_view in, CountSummary* s) {
       case kCatchupKeys: s->catchup_keys = v; break;
       case kCatchupGames: s->catchup_games = v; break;
       case kMode:
-        if (v > uint64_t(CountMode::kIncremental)) return bad("mode");
+        if (v > uint64_t(CountMode::kSharded)) return bad("mode");
         s->mode = CountMode(v);
         break;
       case kPatternsPerLevel:

@@ -25,8 +25,9 @@ enum class CountMode : uint8_t {
   kResident = 1,  // every kept pattern in memory at once
   kDraining = 2,  // per-thread tables drained into the database when full
   kIncremental = 3,  // only the games stored since the last count (count/incremental.h)
+  kSharded = 4,      // counted in shards and combined (shard/shard_steps.h)
 };
-// "resident", "draining", "incremental", "" for kNone.
+// "resident", "draining", "incremental", "sharded", "" for kNone.
 const char* count_mode_name(CountMode mode);
 
 struct CountSummary {

@@ -1,0 +1,194 @@
+#include "shard/record_file.h"
+
+#include <cerrno>
+#include <cstring>
+#include <queue>
+
+#include "core/coding.h"
+#include "core/hash.h"
+
+namespace sgfpat {
+
+namespace {
+constexpr char kMagic[8] = {'S', 'G', 'F', 'P', 'R', 'E', 'C', '1'};
+constexpr size_t kHeaderBytes = 64;
+
+uint64_t record_checksum(uint64_t h, const ShardRecord& r, RecordKind kind) {
+  h = mix64(h ^ uint64_t(r.level)) + r.key;
+  if (kind == RecordKind::kKept) return mix64(h ^ r.flags);
+  h = mix64(h ^ r.counts.played) + r.counts.seen;
+  return mix64(h ^ r.counts.wins);
+}
+
+bool in_order(int last_level, uint64_t last_key, const ShardRecord& r) {
+  return r.level > last_level || (r.level == last_level && r.key > last_key);
+}
+}  // namespace
+
+Status RecordWriter::open(const std::string& path, RecordKind kind, int levels) {
+  kind_ = kind;
+  levels_ = levels;
+  Status st = file_.open(path);
+  if (!st.ok()) return st;
+  const std::string zeros(kHeaderBytes, '\0');
+  file_.write(zeros.data(), zeros.size());  // filled in by commit()
+  return Status::OK();
+}
+
+void RecordWriter::add(const ShardRecord& r) {
+  if (!in_order(last_level_, last_key_, r) || r.level < 1 || r.level > levels_) out_of_order_ = true;
+  last_level_ = r.level;
+  last_key_ = r.key;
+  buf_.push_back(char(uint8_t(r.level)));
+  put_fixed64(&buf_, r.key);
+  if (kind_ == RecordKind::kKept) {
+    buf_.push_back(char(r.flags));
+  } else {
+    put_varint64(&buf_, r.counts.played);
+    put_varint64(&buf_, r.counts.seen);
+    put_varint64(&buf_, r.counts.wins);
+  }
+  checksum_ = record_checksum(checksum_, r, kind_);
+  ++records_;
+  if (buf_.size() >= (size_t(1) << 20)) {
+    file_.write(buf_.data(), buf_.size());
+    buf_.clear();
+  }
+}
+
+Status RecordWriter::commit(const RecordMeta& meta) {
+  if (out_of_order_) return Status::Internal("record file " + file_.path() + ": records out of order");
+  file_.write(buf_.data(), buf_.size());
+  buf_.clear();
+  std::string h(kMagic, 8);
+  put_fixed32(&h, uint32_t(kind_));
+  put_fixed32(&h, uint32_t(levels_));
+  put_fixed64(&h, records_);
+  put_fixed64(&h, checksum_);
+  for (uint64_t v : {meta.games, meta.positions, meta.candidates, meta.items}) put_fixed64(&h, v);
+  file_.write_at(0, h.data(), h.size());
+  return file_.commit();
+}
+
+RecordReader::~RecordReader() {
+  if (f_) std::fclose(f_);
+}
+
+bool RecordReader::fail(const std::string& why) {
+  if (status_.ok()) status_ = Status::Corruption("record file " + path_ + " is damaged (" + why + ")");
+  return false;
+}
+
+Status RecordReader::open(const std::string& path, RecordKind kind, int levels) {
+  path_ = path;
+  kind_ = kind;
+  levels_ = levels;
+  f_ = std::fopen(path.c_str(), "rb");
+  if (!f_) {
+    if (errno == ENOENT) return Status::NotFound(path + " is missing (did the step that writes it finish?)");
+    return Status::IOError("cannot open " + path + ": " + std::strerror(errno));
+  }
+  std::setvbuf(f_, nullptr, _IOFBF, size_t(1) << 20);
+  char h[kHeaderBytes];
+  if (std::fread(h, 1, kHeaderBytes, f_) != kHeaderBytes) {
+    fail("truncated header");
+    return status_;
+  }
+  if (std::memcmp(h, kMagic, 8) != 0) fail("not a record file");
+  else if (decode_fixed32(h + 8) != uint32_t(kind)) fail("another kind of record file");
+  else if (decode_fixed32(h + 12) != uint32_t(levels)) fail("made for another number of levels");
+  records_ = decode_fixed64(h + 16);
+  expected_checksum_ = decode_fixed64(h + 24);
+  meta_ = {decode_fixed64(h + 32), decode_fixed64(h + 40), decode_fixed64(h + 48), decode_fixed64(h + 56)};
+  return status_;
+}
+
+bool RecordReader::read_byte(uint8_t* b) {
+  const int c = std::getc(f_);
+  if (c == EOF) return std::ferror(f_) ? fail(std::string("read error: ") + std::strerror(errno)) : fail("truncated");
+  *b = uint8_t(c);
+  return true;
+}
+
+bool RecordReader::read_varint(uint64_t* v) {
+  uint64_t result = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    uint8_t b;
+    if (!read_byte(&b)) return false;
+    result |= uint64_t(b & 0x7f) << shift;
+    if (!(b & 0x80)) {
+      *v = result;
+      return true;
+    }
+  }
+  return fail("bad varint");
+}
+
+bool RecordReader::next(ShardRecord* r) {
+  if (!status_.ok() || !f_) return false;
+  if (done_ == records_) {
+    if (checksum_ != expected_checksum_) return fail("checksum mismatch");
+    if (std::getc(f_) != EOF) return fail("bytes after the last record");
+    return false;
+  }
+  uint8_t level;
+  char key[8];
+  if (!read_byte(&level)) return false;
+  if (std::fread(key, 1, 8, f_) != 8) return fail("truncated");
+  r->level = level;
+  r->key = decode_fixed64(key);
+  r->flags = 0;
+  r->counts = PatternCounts{};
+  if (kind_ == RecordKind::kKept) {
+    if (!read_byte(&r->flags)) return false;
+  } else if (!read_varint(&r->counts.played) || !read_varint(&r->counts.seen) || !read_varint(&r->counts.wins)) {
+    return false;
+  }
+  if (r->level < 1 || r->level > levels_ || !in_order(last_level_, last_key_, *r)) return fail("records out of order");
+  last_level_ = r->level;
+  last_key_ = r->key;
+  checksum_ = record_checksum(checksum_, *r, kind_);
+  ++done_;
+  return true;
+}
+
+Status merge_records(const std::vector<std::string>& paths, RecordKind kind, int levels,
+                     const std::function<Status(const ShardRecord&)>& emit, RecordMeta* meta) {
+  *meta = RecordMeta{};
+  std::vector<std::unique_ptr<RecordReader>> readers;
+  std::vector<ShardRecord> heads(paths.size());
+  using Item = std::pair<std::pair<int, uint64_t>, size_t>;  // ((level, key), reader)
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    readers.push_back(std::make_unique<RecordReader>());
+    Status st = readers[i]->open(paths[i], kind, levels);
+    if (!st.ok()) return st;
+    const RecordMeta& m = readers[i]->meta();
+    meta->games += m.games;
+    meta->positions += m.positions;
+    meta->candidates += m.candidates;
+    meta->items += m.items;
+    if (readers[i]->next(&heads[i])) heap.push({{heads[i].level, heads[i].key}, i});
+    else if (!readers[i]->status().ok()) return readers[i]->status();
+  }
+  while (!heap.empty()) {
+    ShardRecord sum;
+    sum.level = heap.top().first.first;
+    sum.key = heap.top().first.second;
+    while (!heap.empty() && heap.top().first == std::make_pair(sum.level, sum.key)) {
+      const size_t i = heap.top().second;
+      heap.pop();
+      sum.flags |= heads[i].flags;
+      sum.counts.played += heads[i].counts.played;
+      sum.counts.seen += heads[i].counts.seen;
+      sum.counts.wins += heads[i].counts.wins;
+      if (readers[i]->next(&heads[i])) heap.push({{heads[i].level, heads[i].key}, i});
+      else if (!readers[i]->status().ok()) return readers[i]->status();
+    }
+    Status st = emit(sum);
+    if (!st.ok()) return st;
+  }
+  return Status::OK();
+}
+
+}  // namespace sgfpat

@@ -1,0 +1,122 @@
+#include "shard/shard_plan.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/coding.h"
+#include "core/hash.h"
+#include "io/atomic_file.h"
+
+namespace sgfpat {
+
+namespace {
+constexpr std::string_view kMagic = "SGFPPLN1";
+constexpr int64_t kRankBias = 1000;  // rank values may be negative (kyu)
+}  // namespace
+
+int shard_of(const Fingerprint& fp, int shards) {
+  const uint64_t x = decode_fixed64(reinterpret_cast<const char*>(fp.data()));
+  return int((unsigned __int128)x * unsigned(shards) >> 64);
+}
+
+bool same_plan(const ShardPlan& a, const ShardPlan& b) { return encode_plan(a) == encode_plan(b); }
+
+uint64_t bytes_checksum(std::string_view bytes) {
+  uint64_t h = 0x243f6a8885a308d3ULL ^ bytes.size();
+  size_t i = 0;
+  for (; i + 8 <= bytes.size(); i += 8) h = mix64(h ^ decode_fixed64(bytes.data() + i));
+  uint64_t tail = 0;
+  for (size_t k = 0; i + k < bytes.size(); ++k) tail |= uint64_t(uint8_t(bytes[i + k])) << (8 * k);
+  return mix64(h ^ tail ^ 0x5851f42d4c957f2dULL);
+}
+
+std::string encode_plan(const ShardPlan& p) {
+  std::string out(kMagic);
+  put_varint64(&out, uint64_t(p.shards));
+  put_varint64(&out, uint64_t(p.settings.scheme.levels));
+  put_varint64(&out, p.settings.scheme.symmetry ? 1 : 0);
+  put_varint64(&out, uint64_t(p.settings.min_played));
+  put_varint64(&out, p.sketch_bytes);
+  put_varint64(&out, p.filter.skip_handicap ? 1 : 0);
+  put_varint64(&out, p.filter.min_rank ? 1 : 0);
+  put_varint64(&out, uint64_t(int64_t(p.filter.min_rank.value_or(0)) + kRankBias));
+  put_varint64(&out, p.filter.sizes.size());
+  for (int s : p.filter.sizes) put_varint64(&out, uint64_t(s));
+  put_length_prefixed(&out, p.min_rank);
+  put_varint64(&out, p.inputs.size());
+  for (const std::string& in : p.inputs) put_length_prefixed(&out, in);
+  put_fixed64(&out, bytes_checksum(out));
+  return out;
+}
+
+Status decode_plan(std::string_view bytes, ShardPlan* p) {
+  auto bad = [](const char* what) { return Status::Corruption(std::string("shard plan is damaged (") + what + ")"); };
+  if (bytes.size() < kMagic.size() + 8 || bytes.substr(0, kMagic.size()) != kMagic) return bad("not a plan");
+  const std::string_view body = bytes.substr(0, bytes.size() - 8);
+  if (decode_fixed64(bytes.data() + body.size()) != bytes_checksum(body)) return bad("checksum mismatch");
+  std::string_view in = body.substr(kMagic.size());
+  uint64_t v[8];
+  for (uint64_t& x : v)
+    if (!get_varint64(&in, &x)) return bad("truncated");
+  *p = ShardPlan{};
+  if (v[0] < 1 || v[0] > 1000000 || v[1] < 1 || v[1] > 64 || v[3] < 1 || v[3] > 255) return bad("out of range");
+  p->shards = int(v[0]);
+  p->settings.scheme.levels = int(v[1]);
+  p->settings.scheme.symmetry = v[2] != 0;
+  p->settings.min_played = int(v[3]);
+  p->sketch_bytes = v[4];
+  p->filter.skip_handicap = v[5] != 0;
+  if (v[6]) p->filter.min_rank = int(int64_t(v[7]) - kRankBias);
+  uint64_t n = 0;
+  if (!get_varint64(&in, &n) || n > in.size()) return bad("sizes");
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t s = 0;
+    if (!get_varint64(&in, &s)) return bad("sizes");
+    p->filter.sizes.push_back(int(s));
+  }
+  std::string_view text;
+  if (!get_length_prefixed(&in, &text)) return bad("min rank");
+  p->min_rank = std::string(text);
+  if (!get_varint64(&in, &n) || n > in.size()) return bad("inputs");
+  for (uint64_t i = 0; i < n; ++i) {
+    if (!get_length_prefixed(&in, &text)) return bad("inputs");
+    p->inputs.emplace_back(text);
+  }
+  if (!in.empty()) return bad("trailing bytes");
+  return Status::OK();
+}
+
+Status read_plan(const std::string& work, ShardPlan* plan) {
+  const std::string path = ShardPaths{work}.plan();
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return Status::NotFound("no shard plan at " + path + " (run `sgfpat shard plan` first)");
+  std::ostringstream s;
+  s << f.rdbuf();
+  if (f.bad()) return Status::IOError("reading " + path);
+  return decode_plan(s.str(), plan).with_context(path);
+}
+
+Status write_plan(const std::string& work, const ShardPlan& plan) {
+  std::error_code ec;
+  std::filesystem::create_directories(work, ec);
+  if (ec) return Status::IOError("cannot create the work folder " + work + ": " + ec.message());
+  ShardPlan old;
+  Status st = read_plan(work, &old);
+  if (st.ok()) {
+    if (same_plan(old, plan)) return Status::OK();
+    return Status::InvalidArgument("the work folder " + work +
+                                   " holds another plan (other shards, settings or inputs); use a new folder");
+  }
+  if (!st.is_not_found()) return st;
+  AtomicFile file;
+  st = file.open(ShardPaths{work}.plan());
+  if (!st.ok()) return st;
+  const std::string bytes = encode_plan(plan);
+  file.write(bytes.data(), bytes.size());
+  return file.commit();
+}
+
+}  // namespace sgfpat

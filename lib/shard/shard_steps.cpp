@@ -1,0 +1,451 @@
+#include "shard/shard_steps.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "count/count_steps.h"
+#include "count/game_feed.h"
+#include "count/kept_set.h"
+#include "count/played_sketch_file.h"
+#include "count/resident_table.h"
+#include "ingest/ingest_policy.h"
+#include "search/position_index.h"
+#include "shard/record_file.h"
+#include "store/stored_replay.h"
+
+namespace sgfpat {
+
+namespace fs = std::filesystem;
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+uint64_t file_bytes(const std::string& path) {
+  std::error_code ec;
+  const auto n = fs::file_size(path, ec);
+  return ec ? 0 : uint64_t(n);
+}
+
+Status check_shard(const ShardPlan& plan, int shard) {
+  if (shard < 0 || shard >= plan.shards)
+    return Status::InvalidArgument("shard " + std::to_string(shard) + " is not in 0.." +
+                                   std::to_string(plan.shards - 1) + " (the plan has " +
+                                   std::to_string(plan.shards) + " shards)");
+  return Status::OK();
+}
+
+// Opens a shard's database (its own games only; nobody else writes it).
+Status open_shard_db(const ShardPaths& paths, const ShardPlan& plan, int shard, bool create, size_t memory_budget,
+                     std::unique_ptr<PatternDb>* db) {
+  OpenOptions open;
+  open.create_if_missing = create;
+  open.settings = plan.settings;
+  open.check_settings = true;
+  open.memory_bytes = split_memory(memory_budget).db_bytes;
+  Status st = PatternDb::Open(paths.shard_db(shard), open, db);
+  if (st.is_not_found() && !create) return st.with_context("run `sgfpat shard import` for this shard first");
+  return st;
+}
+
+GameSource all_games(PatternDb& db) {
+  return [&db](const GameVisitor& v) { return db.for_each_game(v); };
+}
+
+std::vector<std::string> shard_files(const ShardPlan& plan, std::string (ShardPaths::*file)(int) const,
+                                     const ShardPaths& paths) {
+  std::vector<std::string> out;
+  for (int i = 0; i < plan.shards; ++i) out.push_back((paths.*file)(i));
+  return out;
+}
+}  // namespace
+
+Status import_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, const ShardRunOptions& options,
+                    const InputCallbacks& callbacks, ShardStepReport* report) {
+  *report = ShardStepReport{};
+  const auto t0 = Clock::now();
+  Status st = check_shard(plan, shard);
+  if (!st.ok()) return st;
+  std::error_code ec;
+  fs::create_directories(paths.shard_dir(shard), ec);
+  if (ec) return Status::IOError("cannot create " + paths.shard_dir(shard) + ": " + ec.message());
+  std::unique_ptr<PatternDb> db;
+  st = open_shard_db(paths, plan, shard, true, options.memory_budget, &db);
+  if (!st.ok()) return st;
+
+  Importer importer(db.get(), plan.filter, plan.min_rank);
+  importer.keep_only([&](const Fingerprint& fp) { return shard_of(fp, plan.shards) == shard; });
+  st = import_inputs(plan.inputs, &importer, callbacks, &report->input_errors);
+  if (!st.ok()) return st;
+  report->import = importer.stats();
+
+  // The sketch of every stored game (those of an earlier, interrupted run too).
+  PlayedSketch played;
+  played.sketch = std::make_unique<CountMinSketch>(size_t(plan.sketch_bytes), plan.settings.min_played);
+  played.sized_for = sketch_items_for(played.sketch->bytes(), plan.settings.min_played);
+  SketchPass pass(plan.settings.scheme.levels);
+  st = sketch_played(plan.settings.scheme, all_games(*db), db->game_count(), options.threads, played.sketch.get(),
+                     unsigned(plan.settings.min_played), 0, &pass, options.progress);
+  if (!st.ok()) return st;
+  played.items = pass.items;
+  st = save_played_sketch(played, plan.settings.min_played, paths.shard_sketch(shard));
+  if (!st.ok()) return st;
+  report->games = db->game_count();
+  report->items = pass.items;
+  report->bytes_written = db->disk_bytes() + file_bytes(paths.shard_sketch(shard));
+  report->seconds = since(t0);
+  return Status::OK();
+}
+
+Status sum_sketches(const ShardPaths& paths, const ShardPlan& plan, ShardStepReport* report) {
+  *report = ShardStepReport{};
+  const auto t0 = Clock::now();
+  PlayedSketch sum;
+  for (int i = 0; i < plan.shards; ++i) {
+    PlayedSketch one;
+    Status st = load_played_sketch(paths.shard_sketch(i), plan.settings.min_played, &one);
+    if (!st.ok()) return st.with_context("shard " + std::to_string(i) + " (did its import step finish?)");
+    if (one.sketch->bytes() != plan.sketch_bytes)
+      return Status::Corruption(paths.shard_sketch(i) + " has another size than the plan's");
+    if (i == 0) {
+      sum = std::move(one);
+      continue;
+    }
+    if (!sum.sketch->add_cells(*one.sketch))
+      return Status::Corruption(paths.shard_sketch(i) + " does not fit the other shards' sketches");
+    sum.items += one.items;
+  }
+  Status st = save_played_sketch(sum, plan.settings.min_played, paths.sketch());
+  if (!st.ok()) return st;
+  report->items = sum.items;
+  report->bytes_written = file_bytes(paths.sketch());
+  report->seconds = since(t0);
+  return Status::OK();
+}
+
+Status list_kept(const ShardPaths& paths, const ShardPlan& plan, int shard, const ShardRunOptions& options,
+                 ShardStepReport* report) {
+  *report = ShardStepReport{};
+  const auto t0 = Clock::now();
+  Status st = check_shard(plan, shard);
+  if (!st.ok()) return st;
+  PlayedSketch summed;
+  st = load_played_sketch(paths.sketch(), plan.settings.min_played, &summed);
+  if (!st.ok()) return st.with_context("the summed sketch (did sum-sketches finish?)");
+  const CountMinSketch& sketch = *summed.sketch;
+  std::unique_ptr<PatternDb> db;
+  st = open_shard_db(paths, plan, shard, false, options.memory_budget, &db);
+  if (!st.ok()) return st;
+
+  // As pass 1 of recount(), with the estimate over all shards' games: a
+  // played pattern is listed when it may reach min_played in all, and its
+  // level-below part at that move is marked extended.
+  const int levels = plan.settings.scheme.levels;
+  const unsigned min_played = unsigned(plan.settings.min_played);
+  const int threads = std::max(1, options.threads);
+  std::vector<KeptCollector> collectors(size_t(threads), KeptCollector{levels});
+  std::atomic<uint64_t> items{0};
+  st = feed_games(
+      all_games(*db), db->game_count(), threads,
+      [&](int t, std::vector<std::string>& batch) -> Status {
+        std::vector<uint64_t> keys;
+        StoredGame g;
+        PlayedKeys obs(plan.settings.scheme, &keys);
+        for (const std::string& rec : batch) {
+          Status s = replay_stored(rec, &g, &obs);
+          if (!s.ok()) return s;
+        }
+        KeptCollector& c = collectors[size_t(t)];
+        const size_t L = size_t(levels);
+        for (size_t i = 0; i < keys.size(); ++i) {
+          const int level = int(i % L) + 1;
+          if (sketch.estimate(level_item(level, keys[i])) < min_played) continue;
+          c.add(level, keys[i], false);
+          if (level > 1) c.add(level - 1, keys[i - 1], true);
+        }
+        items += keys.size();
+        return Status::OK();
+      },
+      options.progress);
+  if (!st.ok()) return st;
+  summed.sketch.reset();
+  KeySet kept(levels), extended(levels);
+  for (KeptCollector& c : collectors) {
+    kept.merge(std::move(c.kept));
+    extended.merge(std::move(c.extended));
+  }
+  collectors.clear();
+
+  RecordWriter out;
+  st = out.open(paths.shard_kept(shard), RecordKind::kKept, levels);
+  if (!st.ok()) return st;
+  const auto& k = kept.by_level();
+  const auto& e = extended.by_level();
+  for (int level = 1; level <= levels; ++level) {
+    // Both lists are sorted: merge them, or-ing the flags.
+    const auto& a = k[size_t(level - 1)];
+    const auto& b = e[size_t(level - 1)];
+    size_t i = 0, j = 0;
+    while (i < a.size() || j < b.size()) {
+      ShardRecord r;
+      r.level = level;
+      if (j == b.size() || (i < a.size() && a[i] < b[j])) {
+        r.key = a[i++], r.flags = kRecordKept;
+      } else if (i == a.size() || b[j] < a[i]) {
+        r.key = b[j++], r.flags = kRecordExtended;
+      } else {
+        r.key = a[i], r.flags = kRecordKept | kRecordExtended;
+        ++i, ++j;
+      }
+      out.add(r);
+    }
+  }
+  RecordMeta meta;
+  meta.games = db->game_count();
+  meta.items = items;
+  report->records = out.records();
+  st = out.commit(meta);
+  if (!st.ok()) return st;
+  report->games = meta.games;
+  report->items = meta.items;
+  report->bytes_written = file_bytes(paths.shard_kept(shard));
+  report->seconds = since(t0);
+  return Status::OK();
+}
+
+Status merge_kept(const ShardPaths& paths, const ShardPlan& plan, ShardStepReport* report) {
+  *report = ShardStepReport{};
+  const auto t0 = Clock::now();
+  const int levels = plan.settings.scheme.levels;
+  RecordWriter out;
+  Status st = out.open(paths.kept(), RecordKind::kKept, levels);
+  if (!st.ok()) return st;
+  RecordMeta meta;
+  st = merge_records(
+      shard_files(plan, &ShardPaths::shard_kept, paths), RecordKind::kKept, levels,
+      [&](const ShardRecord& r) {
+        out.add(r);
+        return Status::OK();
+      },
+      &meta);
+  if (!st.ok()) return st;
+  report->records = out.records();
+  st = out.commit(meta);
+  if (!st.ok()) return st;
+  report->games = meta.games;
+  report->bytes_written = file_bytes(paths.kept());
+  report->seconds = since(t0);
+  return Status::OK();
+}
+
+Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, const ShardRunOptions& options,
+                   ShardStepReport* report) {
+  *report = ShardStepReport{};
+  const auto t0 = Clock::now();
+  Status st = check_shard(plan, shard);
+  if (!st.ok()) return st;
+  const int levels = plan.settings.scheme.levels;
+  RecordReader in;
+  st = in.open(paths.kept(), RecordKind::kKept, levels);
+  if (!st.ok()) return st.with_context("the union of the kept lists (did merge-kept finish?)");
+  const size_t need = ResidentTable::bytes_for(size_t(in.records()));
+  const size_t have = split_memory(options.memory_budget).count_bytes;
+  if (need > have)
+    return Status::NotSupported("the kept set (" + std::to_string(in.records()) + " patterns) needs " +
+                                std::to_string(need >> 20) + " MiB in memory, more than the " +
+                                std::to_string(have >> 20) +
+                                " MiB --memory-mb leaves for counting; sharded counting holds it whole: give the "
+                                "count step more memory");
+  std::vector<std::vector<uint64_t>> keys(static_cast<size_t>(levels)), extended(static_cast<size_t>(levels));
+  ShardRecord r;
+  while (in.next(&r)) {
+    if (r.flags & kRecordKept) keys[size_t(r.level - 1)].push_back(r.key);
+    if (r.flags & kRecordExtended) extended[size_t(r.level - 1)].push_back(r.key);
+  }
+  if (!in.status().ok()) return in.status();
+  std::unique_ptr<PatternDb> db;
+  st = open_shard_db(paths, plan, shard, false, options.memory_budget, &db);
+  if (!st.ok()) return st;
+
+  ResidentTable table(keys, extended);
+  keys.clear();
+  extended.clear();
+  std::atomic<uint64_t> positions{0}, candidates{0};
+  st = count_resident(plan.settings.scheme, all_games(*db), db->game_count(), std::max(1, options.threads), &table,
+                      options.progress, &positions, &candidates);
+  if (!st.ok()) return st;
+
+  RecordWriter out;
+  st = out.open(paths.shard_counts(shard), RecordKind::kCounts, levels);
+  if (!st.ok()) return st;
+  std::vector<std::pair<uint64_t, PatternCounts>> sorted;
+  for (int level = 1; level <= levels; ++level) {
+    sorted.clear();
+    table.for_each_at(level, [&](uint64_t key, const PatternCounts& c) {
+      if (c.seen || c.played) sorted.emplace_back(key, c);  // zeros add nothing to the sums
+    });
+    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [key, c] : sorted) {
+      ShardRecord rec;
+      rec.level = level;
+      rec.key = key;
+      rec.counts = c;
+      out.add(rec);
+    }
+  }
+  RecordMeta meta;
+  meta.games = db->game_count();
+  meta.positions = positions;
+  meta.candidates = candidates;
+  report->records = out.records();
+  st = out.commit(meta);
+  if (!st.ok()) return st;
+  report->games = meta.games;
+  report->positions = meta.positions;
+  report->candidates = meta.candidates;
+  report->kept_keys = table.size();
+  report->bytes_written = file_bytes(paths.shard_counts(shard));
+  report->seconds = since(t0);
+  return Status::OK();
+}
+
+namespace {
+// Copies every shard's games, with their position index entries, into `db`.
+Status copy_games(const ShardPaths& paths, const ShardPlan& plan, size_t memory_budget, PatternDb* db) {
+  bool all_indexed = true;
+  for (int i = 0; i < plan.shards; ++i) {
+    std::unique_ptr<PatternDb> shard;
+    Status st = open_shard_db(paths, plan, i, false, memory_budget, &shard);
+    if (!st.ok()) return st;
+    all_indexed &= shard->has_position_index();
+    std::vector<std::pair<Fingerprint, std::string>> batch;
+    uint64_t moves = shard->move_count();
+    Status put;
+    auto flush = [&] {
+      put = db->add_games(batch, moves);
+      moves = 0;
+      batch.clear();
+    };
+    st = shard->for_each_game([&](const Fingerprint& fp, std::string_view rec) {
+      batch.emplace_back(fp, std::string(rec));
+      if (batch.size() == 1000) flush();
+      return put.ok();
+    });
+    if (st.ok() && put.ok() && !batch.empty()) flush();
+    if (!st.ok()) return st;
+    if (!put.ok()) return put;
+  }
+  // The index entries of a game depend on the game alone: the union of the
+  // shards' indexes is the index of all games.
+  if (!all_indexed) return build_position_index(db);
+  Status st = db->reset_position_index();
+  if (!st.ok()) return st;
+  for (int i = 0; i < plan.shards; ++i) {
+    std::unique_ptr<PatternDb> shard;
+    st = open_shard_db(paths, plan, i, false, memory_budget, &shard);
+    if (!st.ok()) return st;
+    PatternDb::Entries entries;
+    Status put;
+    st = shard->for_each_position("", [&](std::string_view k, std::string_view v) {
+      entries.emplace_back(std::string(k), std::string(v));
+      if (entries.size() == 100000) {
+        put = db->add_position_entries(entries);
+        entries.clear();
+      }
+      return put.ok();
+    });
+    if (st.ok() && put.ok() && !entries.empty()) put = db->add_position_entries(entries);
+    if (!st.ok()) return st;
+    if (!put.ok()) return put;
+  }
+  return db->complete_position_index();
+}
+}  // namespace
+
+Status finish_shards(const ShardPaths& paths, const ShardPlan& plan, const std::string& db_path,
+                     const ShardRunOptions& options, ShardStepReport* report) {
+  *report = ShardStepReport{};
+  const auto t0 = Clock::now();
+  std::error_code ec;
+  if (fs::exists(db_path, ec) && !(fs::is_directory(db_path, ec) && fs::is_empty(db_path, ec)))
+    return Status::InvalidArgument(db_path + " already exists: finish makes a new database (remove it, or give "
+                                   "another --db)");
+  const std::string partial = db_path + ".partial";
+  fs::remove_all(partial, ec);  // a killed finish's leftover
+  if (ec) return Status::IOError("cannot remove " + partial + ": " + ec.message());
+  PlayedSketch summed;
+  Status st = load_played_sketch(paths.sketch(), plan.settings.min_played, &summed);
+  if (!st.ok()) return st.with_context("the summed sketch (did sum-sketches finish?)");
+  const int levels = plan.settings.scheme.levels;
+  const uint64_t min_played = uint64_t(plan.settings.min_played);
+  {
+    std::unique_ptr<PatternDb> db;
+    OpenOptions open;
+    open.create_if_missing = true;
+    open.settings = plan.settings;
+    open.memory_bytes = split_memory(options.memory_budget).db_bytes;
+    st = PatternDb::Open(partial, open, &db);
+    if (!st.ok()) return st;
+    st = copy_games(paths, plan, options.memory_budget, db.get());
+    if (!st.ok()) return st;
+
+    CountSummary summary;
+    summary.mode = CountMode::kSharded;
+    summary.patterns_per_level.assign(size_t(levels), 0);
+    uint32_t gen = 0;
+    st = db->begin_generation(&gen);
+    if (!st.ok()) return st;
+    RecordMeta meta;
+    st = db->write_sorted_counts(gen, [&](const PatternDb::CountSink& sink) -> Status {
+      return merge_records(
+          shard_files(plan, &ShardPaths::shard_counts, paths), RecordKind::kCounts, levels,
+          [&](const ShardRecord& r) -> Status {
+            ++summary.kept_keys;
+            if (r.counts.played < min_played) {
+              ++summary.pruned;
+              return Status::OK();
+            }
+            ++summary.patterns_per_level[size_t(r.level - 1)];
+            return sink(r.level, r.key, r.counts);
+          },
+          &meta);
+    });
+    if (!st.ok()) return st;
+    if (meta.games != db->game_count())
+      return Status::Corruption("the shards' counts cover " + std::to_string(meta.games) + " games, but they store " +
+                                std::to_string(db->game_count()) + " (a shard was imported again after its count?)");
+    // The summed sketch goes with the counts: a later `ingest` adds games
+    // to this database incrementally.
+    const std::string sketch_name = played_sketch_name(gen);
+    st = save_played_sketch(summed, plan.settings.min_played, partial + "/" + sketch_name);
+    if (!st.ok()) return st;
+    summary.games = summary.new_games = db->game_count();
+    summary.positions = meta.positions;
+    summary.candidates = meta.candidates;
+    summary.sketch_bytes = summed.sketch->bytes();
+    summary.sketch_fill = summed.sketch->fill_ratio();
+    summary.seconds_commit = since(t0);
+    st = db->commit_generation(gen, summary, sketch_name);
+    if (!st.ok()) return st;
+    report->games = summary.games;
+    report->positions = summary.positions;
+    report->candidates = summary.candidates;
+    report->kept_keys = summary.kept_keys;
+    report->pruned = summary.pruned;
+    report->patterns_per_level = summary.patterns_per_level;
+    report->bytes_written = db->disk_bytes();
+  }
+  if (::rename(partial.c_str(), db_path.c_str()) != 0)
+    return Status::IOError("cannot rename " + partial + " to " + db_path + ": " + std::strerror(errno));
+  report->seconds = since(t0);
+  return Status::OK();
+}
+
+}  // namespace sgfpat

@@ -1,0 +1,257 @@
+// sgfpat shard STEP: counting a corpus in shards on several machines (or
+// processes) sharing a file system, exactly.  The logic is in
+// lib/shard/shard_steps.h; this file parses flags, runs one step, prints.
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "commands.h"
+#include "count/played_sketch_file.h"
+#include "ingest/ingest_policy.h"
+#include "progress.h"
+#include "shard/shard_steps.h"
+
+namespace sgfpat::cli {
+
+namespace {
+struct ShardArgs {
+  std::string work;
+  int shard = -1;
+  std::string db;
+  int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  int memory_mb = 2048;
+  bool json = false;
+  bool quiet = false;
+  bool progress_lines = false;
+  int max_errors_shown = 20;
+  // plan
+  int shards = 0;
+  std::vector<std::string> inputs;
+  int levels = 10;
+  int min_played = 2;
+  bool no_symmetry = false;
+  std::vector<int> sizes;
+  bool skip_handicap = false;
+  std::string min_rank;
+  int sketch_mb = 512;
+};
+
+const char* const kMe = "sgfpat shard: ";
+
+int run_plan(const ShardArgs& a) {
+  ShardPlan plan;
+  plan.shards = a.shards;
+  plan.settings.scheme.levels = a.levels;
+  plan.settings.scheme.symmetry = !a.no_symmetry;
+  plan.settings.min_played = a.min_played;
+  plan.filter.sizes = a.sizes;
+  plan.filter.skip_handicap = a.skip_handicap;
+  plan.min_rank = a.min_rank;
+  if (!a.min_rank.empty()) {
+    plan.filter.min_rank = rank_value(a.min_rank);
+    if (!plan.filter.min_rank) {
+      std::cerr << kMe << "--min-rank '" << a.min_rank << "' is not a rank like 5d, 3k or 1p\n";
+      return kUsage;
+    }
+  }
+  // The size every shard's sketch has (they are summed cell by cell).
+  plan.sketch_bytes = CountMinSketch(size_t(a.sketch_mb) << 20, a.min_played).bytes();
+  // Every shard reads every input, maybe from another folder: absolute paths.
+  for (const std::string& in : a.inputs) {
+    if (in == "-") {
+      std::cerr << kMe << "stdin cannot be an input of a sharded count (every shard reads every input)\n";
+      return kUsage;
+    }
+    std::error_code ec;
+    if (!std::filesystem::exists(in, ec)) {
+      std::cerr << kMe << "input " << in << " does not exist\n";
+      return kBadInput;
+    }
+    plan.inputs.push_back(std::filesystem::absolute(in).lexically_normal().string());
+  }
+  Status st = write_plan(a.work, plan);
+  if (!st.ok()) return fail(kMe, st);
+  if (a.json) {
+    nlohmann::ordered_json j;
+    j["step"] = "plan";
+    j["work"] = a.work;
+    j["shards"] = plan.shards;
+    j["inputs"] = plan.inputs.size();
+    j["sketch_bytes"] = plan.sketch_bytes;
+    std::cout << j.dump() << "\n";
+  } else if (!a.quiet) {
+    std::cout << "plan: " << plan.shards << " shards of " << plan.inputs.size() << " input(s) in " << a.work
+              << " (" << plan.settings.scheme.describe() << " min_played=" << plan.settings.min_played
+              << ", sketch " << bytes_text(plan.sketch_bytes) << ")\n";
+  }
+  return kOk;
+}
+
+int run_step(const std::string& step, const ShardArgs& a) {
+  ShardPlan plan;
+  Status st = read_plan(a.work, &plan);
+  if (!st.ok()) return fail(kMe, st);
+  const ShardPaths paths{a.work};
+  ProgressLine progress(a.progress_lines ? ProgressLine::Mode::kLines : ProgressLine::Mode::kTerminalOnly);
+  const std::string who = step + (a.shard >= 0 ? " " + std::to_string(a.shard) : std::string());
+  ShardRunOptions options;
+  options.threads = a.threads;
+  options.memory_budget = size_t(a.memory_mb) << 20;
+  options.progress = [&](uint64_t games) { progress.update(who + ": " + with_commas(games) + " games"); };
+  ShardStepReport r;
+  uint64_t shown = 0;
+  if (step == "import") {
+    InputCallbacks cb;
+    cb.report = [&](const std::string& msg) {
+      if (a.quiet || shown++ >= uint64_t(a.max_errors_shown)) return;
+      progress.finish();
+      std::cerr << kMe << who << ": " << msg << "\n";
+    };
+    cb.progress = [&](const ImportStats& is, const ReadProgress&) {
+      progress.update(who + ": read " + with_commas(is.games_read) + " games, stored " +
+                      with_commas(is.ingested) + " (this shard's)");
+    };
+    st = import_shard(paths, plan, a.shard, options, cb, &r);
+  } else if (step == "sum-sketches") {
+    st = sum_sketches(paths, plan, &r);
+  } else if (step == "kept") {
+    st = list_kept(paths, plan, a.shard, options, &r);
+  } else if (step == "merge-kept") {
+    st = merge_kept(paths, plan, &r);
+  } else if (step == "count") {
+    st = count_shard(paths, plan, a.shard, options, &r);
+  } else {
+    st = finish_shards(paths, plan, a.db, options, &r);
+  }
+  progress.finish();
+  if (!st.ok()) return fail(kMe + who + ": ", st);
+  const int code = r.input_errors > 0 ? int(kBadInput) : int(kOk);
+  if (a.json) {
+    nlohmann::ordered_json j;
+    j["step"] = step;
+    if (a.shard >= 0) j["shard"] = a.shard;
+    j["games"] = r.games;
+    if (step == "import") {
+      j["games_read"] = r.import.games_read;
+      j["ingested"] = r.import.ingested;
+      j["duplicates"] = r.import.duplicates;
+      j["elsewhere"] = r.import.elsewhere;
+      j["filtered"] = r.import.filtered;
+      j["rejected"] = r.import.rejected;
+      j["rejected_by_reason"] = r.import.rejected_by_reason;
+      j["input_errors"] = r.input_errors;
+    }
+    j["records"] = r.records;
+    j["items"] = r.items;
+    j["positions"] = r.positions;
+    j["candidates"] = r.candidates;
+    j["kept_keys"] = r.kept_keys;
+    if (step == "finish") {
+      j["db"] = a.db;
+      j["pruned"] = r.pruned;
+      j["patterns_per_level"] = r.patterns_per_level;
+    }
+    j["bytes_written"] = r.bytes_written;
+    j["seconds"] = r.seconds;
+    j["exit_code"] = code;
+    std::cout << j.dump() << "\n";
+  } else if (!a.quiet) {
+    std::cout << who << ": " << with_commas(r.games) << " games";
+    if (step == "import")
+      std::cout << " stored (" << with_commas(r.import.games_read) << " read, " << with_commas(r.import.ingested)
+                << " new, " << with_commas(r.import.duplicates) << " duplicates, " << with_commas(r.import.filtered)
+                << " filtered, " << with_commas(r.import.rejected) << " rejected, "
+                << with_commas(r.import.elsewhere) << " other shards')";
+    if (r.records) std::cout << ", " << with_commas(r.records) << " records";
+    if (step == "finish") {
+      uint64_t total = 0;
+      for (uint64_t n : r.patterns_per_level) total += n;
+      std::cout << ", " << with_commas(total) << " patterns reported (" << with_commas(r.pruned)
+                << " counted but played < min_played) into " << a.db;
+    }
+    std::cout << ", " << bytes_text(r.bytes_written) << " written, " << duration_text(r.seconds) << "\n";
+  }
+  if (r.input_errors > 0)
+    std::cerr << kMe << who << ": " << with_commas(r.input_errors) << " input problem(s) (see above): exit code "
+              << int(kBadInput) << "\n";
+  return code;
+}
+}  // namespace
+
+Runner register_shard(CLI::App& app) {
+  auto a = std::make_shared<ShardArgs>();
+  auto* cmd = app.add_subcommand(
+      "shard",
+      "Count a corpus in shards (separate processes or machines sharing a folder) and combine them exactly.\n"
+      "Steps, in order (each shard step once per shard, in parallel; rerun any step that was interrupted):\n"
+      "  plan --shards N INPUTS   import --shard I   sum-sketches   kept --shard I   merge-kept\n"
+      "  count --shard I   finish --db D\n"
+      "The result equals `sgfpat ingest --db D INPUTS` (see README \"Counting in shards\").");
+  cmd->require_subcommand(1);
+  std::vector<std::pair<CLI::App*, std::string>> steps;
+  auto common = [&](CLI::App* s) {
+    s->add_option("--work", a->work, "Work folder shared by all steps (on a shared file system)")->required();
+    s->add_flag("--json", a->json, "Print the step's summary as JSON");
+    s->add_flag("--quiet,-q", a->quiet, "Print nothing but errors");
+  };
+  auto running = [&](CLI::App* s) {
+    s->add_option("--threads,-j", a->threads, "Threads")->capture_default_str()->check(CLI::Range(1, 256));
+    s->add_option("--memory-mb", a->memory_mb, "Peak memory of this process, MiB")
+        ->capture_default_str()
+        ->check(CLI::Range(4, 1 << 20));
+    s->add_flag("--progress", a->progress_lines, "Print progress as lines on stderr even when it is not a terminal");
+  };
+  auto sharded = [&](CLI::App* s) {
+    s->add_option("--shard", a->shard, "This shard's number, 0..N-1 (e.g. $SLURM_ARRAY_TASK_ID)")->required();
+  };
+  auto* plan = cmd->add_subcommand("plan", "Fix the shards, settings and inputs of a sharded count in the work folder");
+  common(plan);
+  plan->add_option("--shards", a->shards, "Number of shards")->required()->check(CLI::Range(1, 100000));
+  plan->add_option("inputs", a->inputs, "SGF inputs as for ingest (every shard reads all of them)")->required();
+  plan->add_option("--levels,-L", a->levels, "Deepest zoom level L")->capture_default_str()->check(CLI::Range(1, kMaxLevels));
+  plan->add_option("--min-played", a->min_played, "Report patterns played at least this often (over all shards)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 255));
+  plan->add_flag("--no-symmetry", a->no_symmetry, "Count patterns as seen, not up to the 8 symmetries");
+  plan->add_option("--sizes", a->sizes, "Only these board sizes (e.g. --sizes 19)")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  plan->add_flag("--skip-handicap", a->skip_handicap, "Skip handicap games");
+  plan->add_option("--min-rank", a->min_rank, "Only games where both players are at least this rank");
+  plan->add_option("--sketch-mb", a->sketch_mb,
+                   "Size of the sketch of played patterns, MiB, the same in every shard (about 2 bytes per played "
+                   "(level, pattern) item of the whole corpus keeps the kept set small; every import, kept and "
+                   "finish step holds one or two)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1 << 20));
+  steps.emplace_back(plan, "plan");
+  auto* imp = cmd->add_subcommand("import", "Store this shard's games (read from every input) and sketch their played patterns");
+  common(imp), running(imp), sharded(imp);
+  imp->add_option("--max-errors-shown", a->max_errors_shown, "Print at most this many problems")->capture_default_str();
+  steps.emplace_back(imp, "import");
+  auto* sum = cmd->add_subcommand("sum-sketches", "Sum the shards' sketches (after every import)");
+  common(sum);
+  steps.emplace_back(sum, "sum-sketches");
+  auto* kept = cmd->add_subcommand("kept", "List this shard's played patterns the summed sketch may keep");
+  common(kept), running(kept), sharded(kept);
+  steps.emplace_back(kept, "kept");
+  auto* merge = cmd->add_subcommand("merge-kept", "Merge the shards' kept lists (after every kept step)");
+  common(merge);
+  steps.emplace_back(merge, "merge-kept");
+  auto* count = cmd->add_subcommand("count", "Count the merged kept set exactly over this shard's games");
+  common(count), running(count), sharded(count);
+  steps.emplace_back(count, "count");
+  auto* finish = cmd->add_subcommand("finish", "Sum the shards' counts into one new database with every game");
+  common(finish), running(finish);
+  finish->add_option("--db", a->db, "The database to make (must not exist)")->required();
+  steps.emplace_back(finish, "finish");
+  return [a, steps]() {
+    for (const auto& [sub, name] : steps)
+      if (sub->parsed()) return name == "plan" ? run_plan(*a) : run_step(name, *a);
+    return int(kUsage);
+  };
+}
+
+}  // namespace sgfpat::cli
