@@ -10,6 +10,9 @@ packages=(
   gzip bzip2 xz-utils zstd tar zip
   # rsvg-convert: the render tests draw SVG and check the picture's pixels
   librsvg2-bin
+  # sharded counting under Slurm: scripts/slurm/ and the single-node cluster
+  # of tests/test_shard_slurm.cpp (munged, slurmctld, slurmd)
+  slurm-wlm munge
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,199 @@
+// Counting in shards equals one ingest: the steps of `sgfpat shard` run as
+// separate processes for N = 1, 2, 3 shards give a database whose TSV export
+// is byte-identical to that of `sgfpat ingest` of the same inputs
+// (duplicates across files, an illegal record, a filtered game; K = 1 and
+// 2, symmetry on and off); scripts/sharded-ingest.sh gives the same; steps
+// killed with SIGKILL and run again give the same; a later incremental
+// ingest into the combined database equals one into the single one.
+#include <chrono>
+#include <thread>
+
+#include "shard_test_util.h"
+
+using namespace shardtest;
+
+namespace {
+
+struct Config {
+  std::vector<std::string> flags;  // ingest / shard plan flags
+  std::vector<int> shard_counts;
+};
+
+// The plan and every step, in order, N processes per shard step.
+void run_shards(const std::string& work, const std::string& db, int n, const std::vector<std::string>& flags,
+                const std::vector<std::string>& inputs, const std::string& scratch) {
+  std::vector<std::string> plan = {"plan", "--work", work, "--shards", std::to_string(n), "--sketch-mb", "2"};
+  plan.insert(plan.end(), flags.begin(), flags.end());
+  plan.insert(plan.end(), inputs.begin(), inputs.end());
+  shard_step(plan, scratch);
+  uint64_t imported = 0, elsewhere = 0;
+  for (int i = 0; i < n; ++i) {
+    auto j = shard_step({"import", "--work", work, "--shard", std::to_string(i), "--threads", "1", "-q"}, scratch);
+    imported += j["ingested"].get<uint64_t>();
+    elsewhere += j["elsewhere"].get<uint64_t>();
+  }
+  CHECK(imported > 0);
+  if (n > 1) CHECK(elsewhere > 0);
+  shard_step({"sum-sketches", "--work", work}, scratch);
+  for (int i = 0; i < n; ++i) shard_step({"kept", "--work", work, "--shard", std::to_string(i), "--threads", "1"}, scratch);
+  shard_step({"merge-kept", "--work", work}, scratch);
+  for (int i = 0; i < n; ++i)
+    shard_step({"count", "--work", work, "--shard", std::to_string(i), "--threads", "1"}, scratch);
+  auto j = shard_step({"finish", "--work", work, "--db", db}, scratch);
+  CHECK(j["games"].get<uint64_t>() == imported);
+}
+
+}  // namespace
+
+TEST_CASE("shards == one ingest, byte for byte, for N = 1, 2, 3, K = 1 and 2, symmetry on and off") {
+  TempDir dir("sgfpat-shard");
+  const auto inputs = write_corpus(dir.path(), 750);
+  const std::vector<Config> configs = {
+      {{"--min-played", "2"}, {1, 2, 3}},
+      {{"--min-played", "1", "--no-symmetry", "--sizes", "19", "--levels", "6"}, {2, 3}},
+  };
+  int c = 0;
+  for (const Config& config : configs) {
+    ++c;
+    const std::string single = dir / ("single" + std::to_string(c));
+    nlohmann::json ij = ingest_ok(single, config.flags, inputs, dir.path());
+    CHECK(ij["rejected"].get<uint64_t>() == 2);
+    CHECK(ij["duplicates"].get<uint64_t>() > 50);
+    const std::string expected = export_tsv(single, dir.path());
+    REQUIRE(expected.size() > 10000);
+    for (int n : config.shard_counts) {
+      CAPTURE(c);
+      CAPTURE(n);
+      const std::string db = dir / ("sharded" + std::to_string(c) + "-" + std::to_string(n));
+      run_shards(db + ".work", db, n, config.flags, inputs, dir.path());
+      const std::string got = export_tsv(db, dir.path());
+      CHECK(got.size() == expected.size());
+      CHECK(got == expected);
+      DbSnapshot a = read_db(single), b = read_db(db);
+      CHECK(a.game_count == b.game_count);
+      CHECK(b.summary.games == b.game_count);
+    }
+  }
+}
+
+TEST_CASE("the combined database takes later games incrementally, like the single one") {
+  TempDir dir("sgfpat-shard-inc");
+  auto inputs = write_corpus(dir.path(), 450);
+  const std::string more = dir / "more.sgf";
+  write_file(more, join(gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 400, 100)) + kIllegal);
+  const std::string single = dir / "single", db = dir / "sharded";
+  ingest_ok(single, {}, inputs, dir.path());
+  run_shards(dir / "work", db, 2, {}, inputs, dir.path());
+  auto a = ingest_ok(single, {}, {more}, dir.path());
+  auto b = ingest_ok(db, {}, {more}, dir.path());
+  CHECK(b["count_plan"] == "incremental");
+  CHECK(a["ingested"] == b["ingested"]);
+  CHECK(export_tsv(single, dir.path()) == export_tsv(db, dir.path()));
+}
+
+TEST_CASE("scripts/sharded-ingest.sh runs the same steps: same export; clear errors and exit codes") {
+  TempDir dir("sgfpat-shard-script");
+  const auto inputs = write_corpus(dir.path(), 600);
+  const std::string single = dir / "single", db = dir / "sharded";
+  ingest_ok(single, {"--min-played", "2"}, inputs, dir.path());
+  const std::string script = std::string(SGFPAT_SOURCE_DIR) + "/scripts/sharded-ingest.sh";
+  std::vector<std::string> args = {"/bin/bash", script, "--workers", "3", "--db", db, "--sgfpat", sgfpat_binary(),
+                                   "--sketch-mb", "2", "--min-played", "2"};
+  args.insert(args.end(), inputs.begin(), inputs.end());
+  RunResult r = run(args, dir.path());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(!testutil::fs::exists(db + ".work"));  // removed after success
+  CHECK(export_tsv(db, dir.path()) == export_tsv(single, dir.path()));
+
+  // The database exists now: refused, exit 2, nothing touched.
+  r = run(args, dir.path());
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("already exists") != std::string::npos);
+  // A missing input: the plan says which, exit 3.
+  r = run({"/bin/bash", script, "--workers", "2", "--db", dir / "other", "--sgfpat", sgfpat_binary(),
+           dir / "missing.sgf"},
+          dir.path());
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("missing.sgf does not exist") != std::string::npos);
+  // No --workers: usage, exit 2.
+  r = run({"/bin/bash", script, "--db", dir / "other", inputs[0]}, dir.path());
+  CHECK(r.exit_code == 2);
+}
+
+TEST_CASE("shard steps killed with SIGKILL and run again give the uninterrupted result") {
+  TempDir dir("sgfpat-shard-kill");
+  const auto inputs = write_corpus(dir.path(), 700);
+  const std::string single = dir / "single", db = dir / "sharded", work = dir / "work";
+  ingest_ok(single, {}, inputs, dir.path());
+  const std::string expected = export_tsv(single, dir.path());
+  std::vector<std::string> plan = {"plan", "--work", work, "--shards", "2", "--sketch-mb", "2"};
+  plan.insert(plan.end(), inputs.begin(), inputs.end());
+  shard_step(plan, dir.path());
+
+  // Starts `sgfpat shard ARGS`, kills it after `fraction` of `full` seconds;
+  // true if it was killed (not ended first).
+  auto kill_after = [&](std::vector<std::string> args, double seconds) {
+    args.insert(args.begin(), {sgfpat_binary(), "shard"});
+    const pid_t pid = spawn(args, dir / "kill.out", dir / "kill.err");
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+  };
+  auto timed = [&](const std::vector<std::string>& args) {
+    const auto t0 = std::chrono::steady_clock::now();
+    shard_step(args, dir.path());
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  // Import of shard 0: killed in the middle, then completed by a rerun.
+  // Its uninterrupted time is learned from shard 1's import.
+  const double import_time = timed({"import", "--work", work, "--shard", "1", "--threads", "1", "-q"});
+  int kills = 0;
+  for (double f : {0.5, 0.3, 0.15})
+    if (kill_after({"import", "--work", work, "--shard", "0", "--threads", "1", "-q"}, f * import_time)) {
+      ++kills;
+      MESSAGE("import killed after " << f * import_time << " s");
+      break;
+    }
+  CHECK(kills == 1);
+  timed({"import", "--work", work, "--shard", "0", "--threads", "1", "-q"});
+  shard_step({"sum-sketches", "--work", work}, dir.path());
+  for (const char* s : {"0", "1"}) shard_step({"kept", "--work", work, "--shard", s, "--threads", "1"}, dir.path());
+  shard_step({"merge-kept", "--work", work}, dir.path());
+  const double count_time = timed({"count", "--work", work, "--shard", "1", "--threads", "1"});
+  kills = 0;
+  for (double f : {0.5, 0.3, 0.15})
+    if (kill_after({"count", "--work", work, "--shard", "0", "--threads", "1"}, f * count_time)) {
+      ++kills;
+      break;
+    }
+  CHECK(kills == 1);
+  shard_step({"count", "--work", work, "--shard", "0", "--threads", "1"}, dir.path());
+  // finish, killed mid-way: no database at --db, a leftover .partial that
+  // the rerun replaces.
+  const double finish_time = timed({"finish", "--work", work, "--db", dir / "probe"});
+  kills = 0;
+  for (double f : {0.5, 0.3, 0.15})
+    if (kill_after({"finish", "--work", work, "--db", db}, f * finish_time)) {
+      ++kills;
+      CHECK(!testutil::fs::exists(db));
+      break;
+    }
+  CHECK(kills == 1);
+  shard_step({"finish", "--work", work, "--db", db}, dir.path());
+  CHECK(!testutil::fs::exists(db + ".partial"));
+  CHECK(export_tsv(db, dir.path()) == expected);
+  // A damaged step output is reported, never read as a shorter list.
+  {
+    std::string bytes = read_file(work + "/shard-0/counts.records");
+    bytes.resize(bytes.size() - 3);
+    write_file(work + "/shard-0/counts.records", bytes);
+    RunResult r = run_cli({"shard", "finish", "--work", work, "--db", dir / "third"}, dir.path());
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("damaged") != std::string::npos);
+    CHECK(!testutil::fs::exists(dir / "third"));
+  }
+}
