@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "commands.h"
+#include "count_flags.h"
 #include "count_summary_json.h"
 #include "count/incremental.h"
 #include "count/recount.h"
@@ -21,12 +22,7 @@ struct IngestArgs {
   std::string db;
   std::vector<std::string> inputs;
   int threads = int(std::max(1u, std::thread::hardware_concurrency()));
-  int levels = 10;
-  int min_played = 2;
-  bool no_symmetry = false;
-  std::vector<int> sizes;
-  bool skip_handicap = false;
-  std::string min_rank;
+  CountFlags count;
   int memory_mb = 2048;
   bool json = false;
   bool quiet = false;
@@ -43,32 +39,19 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   // later run must agree with it.
   OpenOptions open;
   open.create_if_missing = true;
-  open.settings.scheme.levels = a.levels;
-  open.settings.scheme.symmetry = !a.no_symmetry;
-  open.settings.min_played = a.min_played;
-  open.check_settings = cmd.count("--levels") || cmd.count("--min-played") || cmd.count("--no-symmetry");
+  open.settings = a.count.settings();
+  open.check_settings = CountFlags::scheme_given(cmd);
   const MemorySplit memory = split_memory(size_t(a.memory_mb) << 20);
   open.memory_bytes = memory.db_bytes;
   if (memory.tight)
     std::cerr << "sgfpat ingest: warning: --memory-mb " << a.memory_mb << " is below "
               << (kIngestRecommendedBytes >> 20) << " MB: counting gets " << (memory.count_bytes >> 20)
               << " MiB, and the rest of the run may need more than the budget leaves it\n";
-  if (a.levels < 1 || a.levels > kMaxLevels) {
-    std::cerr << "sgfpat ingest: --levels must be 1.." << kMaxLevels << "\n";
-    return kUsage;
-  }
   GameFilter filter;
-  filter.sizes = a.sizes;
-  filter.skip_handicap = a.skip_handicap;
-  if (!a.min_rank.empty()) {
-    filter.min_rank = rank_value(a.min_rank);
-    if (!filter.min_rank) {
-      std::cerr << "sgfpat ingest: --min-rank '" << a.min_rank << "' is not a rank like 5d, 3k or 1p\n";
-      return kUsage;
-    }
-  }
+  Status st = a.count.filter(&filter);
+  if (!st.ok()) return fail("sgfpat ingest: ", st);
   std::unique_ptr<PatternDb> db;
-  Status st = PatternDb::Open(a.db, open, &db);
+  st = PatternDb::Open(a.db, open, &db);
   if (!st.ok()) {
     return fail("sgfpat ingest: ", st);
   }
@@ -91,7 +74,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   }
 
   // ---- import ----
-  Importer importer(db.get(), filter, a.min_rank);
+  Importer importer(db.get(), filter, a.count.min_rank);
   uint64_t shown_errors = 0, input_errors = 0;
   auto report = [&](const std::string& msg) {
     if (a.quiet) return;
@@ -263,20 +246,7 @@ Runner register_ingest(CLI::App& app) {
   cmd->add_option("inputs", a->inputs,
                   "SGF inputs: files, directories, .gz/.bz2/.xz/.zst files, .tar(.gz|.bz2|.xz)/.zip archives, - for stdin");
   cmd->add_option("--threads,-j", a->threads, "Counting threads")->capture_default_str()->check(CLI::Range(1, 256));
-  cmd->add_option("--levels,-L", a->levels, "Deepest zoom level L (fixed when the database is created)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, kMaxLevels));
-  cmd->add_option("--min-played", a->min_played,
-                  "Report patterns played at least this often (fixed when the database is created)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 255));
-  cmd->add_flag("--no-symmetry", a->no_symmetry, "Count patterns as seen, not up to the 8 symmetries (fixed at creation)");
-  cmd->add_option("--sizes", a->sizes, "Only these board sizes (e.g. --sizes 19 or --sizes 9,13,19)")
-      ->delimiter(',')
-      ->allow_extra_args(false)  // one word per --sizes: the inputs after it stay inputs
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  cmd->add_flag("--skip-handicap", a->skip_handicap, "Skip handicap games (HA >= 2 or setup stones)");
-  cmd->add_option("--min-rank", a->min_rank, "Only games where both BR and WR are at least this rank (e.g. 5d)");
+  a->count.add_to(cmd, " (fixed when the database is created)");
   cmd->add_option("--memory-mb", a->memory_mb, "Peak memory of the whole run, MiB (counting gets what the database and buffers leave)")->capture_default_str()->check(CLI::Range(4, 1 << 20));
   cmd->add_flag("--json", a->json, "Print the summary as JSON");
   cmd->add_flag("--quiet,-q", a->quiet, "Do not print rejected records");

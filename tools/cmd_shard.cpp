@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "commands.h"
+#include "count_flags.h"
 #include "count/played_sketch_file.h"
 #include "ingest/ingest_policy.h"
 #include "progress.h"
@@ -28,12 +29,7 @@ struct ShardArgs {
   // plan
   int shards = 0;
   std::vector<std::string> inputs;
-  int levels = 10;
-  int min_played = 2;
-  bool no_symmetry = false;
-  std::vector<int> sizes;
-  bool skip_handicap = false;
-  std::string min_rank;
+  CountFlags count;
   int sketch_mb = 512;
 };
 
@@ -42,21 +38,12 @@ const char* const kMe = "sgfpat shard: ";
 int run_plan(const ShardArgs& a) {
   ShardPlan plan;
   plan.shards = a.shards;
-  plan.settings.scheme.levels = a.levels;
-  plan.settings.scheme.symmetry = !a.no_symmetry;
-  plan.settings.min_played = a.min_played;
-  plan.filter.sizes = a.sizes;
-  plan.filter.skip_handicap = a.skip_handicap;
-  plan.min_rank = a.min_rank;
-  if (!a.min_rank.empty()) {
-    plan.filter.min_rank = rank_value(a.min_rank);
-    if (!plan.filter.min_rank) {
-      std::cerr << kMe << "--min-rank '" << a.min_rank << "' is not a rank like 5d, 3k or 1p\n";
-      return kUsage;
-    }
-  }
+  plan.settings = a.count.settings();
+  plan.min_rank = a.count.min_rank;
+  Status st = a.count.filter(&plan.filter);
+  if (!st.ok()) return fail(kMe, st);
   // The size every shard's sketch has (they are summed cell by cell).
-  plan.sketch_bytes = CountMinSketch(size_t(a.sketch_mb) << 20, a.min_played).bytes();
+  plan.sketch_bytes = CountMinSketch(size_t(a.sketch_mb) << 20, plan.settings.min_played).bytes();
   // Every shard reads every input, maybe from another folder: absolute paths.
   for (const std::string& in : a.inputs) {
     if (in == "-") {
@@ -70,7 +57,7 @@ int run_plan(const ShardArgs& a) {
     }
     plan.inputs.push_back(std::filesystem::absolute(in).lexically_normal().string());
   }
-  Status st = write_plan(a.work, plan);
+  st = write_plan(a.work, plan);
   if (!st.ok()) return fail(kMe, st);
   if (a.json) {
     nlohmann::ordered_json j;
@@ -209,17 +196,7 @@ Runner register_shard(CLI::App& app) {
   common(plan);
   plan->add_option("--shards", a->shards, "Number of shards")->required()->check(CLI::Range(1, 100000));
   plan->add_option("inputs", a->inputs, "SGF inputs as for ingest (every shard reads all of them)")->required();
-  plan->add_option("--levels,-L", a->levels, "Deepest zoom level L")->capture_default_str()->check(CLI::Range(1, kMaxLevels));
-  plan->add_option("--min-played", a->min_played, "Report patterns played at least this often (over all shards)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 255));
-  plan->add_flag("--no-symmetry", a->no_symmetry, "Count patterns as seen, not up to the 8 symmetries");
-  plan->add_option("--sizes", a->sizes, "Only these board sizes (e.g. --sizes 19)")
-      ->delimiter(',')
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  plan->add_flag("--skip-handicap", a->skip_handicap, "Skip handicap games");
-  plan->add_option("--min-rank", a->min_rank, "Only games where both players are at least this rank");
+  a->count.add_to(plan, " (as for ingest; min_played counts over all shards)");
   plan->add_option("--sketch-mb", a->sketch_mb,
                    "Size of the sketch of played patterns, MiB, the same in every shard (about 2 bytes per played "
                    "(level, pattern) item of the whole corpus keeps the kept set small; every import, kept and "
