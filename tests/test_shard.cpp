@@ -188,12 +188,26 @@ TEST_CASE("shard steps killed with SIGKILL and run again give the uninterrupted 
   CHECK(export_tsv(db, dir.path()) == expected);
   // A damaged step output is reported, never read as a shorter list.
   {
-    std::string bytes = read_file(work + "/shard-0/counts.records");
+    const std::string whole = read_file(work + "/shard-0/counts.records");
+    std::string bytes = whole;
     bytes.resize(bytes.size() - 3);
     write_file(work + "/shard-0/counts.records", bytes);
     RunResult r = run_cli({"shard", "finish", "--work", work, "--db", dir / "third"}, dir.path());
     CHECK(r.exit_code == 1);
     CHECK(r.err.find("damaged") != std::string::npos);
     CHECK(!testutil::fs::exists(dir / "third"));
+    write_file(work + "/shard-0/counts.records", whole);
+  }
+  // An input that grew after the sketches were summed: a rerun import stores
+  // the new games, and finish refuses the steps that no longer fit together.
+  {
+    std::ofstream(inputs[0], std::ios::app)
+        << join(gz_lines(corpus_path("tygem-dev/tygem-2005-12.sgf.gz"), 0, 30));
+    for (const char* s : {"0", "1"}) shard_step({"import", "--work", work, "--shard", s, "-q"}, dir.path());
+    RunResult r = run_cli({"shard", "finish", "--work", work, "--db", dir / "fourth"}, dir.path());
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("run the steps again from import") != std::string::npos);
+    CHECK(!testutil::fs::exists(dir / "fourth"));
+    CHECK(!testutil::fs::exists(dir / "fourth.partial"));
   }
 }

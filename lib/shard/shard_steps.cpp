@@ -55,6 +55,15 @@ Status open_shard_db(const ShardPaths& paths, const ShardPlan& plan, int shard, 
   return st;
 }
 
+// The steps that hold the plan's sketch refuse a budget it does not fit.
+Status check_sketch_fits(const ShardPlan& plan, size_t memory_budget) {
+  const size_t have = split_memory(memory_budget).count_bytes;
+  if (plan.sketch_bytes <= have) return Status::OK();
+  return Status::InvalidArgument("the plan's sketch (" + std::to_string(plan.sketch_bytes >> 20) +
+                                 " MiB) does not fit the " + std::to_string(have >> 20) +
+                                 " MiB --memory-mb leaves for counting: give this step more memory");
+}
+
 GameSource all_games(PatternDb& db) {
   return [&db](const GameVisitor& v) { return db.for_each_game(v); };
 }
@@ -72,6 +81,7 @@ Status import_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, c
   *report = ShardStepReport{};
   const auto t0 = Clock::now();
   Status st = check_shard(plan, shard);
+  if (st.ok()) st = check_sketch_fits(plan, options.memory_budget);
   if (!st.ok()) return st;
   std::error_code ec;
   fs::create_directories(paths.shard_dir(shard), ec);
@@ -135,6 +145,7 @@ Status list_kept(const ShardPaths& paths, const ShardPlan& plan, int shard, cons
   *report = ShardStepReport{};
   const auto t0 = Clock::now();
   Status st = check_shard(plan, shard);
+  if (st.ok()) st = check_sketch_fits(plan, options.memory_budget);
   if (!st.ok()) return st;
   PlayedSketch summed;
   st = load_played_sketch(paths.sketch(), plan.settings.min_played, &summed);
@@ -317,6 +328,31 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
 }
 
 namespace {
+// Every shard's kept list and counts must come from the games its sketch
+// was made of: an import run again after the sketches were summed (inputs
+// that changed on disk) would break exactness, and is refused.
+Status check_chain(const ShardPaths& paths, const ShardPlan& plan, uint64_t summed_items) {
+  const int levels = plan.settings.scheme.levels;
+  uint64_t items = 0;
+  for (int i = 0; i < plan.shards; ++i) {
+    RecordReader kept, counts;
+    Status st = kept.open(paths.shard_kept(i), RecordKind::kKept, levels);
+    if (st.ok()) st = counts.open(paths.shard_counts(i), RecordKind::kCounts, levels);
+    if (!st.ok()) return st;
+    if (kept.meta().games != counts.meta().games)
+      return Status::InvalidArgument("shard " + std::to_string(i) + " was counted over " +
+                                     std::to_string(counts.meta().games) + " games but its kept list over " +
+                                     std::to_string(kept.meta().games) +
+                                     ": its games changed between the steps; run the steps again from import");
+    items += kept.meta().items;
+  }
+  if (items != summed_items)
+    return Status::InvalidArgument("the kept lists cover " + std::to_string(items) +
+                                   " played items but the summed sketch " + std::to_string(summed_items) +
+                                   ": a shard's games changed after its import; run the steps again from import");
+  return Status::OK();
+}
+
 // Copies every shard's games, with their position index entries, into `db`.
 Status copy_games(const ShardPaths& paths, const ShardPlan& plan, size_t memory_budget, PatternDb* db) {
   bool all_indexed = true;
@@ -369,20 +405,25 @@ Status copy_games(const ShardPaths& paths, const ShardPlan& plan, size_t memory_
 }
 }  // namespace
 
-Status finish_shards(const ShardPaths& paths, const ShardPlan& plan, const std::string& db_path,
-                     const ShardRunOptions& options, ShardStepReport* report) {
+namespace {
+Status finish_unguarded(const ShardPaths& paths, const ShardPlan& plan, const std::string& db_path,
+                        const ShardRunOptions& options, ShardStepReport* report) {
   *report = ShardStepReport{};
   const auto t0 = Clock::now();
   std::error_code ec;
   if (fs::exists(db_path, ec) && !(fs::is_directory(db_path, ec) && fs::is_empty(db_path, ec)))
     return Status::InvalidArgument(db_path + " already exists: finish makes a new database (remove it, or give "
                                    "another --db)");
+  Status st = check_sketch_fits(plan, options.memory_budget);
+  if (!st.ok()) return st;
   const std::string partial = db_path + ".partial";
   fs::remove_all(partial, ec);  // a killed finish's leftover
   if (ec) return Status::IOError("cannot remove " + partial + ": " + ec.message());
   PlayedSketch summed;
-  Status st = load_played_sketch(paths.sketch(), plan.settings.min_played, &summed);
+  st = load_played_sketch(paths.sketch(), plan.settings.min_played, &summed);
   if (!st.ok()) return st.with_context("the summed sketch (did sum-sketches finish?)");
+  st = check_chain(paths, plan, summed.items);
+  if (!st.ok()) return st;
   const int levels = plan.settings.scheme.levels;
   const uint64_t min_played = uint64_t(plan.settings.min_played);
   {
@@ -419,8 +460,9 @@ Status finish_shards(const ShardPaths& paths, const ShardPlan& plan, const std::
     });
     if (!st.ok()) return st;
     if (meta.games != db->game_count())
-      return Status::Corruption("the shards' counts cover " + std::to_string(meta.games) + " games, but they store " +
-                                std::to_string(db->game_count()) + " (a shard was imported again after its count?)");
+      return Status::InvalidArgument("the shards' counts cover " + std::to_string(meta.games) +
+                                     " games, but they store " + std::to_string(db->game_count()) +
+                                     ": a shard's games changed after its count; run the steps again from import");
     // The summed sketch goes with the counts: a later `ingest` adds games
     // to this database incrementally.
     const std::string sketch_name = played_sketch_name(gen);
@@ -446,6 +488,19 @@ Status finish_shards(const ShardPaths& paths, const ShardPlan& plan, const std::
     return Status::IOError("cannot rename " + partial + " to " + db_path + ": " + std::strerror(errno));
   report->seconds = since(t0);
   return Status::OK();
+}
+
+}  // namespace
+
+Status finish_shards(const ShardPaths& paths, const ShardPlan& plan, const std::string& db_path,
+                     const ShardRunOptions& options, ShardStepReport* report) {
+  Status st = finish_unguarded(paths, plan, db_path, options, report);
+  if (!st.ok()) {
+    // Nothing half-made stays behind (a kill leaves it; the next run removes it).
+    std::error_code ec;
+    fs::remove_all(db_path + ".partial", ec);
+  }
+  return st;
 }
 
 }  // namespace sgfpat
