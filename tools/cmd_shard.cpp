@@ -144,7 +144,9 @@ int run_step(const std::string& step, const ShardArgs& a) {
     j["exit_code"] = code;
     std::cout << j.dump() << "\n";
   } else if (!a.quiet) {
-    std::cout << who << ": " << with_commas(r.games) << " games";
+    std::cout << who << ":";
+    if (step != "sum-sketches") std::cout << " " << with_commas(r.games) << " games";
+    else std::cout << " " << with_commas(r.items) << " played items";
     if (step == "import")
       std::cout << " stored (" << with_commas(r.import.games_read) << " read, " << with_commas(r.import.ingested)
                 << " new, " << with_commas(r.import.duplicates) << " duplicates, " << with_commas(r.import.filtered)
