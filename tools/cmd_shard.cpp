@@ -206,26 +206,31 @@ Runner register_shard(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1, 1 << 20));
   steps.emplace_back(plan, "plan");
-  auto* imp = cmd->add_subcommand("import", "Store this shard's games (read from every input) and sketch their played patterns");
-  common(imp), running(imp), sharded(imp);
-  imp->add_option("--max-errors-shown", a->max_errors_shown, "Print at most this many problems")->capture_default_str();
-  steps.emplace_back(imp, "import");
-  auto* sum = cmd->add_subcommand("sum-sketches", "Sum the shards' sketches (after every import)");
-  common(sum);
-  steps.emplace_back(sum, "sum-sketches");
-  auto* kept = cmd->add_subcommand("kept", "List this shard's played patterns the summed sketch may keep");
-  common(kept), running(kept), sharded(kept);
-  steps.emplace_back(kept, "kept");
-  auto* merge = cmd->add_subcommand("merge-kept", "Merge the shards' kept lists (after every kept step)");
-  common(merge);
-  steps.emplace_back(merge, "merge-kept");
-  auto* count = cmd->add_subcommand("count", "Count the merged kept set exactly over this shard's games");
-  common(count), running(count), sharded(count);
-  steps.emplace_back(count, "count");
-  auto* finish = cmd->add_subcommand("finish", "Sum the shards' counts into one new database with every game");
-  common(finish), running(finish);
-  finish->add_option("--db", a->db, "The database to make (must not exist)")->required();
-  steps.emplace_back(finish, "finish");
+  // The other steps: name, help, whether it runs over games (threads,
+  // memory) and whether it is one shard's.
+  struct StepFlags {
+    const char* name;
+    const char* help;
+    bool runs, per_shard;
+  };
+  static const StepFlags kSteps[] = {
+      {"import", "Store this shard's games (read from every input) and sketch their played patterns", true, true},
+      {"sum-sketches", "Sum the shards' sketches (after every import)", false, false},
+      {"kept", "List this shard's played patterns the summed sketch may keep", true, true},
+      {"merge-kept", "Merge the shards' kept lists (after every kept step)", false, false},
+      {"count", "Count the merged kept set exactly over this shard's games", true, true},
+      {"finish", "Sum the shards' counts into one new database with every game", true, false},
+  };
+  for (const StepFlags& f : kSteps) {
+    auto* s = cmd->add_subcommand(f.name, f.help);
+    common(s);
+    if (f.runs) running(s);
+    if (f.per_shard) sharded(s);
+    steps.emplace_back(s, f.name);
+  }
+  steps[1].first->add_option("--max-errors-shown", a->max_errors_shown, "Print at most this many problems")
+      ->capture_default_str();
+  steps.back().first->add_option("--db", a->db, "The database to make (must not exist)")->required();
   return [a, steps]() {
     for (const auto& [sub, name] : steps)
       if (sub->parsed()) return name == "plan" ? run_plan(*a) : run_step(name, *a);
