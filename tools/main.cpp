@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   add(register_similar);
   add(register_train);
   add(register_solve);
+  add(register_repair);
   // Numbers must be finite wherever a flag takes one (komi, smoothing, ...).
   for (CLI::App* sub : app.get_subcommands({}))
     for (CLI::Option* opt : sub->get_options())
