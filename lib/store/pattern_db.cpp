@@ -24,6 +24,7 @@
 #include <algorithm>
 
 #include "core/coding.h"
+#include "store/diary_logger.h"
 #include "store/scratch_dirs.h"
 
 namespace sgfpat {
@@ -119,7 +120,9 @@ Status from_rocks(const rocksdb::Status& s, const std::string& what) {
   std::string msg = what + ": " + s.ToString();
   if (s.IsNotFound() || s.IsPathNotFound()) return Status::NotFound(std::move(msg));
   if (s.IsCorruption()) return Status::Corruption(std::move(msg));
-  if (s.IsNoSpace() || s.subcode() == rocksdb::Status::kSpaceLimit) return Status::NoSpace(std::move(msg));
+  if (s.IsNoSpace() || s.subcode() == rocksdb::Status::kSpaceLimit)
+    return Status::NoSpace(msg + " (the disk is full: free some space and run the command again; the database "
+                                 "keeps what earlier writes stored)");
   if (s.IsBusy() || s.IsTimedOut() || s.IsTryAgain()) return Status::Busy(std::move(msg));
   if (s.IsNotSupported() || s.IsInvalidArgument()) return Status::NotSupported(std::move(msg));
   if (s.IsMemoryLimit()) return Status::NoMemory(std::move(msg));
@@ -310,6 +313,9 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
       s = raw->TryCatchUpWithPrimary();
     }
   } else {
+    std::error_code ec;
+    if (creating) std::filesystem::create_directories(path, ec);
+    opts.info_log = open_diary_logger(path);
     s = rocksdb::DB::Open(opts, path, cfs, &db->cf_, &raw);
     if (s.ok()) db->db_.reset(raw);
   }
@@ -475,6 +481,7 @@ Status PatternDb::RepairFiles(const std::string& path) {
                                                        {"counts", counts},
                                                        {"pending", plain},
                                                        {"positions", plain}};
+  opts.info_log = open_diary_logger(path);
   auto s = rocksdb::RepairDB(path, opts, cfs, plain);
   if (!s.ok() && s.IsIOError() && !s.IsNoSpace() && locked_by_another_process(path))
     return Status::Busy("database " + path + " is in use by another process (" + s.ToString() + ")");
