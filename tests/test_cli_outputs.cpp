@@ -1,7 +1,7 @@
 // Where `export` and `train` may write: a symlink is followed (its target
 // gets the new content, the link stays), a FIFO and a device are written
 // through (never replaced by a regular file), /dev/full is a full disk
-// (exit 5), a directory and a path inside a database directory are refused
+// (exit 6), a directory and a path inside a database directory are refused
 // (exit 2) with nothing changed.
 #include <doctest/doctest.h>
 #include <sys/stat.h>
@@ -92,13 +92,13 @@ TEST_CASE("devices: /dev/null takes the output and stays a device; /dev/full is 
     CHECK(fs::is_character_file("/dev/null"));
     RunResult full = run_cli(export_args(format, "/dev/full"), dir.path());
     INFO("stderr: " << full.err);
-    CHECK(full.exit_code == 5);
+    CHECK(full.exit_code == 6);
     CHECK(full.err.find("/dev/full") != std::string::npos);
     CHECK(fs::is_character_file("/dev/full"));
   }
   RunResult t = run_cli(train_args("/dev/full"), dir.path());
   INFO("train stderr: " << t.err);
-  CHECK(t.exit_code == 5);
+  CHECK(t.exit_code == 6);
   CHECK(t.err.find("/dev/full") != std::string::npos);
   CHECK(fs::is_character_file("/dev/full"));
 }

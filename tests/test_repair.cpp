@@ -2,7 +2,7 @@
 // lost, a table file of games deleted or cut short, a table file of counts
 // cut short) is repaired; what it then exports equals, byte for byte, the
 // export of a fresh ingest of exactly the games that survived; the games
-// lost are reported with exit code 7; a sound database is left unchanged.
+// lost are reported with exit code 8; a sound database is left unchanged.
 #include <doctest/doctest.h>
 #include <rocksdb/sst_file_reader.h>
 #include <rocksdb/table_properties.h>
@@ -110,7 +110,7 @@ std::string timeless(std::string priors) {
 nlohmann::json repair_and_compare(const std::string& db, const TempDir& dir, int want_exit) {
   RunResult before = run_cli({"stats", "--db", db}, dir.path());
   INFO("stats on the damaged database: " << before.err);
-  CHECK(before.exit_code == 4);  // damaged: run sgfpat repair
+  CHECK(before.exit_code == 5);  // damaged: run sgfpat repair
   CHECK(before.err.find("sgfpat repair") != std::string::npos);
   RunResult r = run_cli({"repair", "--db", db, "--json"}, dir.path());
   INFO("repair stdout: " << r.out);
@@ -175,7 +175,7 @@ TEST_CASE("repair: a table file of games deleted: the other games are kept and c
   const auto games = tables_of(db, "games");
   REQUIRE_FALSE(games.empty());
   fs::remove(games.back());
-  const auto j = repair_and_compare(db, dir, 7);
+  const auto j = repair_and_compare(db, dir, 8);
   CHECK(j["games_lost"].get<int>() > 0);
   CHECK(j["games_kept"].get<int>() > 0);
 }
@@ -186,7 +186,7 @@ TEST_CASE("repair: a table file of games cut short is set aside, its games repor
   const auto games = tables_of(db, "games");
   REQUIRE_FALSE(games.empty());
   fs::resize_file(games.front(), fs::file_size(games.front()) / 2);
-  const auto j = repair_and_compare(db, dir, 7);
+  const auto j = repair_and_compare(db, dir, 8);
   CHECK(j["games_lost"].get<int>() > 0);
   CHECK(j["set_aside"].size() == 1);
 }
@@ -202,8 +202,40 @@ TEST_CASE("repair: a table file of counts cut short: the counts are recounted, n
   CHECK(built().export_of(db, "tsv") == built().tsv);
 }
 
-TEST_CASE("repair refuses what is not a database and a database in use, changing nothing") {
-  TempDir dir("sgfpat-repair-refuse");
+TEST_CASE("repair: totals that disagree with the stored games; refused while another process writes") {
+  TempDir dir("sgfpat-repair-busy");
+  const std::string db = copy_db(dir / "db");
+  put_raw(db, "default", "games", "999");
+  {
+    // Held open as a writer by this process: repair must not touch it.
+    rocksdb::DBOptions options;
+    std::vector<std::string> names;
+    REQUIRE(rocksdb::DB::ListColumnFamilies(options, db, &names).ok());
+    std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+    for (const auto& n : names) cfs.push_back({n, {}});
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
+    rocksdb::DB* raw = nullptr;
+    REQUIRE(rocksdb::DB::Open(options, db, cfs, &handles, &raw).ok());
+    RunResult r = run_cli({"repair", "--db", db}, dir.path());
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 7);
+    CHECK(r.err.find("in use") != std::string::npos);
+    // (the files themselves: the holder's own compactions may change them)
+    CHECK_FALSE(fs::exists(db + ".before-repair"));
+    CHECK_FALSE(fs::exists(db + "/lost"));
+    for (auto* h : handles) CHECK(raw->DestroyColumnFamilyHandle(h).ok());
+    CHECK(raw->Close().ok());
+    delete raw;
+  }
+  RunResult r = run_cli({"repair", "--db", db, "--json"}, dir.path());
+  INFO("stderr: " << r.err);
+  REQUIRE(r.exit_code == 8);  // 999 games were recorded, 36 are there
+  const auto j = r.json();
+  CHECK(j["found"].get<std::string>().find("999") != std::string::npos);
+  CHECK(j["games_kept"].get<int>() == kBatches * kPerBatch);
+  CHECK(built().export_of(db, "tsv") == built().tsv);
+  CHECK(run_cli({"repair", "--db", db}, dir.path()).exit_code == 0);  // sound now
+
   RunResult none = run_cli({"repair", "--db", dir / "nothing"}, dir.path());
   CHECK(none.exit_code == 1);
   CHECK(none.err.find(dir / "nothing") != std::string::npos);

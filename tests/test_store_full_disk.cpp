@@ -86,13 +86,13 @@ std::vector<std::string> temporaries(const std::string& dir) {
 void check_no_space(const RunResult& r, const std::string& path) {
   INFO("stderr: " << r.err);
   CHECK(r.signal == 0);
-  CHECK(r.exit_code == 5);
+  CHECK(r.exit_code == 6);
   CHECK(r.err.find(path) != std::string::npos);
 }
 
 }  // namespace
 
-TEST_CASE("a full disk: clear errors, exit 5, nothing lost, and a re-run completes exactly") {
+TEST_CASE("a full disk: clear errors, exit 6, nothing lost, and a re-run completes exactly") {
   TempDir dir("sgfpat-fulldisk");
   const auto lines = gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, 400);
   const std::string a = dir / "a.sgf", b = dir / "b.sgf";

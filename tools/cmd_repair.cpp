@@ -90,12 +90,12 @@ Runner register_repair(CLI::App& app) {
       "repair",
       "Check a pattern database and repair it if it is damaged.\n"
       "A sound database is left untouched (exit 0). A damaged one (lost or damaged files, MANIFEST or CURRENT)\n"
-      "is first copied whole to --backup (default DB.before-repair; refused with exit 5 and nothing changed when\n"
+      "is first copied whole to --backup (default DB.before-repair; refused with exit 6 and nothing changed when\n"
       "the copy does not fit), then RocksDB's repair rebuilds it from the files it can read (unreadable ones are\n"
       "moved to DB/lost/), stored games that do not decode or replay are removed, the position index is rebuilt\n"
       "and every count is recounted from the games kept, so the counts are exact for them.\n"
-      "Exit codes: 0 sound or repaired with no game lost, 7 repaired but stored games were lost (listed),\n"
-      "1 failure, 2 usage, 4 what is left cannot be made a database, 5 no space, 6 in use by another writer.");
+      "Exit codes: 0 sound or repaired with no game lost, 8 repaired but stored games were lost (listed),\n"
+      "1 failure, 2 usage, 5 what is left cannot be made a database, 6 no space, 7 in use by another writer.");
   cmd->add_option("--db", a->db, "Pattern database directory")->required();
   cmd->add_option("--backup", a->backup, "Copy the database here before changing it (a new directory)");
   cmd->add_flag("--no-backup", a->no_backup, "Do not copy the database first (unreadable files still go to DB/lost/)");

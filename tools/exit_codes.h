@@ -12,10 +12,11 @@ enum Exit : int {
   kFailure = 1,   // the command could not do its job (database, I/O, memory)
   kUsage = 2,     // bad flags or arguments
   kBadInput = 3,  // input records rejected (e.g. an illegal game for `board`)
-  kDamaged = 4,   // the database is damaged or not sgfpat's: see `sgfpat repair`
-  kNoSpace = 5,   // the disk (or a quota) is full: nothing half-written was left
-  kBusy = 6,      // the database is in use by another writer
-  kRepairedWithLoss = 7,  // `repair`: the database works again, but stored games were lost
+  kUndecided = 4,  // `solve`: the budget ran out before a proof
+  kDamaged = 5,   // the database is damaged or not sgfpat's: see `sgfpat repair`
+  kNoSpace = 6,   // the disk (or a quota) is full: nothing half-written was left
+  kBusy = 7,      // the database is in use by another writer
+  kRepairedWithLoss = 8,  // `repair`: the database works again, but stored games were lost
 };
 
 // kOk for an ok status; kUsage for InvalidArgument, kBadInput for

@@ -141,6 +141,8 @@ Status repair_database(const std::string& path, const RepairOptions& options, Re
   // one, or a failing disk are left as they are.
   if (!st.ok() && !st.is_corruption()) return st;
   report->found = st.ok() ? check.problem : st.message();
+  if (PatternDb::InUse(path))
+    return Status::Busy("database " + path + " is in use by another writer: stop it before repairing; nothing was changed");
 
   if (options.backup) {
     report->backup_dir = options.backup_dir.empty() ? default_backup_dir(path) : options.backup_dir;

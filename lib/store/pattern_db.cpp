@@ -469,6 +469,8 @@ Status PatternDb::load_meta() {
   return Status::OK();
 }
 
+bool PatternDb::InUse(const std::string& path) { return locked_by_another_process(path); }
+
 Status PatternDb::RepairFiles(const std::string& path) {
   rocksdb::DBOptions opts;
   opts.paranoid_checks = true;

@@ -97,6 +97,8 @@ class PatternDb {
   // the files it cannot read to `path`/lost/.  Counts and games in the files
   // it set aside are gone; callers recount (see lib/repair).
   static Status RepairFiles(const std::string& path);
+  // True when another process holds the database's write lock.
+  static bool InUse(const std::string& path);
 
   const DbSettings& settings() const { return settings_; }
   const std::string& path() const { return path_; }
