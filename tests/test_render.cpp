@@ -145,3 +145,46 @@ TEST_CASE("sgfpat board --svg writes a drawing of the position") {
   CHECK(near(centre(2, 6), {0, 0, 0}));
   CHECK(near(centre(4, 4), rgb(kSvgWood), 60));
 }
+
+TEST_CASE("sgfpat query --svg lights the pattern's diamond and marks the point; --pattern draws the pattern") {
+  TempDir dir("sgfpat-render");
+  // Twenty copies of one short 9x9 game (different names: different games),
+  // so that the patterns of its moves are played often.
+  std::string games;
+  for (int i = 0; i < 20; ++i)
+    games += "(;GM[1]SZ[9]PB[b" + std::to_string(i) + "]RE[B+1];B[ee];W[ce];B[gc];W[cg];B[ge])\n";
+  write_file(dir / "g.sgf", games);
+  RunResult r = run({SGFPAT_BINARY, "ingest", "--db", dir / "db", "--quiet", "--levels", "3", dir / "g.sgf"}, dir.path());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  // After move 2, Black to move at G7 (gc): played in all 20 games.
+  r = run({SGFPAT_BINARY, "query", "--db", dir / "db", "--sgf", dir / "g.sgf", "--move", "2", "--point", "G7", "--json",
+           "--svg", dir / "q.svg"},
+          dir.path());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const int largest = j["largest_level"].get<int>();
+  REQUIRE(largest >= 1);
+  const Picture pic = render(dir / "q.svg", dir / "q.png");
+  const int cell = pic.width / 10;
+  auto at = [&](int x, int y, int dx, int dy) { return pic.at(cell + x * cell + dx, cell + y * cell + dy); };
+  // G7 is (6, 2): the mark's disc there; wood just inside the diamond, and
+  // a dimmed board far outside it (A1 is 10 rings away).
+  CHECK(near(at(6, 2, cell / 3, -cell / 6), rgb(kSvgMark)));
+  CHECK(near(at(6, 2 + largest, cell / 4, -cell / 4), rgb(kSvgWood), 30));
+  const auto far = at(0, 8, cell / 4, -cell / 4), wood = rgb(kSvgWood);
+  CHECK_FALSE(near(far, wood, 10));
+  CHECK(far[0] + far[1] + far[2] < wood[0] + wood[1] + wood[2]);
+
+  // --pattern: the pattern on its own board, X (to move) black, O white.
+  // Level 1 in spec order: north, east, south, west of the point.
+  r = run({SGFPAT_BINARY, "query", "--db", dir / "db", "--pattern", "X.O.", "--svg", dir / "p.svg"}, dir.path());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const Picture pp = render(dir / "p.svg", dir / "p.png");
+  const int pc = pp.width / 4;  // a 3x3 board
+  auto pat = [&](int x, int y) { return pp.at(pc + x * pc + pc / 4, pc + y * pc + pc / 4); };
+  CHECK(near(pat(1, 0), {0, 0, 0}));        // north: X
+  CHECK(near(pat(1, 2), {255, 255, 255}));  // south: O
+}

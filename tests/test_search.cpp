@@ -352,3 +352,26 @@ TEST_CASE("nearest scan: distances, games, positions and symmetries equal a from
     }
   }
 }
+
+TEST_CASE("sgfpat accuracy --knn measures the k-NN predictor without a priors file") {
+  TempDir dir("sgfpat-search");
+  write_file(dir / "stored.sgf", join(gz_lines(corpus_path("tygem-dev/tygem-2007-01.sgf.gz"), 0, 40)));
+  write_file(dir / "test.sgf", join(gz_lines(corpus_path("tygem-dev/tygem-2007-01.sgf.gz"), 0, 2)));
+  RunResult r = run_cli({"ingest", "--db", dir / "db", "--quiet", "--levels", "3", dir / "stored.sgf"}, dir.path());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  // The test games are stored games: with K = 1 the nearest position is the
+  // same position (distance 0), so every sampled move is ranked first.
+  r = run_cli({"accuracy", "--knn", "1", "--db", dir / "db", "--knn-positions", "20", "--json", dir / "test.sgf"},
+              dir.path());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  CHECK(j["estimator"] == "knn");
+  CHECK(j["positions"].get<uint64_t>() == 20);
+  CHECK(j["top1"].get<double>() > 0.9);
+  // Neither --priors nor --knn: a usage error that says what to give.
+  r = run_cli({"accuracy", dir / "test.sgf"}, dir.path());
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--priors") != std::string::npos);
+}

@@ -348,7 +348,7 @@ Runner register_accuracy(CLI::App& app) {
   auto a = std::make_shared<AccuracyArgs>();
   auto* cmd = app.add_subcommand("accuracy",
                                  "Replay test games (not ingested) and rank each played move among the legal moves");
-  a->priors.add_to(cmd);
+  a->priors.add_to(cmd, /*required=*/false);  // --knn measures without priors
   cmd->add_option("inputs", a->inputs, "SGF inputs of test games")->required();
   cmd->add_option("--csv", a->csv, "Write the cumulative accuracy by rank to this CSV file");
   cmd->add_option("--max-games", a->max_games, "Stop after this many games (0: all)");

@@ -1,11 +1,11 @@
 // sgfpat board: the position of a recorded game after N moves.
-#include <fstream>
 #include <iostream>
 
 #include "board_text.h"
 #include "commands.h"
 #include "game_select.h"
 #include "render/svg_board.h"
+#include "render/svg_file.h"
 
 namespace sgfpat::cli {
 
@@ -46,12 +46,8 @@ Runner register_board(CLI::App& app) {
       SvgOptions so;
       so.last = last;
       so.title = game.origin.describe() + " after move " + std::to_string(result.moves_played);
-      std::ofstream out(args->svg);
-      out << board_svg(board, so);
-      if (!out) {
-        std::cerr << "sgfpat board: cannot write " << args->svg << "\n";
-        return kFailure;
-      }
+      st = write_svg_file(args->svg, board_svg(board, so));
+      if (!st.ok()) return fail("sgfpat board: ", st);
     }
     if (args->format == "text") {
       std::cout << board_text(board);

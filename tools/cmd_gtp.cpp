@@ -8,6 +8,7 @@
 #include "core/version.h"
 #include "gtp/engine.h"
 #include "priors_flags.h"
+#include "rules_flags.h"
 #include "search_flags.h"
 
 namespace sgfpat::cli {
@@ -16,6 +17,7 @@ namespace {
 struct GtpArgs {
   PriorsFlags priors;
   SearchFlags search;
+  RulesFlags rules;
   double resign = gtp::EngineOptions{}.resign_threshold;
   bool verbose = false;
 };
@@ -35,6 +37,13 @@ int run_gtp(const GtpArgs& a) {
   o.resign_threshold = a.resign;
   o.version = kVersion;
   o.verbose = a.verbose;
+  std::unique_ptr<solve::TableReader> table;
+  if (a.rules.atari()) {
+    o.rules = gtp::Rules::Atari;
+    // Without a clock, a move gets --seconds of proving search (5 s if unset).
+    Status st = a.rules.atari_options(a.search.seconds > 0 ? a.search.seconds : 5.0, a.search.threads, &table, &o.atari);
+    if (!st.ok()) return fail("sgfpat gtp: --table: ", st);
+  }
   o.show_board = [](const Board& b, Point last) { return board_pretty(b, last); };
   o.log = [](const std::string& line) { std::cerr << line << "\n"; };
   gtp::Engine engine(priors.is_open() ? &priors : nullptr, o);
@@ -53,11 +62,13 @@ Runner register_gtp(CLI::App& app) {
   auto a = std::make_shared<GtpArgs>();
   auto* cmd = app.add_subcommand(
       "gtp",
-      "A GTP v2 engine on stdin/stdout, playing with the Monte Carlo tree search (Chinese rules, area scoring).\n"
+      "A GTP v2 engine on stdin/stdout, playing with the Monte Carlo tree search (Chinese rules, area scoring),\n"
+      "or atari-go with --rules atari (retrograde tables and the proving search of `sgfpat solve`).\n"
       "Besides the core commands: time_settings, time_left, kgs-genmove_cleanup, final_score,\n"
       "final_status_list, loadsgf, gogui-analyze_commands (priors and ownership maps).");
   a->priors.add_to(cmd, /*required=*/false);
   a->search.add_to(cmd, /*with_playouts=*/true);
+  a->rules.add_to(cmd);
   cmd->add_option("--resign", a->resign, "Resign when the best move's win rate is below this (0: never)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 0.5));

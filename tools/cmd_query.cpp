@@ -12,6 +12,9 @@
 #include "game_select.h"
 #include "pattern/pattern_string.h"
 #include "progress.h"
+#include "render/pattern_picture.h"
+#include "render/svg_board.h"
+#include "render/svg_file.h"
 #include "store/pattern_db.h"
 
 namespace sgfpat::cli {
@@ -25,6 +28,7 @@ struct QueryArgs {
   std::string point;
   std::string pattern;
   bool json = false;
+  std::string svg;
 };
 
 struct LevelRow {
@@ -111,13 +115,14 @@ int run_query(const QueryArgs& a, const CLI::App& cmd) {
   out["scheme"] = scheme.describe();
   out["min_played"] = min_played;
   std::string heading;
+  Board board;         // from --sgf: the position, drawn by --svg
+  Point at = kPass;    // and the point asked about
   if (from_sgf) {
     Game game;
     st = load_game(a.sgf, a.game, &game);
     if (!st.ok()) {
       return fail(me, st);
     }
-    Board board;
     ReplayResult result;
     st = position_after(game, a.move, &board, &result);
     if (!st.ok()) {
@@ -137,6 +142,7 @@ int run_query(const QueryArgs& a, const CLI::App& cmd) {
                 << " stone\n";
       return kBadInput;
     }
+    at = p;
     MoveError legal = board.check(p, mover, game.info.suicide_allowed());
     for (int l = 1; l <= scheme.levels; ++l) spelled.push_back(spell_pattern(board, p, l, mover));
     out["game"] = game.origin.describe();
@@ -178,6 +184,27 @@ int run_query(const QueryArgs& a, const CLI::App& cmd) {
   }
   const int largest = rows.empty() ? 0 : rows.back().level;
 
+  if (!a.svg.empty()) {
+    // The largest level present is drawn: around the point on the board,
+    // or as the pattern itself (the given one when no level is present).
+    SvgOptions so;
+    Point centre = at;
+    if (from_sgf) {
+      so.inside = diamond_mask(board.size(), at, std::max(1, largest));
+    } else {
+      st = pattern_board(rows.empty() ? a.pattern : rows.back().pattern, &board, &centre, &so.inside);
+      if (!st.ok()) return fail(me, st);
+    }
+    const PatternCounts c = rows.empty() ? PatternCounts{} : rows.back().counts;
+    so.marks.push_back({centre, with_commas(c.played), rows.empty() ? "" : percent_text(rate(c.wins, c.played))});
+    so.title = "sgfpat query: " + (rows.empty() ? std::string("pattern not found")
+                                                : "level " + std::to_string(largest) + ", played " +
+                                                      with_commas(c.played) + ", win rate " +
+                                                      percent_text(rate(c.wins, c.played)));
+    st = write_svg_file(a.svg, board_svg(board, so));
+    if (!st.ok()) return fail(me, st);
+  }
+
   if (a.json) {
     out["levels"] = nlohmann::ordered_json::array();
     for (const LevelRow& r : rows) out["levels"].push_back(row_json(r));
@@ -217,6 +244,9 @@ Runner register_query(CLI::App& app) {
   cmd->add_option("--pattern", a->pattern,
                   "A pattern string (spec point order, chars # . O X, X = player to move), canonical or not");
   cmd->add_flag("--json", a->json, "Print one JSON object");
+  cmd->add_option("--svg", a->svg,
+                  "Also draw the largest level present to this SVG file: the board with the diamond lit and the "
+                  "point marked with its played count and win rate (--sgf), or the pattern itself (--pattern)");
   return [a, cmd]() { return run_query(*a, *cmd); };
 }
 

@@ -2,7 +2,6 @@
 // and colour exchange, from the position index) or nearest to it (a scan of
 // every stored game), what was played next and how it turned out.
 #include <chrono>
-#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <mutex>
@@ -16,6 +15,7 @@
 #include "export/text_format.h"
 #include "progress.h"
 #include "render/svg_board.h"
+#include "render/svg_file.h"
 #include "search/continuations.h"
 #include "search/nearest_scan.h"
 #include "search/position_index.h"
@@ -197,12 +197,8 @@ int run_similar(const SimilarArgs& a, const CLI::App& cmd) {
     for (const Continuation& c : table)
       if (!c.move.is_pass())
         so.marks.push_back({c.move, std::to_string(c.count), percent_text(rate(c.wins, c.count))});
-    std::ofstream out(a.svg);
-    out << board_svg(board, so);
-    if (!out) {
-      std::cerr << me << "cannot write " << a.svg << "\n";
-      return kFailure;
-    }
+    Status written = write_svg_file(a.svg, board_svg(board, so));
+    if (!written.ok()) return fail(me, written);
   }
   // ---- report ----
   if (a.json) {

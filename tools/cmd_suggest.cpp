@@ -29,6 +29,7 @@
 #include "commands.h"
 #include "mcts/mcts.h"
 #include "priors_flags.h"
+#include "rules_flags.h"
 #include "search_flags.h"
 
 namespace sgfpat::cli {
@@ -41,6 +42,7 @@ struct SuggestArgs {
   std::string board;
   int64_t iterations = 0;
   SearchFlags search;
+  RulesFlags rules;
   double komi = 7.5;
   bool json = false;
   bool verbose = false;
@@ -93,6 +95,52 @@ bool parse_int(const std::string& s, int64_t* v) {
   } catch (...) {
     return false;
   }
+}
+
+// Atari-go: the move of the table or the proving search (lib/solve).
+int suggest_atari(const SuggestArgs& a, const Board& board, Color to_move) {
+  solve::Geometry g;
+  solve::Position pos;
+  Status st = solve::from_board(board, to_move, &g, &pos);
+  if (!st.ok()) return fail("sgfpat suggest: ", st);
+  std::unique_ptr<solve::TableReader> table;
+  solve::AtariPlayOptions o;
+  st = a.rules.atari_options(a.search.seconds > 0 ? a.search.seconds : 5.0, a.search.threads, &table, &o);
+  if (!st.ok()) return fail("sgfpat suggest: --table: ", st);
+  std::string table_error;
+  const solve::AtariChoice c = solve::choose_atari_move(g, pos, o, &table_error);
+  if (!table_error.empty()) std::cerr << "sgfpat suggest: table not used: " << table_error << "\n";
+  const int n = board.size();
+  const Point p = c.move >= 0 ? Point{int8_t(g.x_of(c.move)), int8_t(g.y_of(c.move))} : kPass;
+  if (a.json) {
+    nlohmann::json j;
+    j["to_move"] = to_move == Color::White ? "White" : "Black";
+    j["size"] = n;
+    j["rules"] = "atari";
+    j["has_move"] = c.move >= 0;
+    if (c.move >= 0) {
+      j["move"] = gtp_name(p, n);
+      j["r"] = p.y;
+      j["c"] = p.x;
+    }
+    j["verdict"] = solve::verdict_name(c.verdict);
+    j["source"] = solve::choice_source_name(c.source);
+    if (c.distance >= 0) j["distance"] = c.distance;
+    j["nodes"] = c.stats.nodes;
+    j["seconds"] = c.stats.seconds;
+    std::cout << j.dump(2) << "\n";
+    return kOk;
+  }
+  if (c.move < 0) {
+    std::cout << "Pas_de_coup_valide\n";
+    return kOk;
+  }
+  std::cout << "Coup conseillé: (" << int(p.y) << "," << int(p.x) << ") " << gtp_name(p, n) << "\n";
+  if (a.verbose)
+    std::cout << "atari-go: " << solve::verdict_name(c.verdict) << " for the player to move, by "
+              << solve::choice_source_name(c.source)
+              << (c.distance >= 0 ? ", " + std::to_string(c.distance) + " plies to the end" : std::string()) << "\n";
+  return kOk;
 }
 
 int run_suggest(const SuggestArgs& a) {
@@ -149,7 +197,7 @@ int run_suggest(const SuggestArgs& a) {
     return kBadInput;
   }
   int64_t iterations = a.iterations;
-  if (iterations <= 0) {
+  if (iterations <= 0 && !a.rules.atari()) {  // atari-go is searched for --seconds instead
     std::string s;
     if (!dlg.ask("Budget d'itérations? ", &s) || !parse_int(s, &iterations) || iterations <= 0) {
       err << "sgfpat suggest: expected a positive iteration budget\n";
@@ -164,6 +212,8 @@ int run_suggest(const SuggestArgs& a) {
     err << "sgfpat suggest: " << st.message() << "\n";
     return exit_code(st);
   }
+
+  if (a.rules.atari()) return suggest_atari(a, pos.board, to_move);
 
   sgfpat_priors::Priors priors;
   if (!a.priors.path.empty()) {
@@ -240,6 +290,7 @@ Runner register_suggest(CLI::App& app) {
   cmd->add_option("--iterations,-n", a->iterations, "Iteration budget")->check(CLI::PositiveNumber);
   cmd->add_option("--komi", a->komi, "Komi")->capture_default_str();
   a->search.add_to(cmd, /*with_playouts=*/false);
+  a->rules.add_to(cmd);
   cmd->add_flag("--json", a->json, "Result as JSON");
   cmd->add_flag("--verbose,-v", a->verbose, "Show the root moves with visits and values");
   return [a]() { return run_suggest(*a); };

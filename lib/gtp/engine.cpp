@@ -57,7 +57,7 @@ std::string score_text(double margin) {
 Engine::Engine(const sgfpat_priors::Priors* priors, EngineOptions options)
     : priors_(priors), options_(std::move(options)) {
   search_ = std::make_unique<mcts::Search>(priors_, options_.eval, options_.search);
-  clear(19);
+  clear(options_.rules == Rules::Atari ? 9 : 19);
 }
 
 void Engine::clear(int size) {
@@ -104,11 +104,19 @@ Color Engine::next_to_move() const {
   return moves_.empty() ? Color::Black : opponent(moves_.back().color);
 }
 
+Color Engine::atari_winner() const {
+  if (board_.captures(Color::Black) > 0) return Color::Black;
+  if (board_.captures(Color::White) > 0) return Color::White;
+  return Color::Empty;
+}
+
 bool Engine::play(Color c, Point p) {
+  const bool atari = options_.rules == Rules::Atari;
+  if (atari && atari_winner() != Color::Empty) return false;  // the game ended at the first capture
   Board before = board_;
   if (p.is_pass()) {
     board_.pass();
-  } else if (board_.play(p, c, options_.search.allow_suicide) != MoveError::None) {
+  } else if (board_.play(p, c, !atari && options_.search.allow_suicide) != MoveError::None) {
     return false;
   }
   history_.push_back(std::move(before));
@@ -168,8 +176,43 @@ Settlement Engine::settle() {
   return settlement_of(o.black, o.white);
 }
 
+Point Engine::genmove_atari(Color c, bool* resign) {
+  const Color winner = atari_winner();
+  if (winner != Color::Empty) {
+    *resign = winner != c;
+    return kPass;
+  }
+  solve::Geometry g;
+  solve::Position pos;
+  Status st = solve::from_board(board_, c, &g, &pos);
+  if (!st.ok()) {
+    if (options_.log) options_.log("genmove: " + st.message());
+    return kPass;
+  }
+  solve::AtariPlayOptions o = options_.atari;
+  const double budget = time_budget(c);
+  if (budget > 0) o.search.seconds = budget;
+  std::string table_error;
+  const solve::AtariChoice ch = solve::choose_atari_move(g, pos, o, &table_error);
+  if (!table_error.empty() && options_.log) options_.log("genmove: table not used: " + table_error);
+  if (ch.move < 0) {
+    *resign = true;  // no legal move: the mover lost
+    return kPass;
+  }
+  const Point p{int8_t(g.x_of(ch.move)), int8_t(g.y_of(ch.move))};
+  if (options_.verbose && options_.log) {
+    char line[256];
+    std::snprintf(line, sizeof line, "genmove %c: %s by %s, %s (%d plies to the end, -1: unknown), %llu nodes in %.2f s",
+                  color_char(c), gtp_name(p, board_.size()).c_str(), solve::choice_source_name(ch.source),
+                  solve::verdict_name(ch.verdict), ch.distance, (unsigned long long)ch.stats.nodes, ch.stats.seconds);
+    options_.log(line);
+  }
+  return p;
+}
+
 Point Engine::genmove(Color c, bool cleanup, bool* resign) {
   *resign = false;
+  if (options_.rules == Rules::Atari) return genmove_atari(c, resign);
   mcts::SearchOptions& o = search_->options();
   o.komi = komi_;
   o.max_seconds = time_budget(c);
@@ -279,6 +322,7 @@ bool Engine::run(const std::string& cmd, const std::vector<std::string>& args, s
     int n = 0;
     if (args.empty() || std::sscanf(args[0].c_str(), "%d", &n) != 1) return *out = "boardsize not an integer", false;
     if (n < kMinBoardSize || n > kMaxBoardSize) return *out = "unacceptable size", false;
+    if (options_.rules == Rules::Atari && !solve::Geometry::valid_size(n, n)) return *out = "unacceptable size", false;
     clear(n);
     return true;
   }
@@ -328,6 +372,11 @@ bool Engine::run(const std::string& cmd, const std::vector<std::string>& args, s
     return true;
   }
   if (cmd == "final_score") {
+    if (options_.rules == Rules::Atari) {
+      const Color w = atari_winner();  // the winner by capture, as SGF writes it
+      *out = w == Color::Empty ? "0" : std::string(w == Color::Black ? "B" : "W") + "+R";
+      return true;
+    }
     *out = score_text(settle().margin);
     return true;
   }

@@ -23,12 +23,17 @@
 
 #include "board/board.h"
 #include "mcts/mcts.h"
+#include "solve/atari_player.h"
 
 namespace sgfpat::gtp {
 
 // Rules of the games played.  Chinese: area scoring, simple ko, no suicide.
-// (A new rule set, such as atari go, goes here and in Engine::legal_move.)
-enum class Rules : uint8_t { Chinese };
+// Atari: atari-go as lib/solve plays it (boards up to 9x9, no suicide, the
+// first capture wins and ends the game; genmove answers with the move of
+// solve::choose_atari_move, "resign" when the game is lost by a capture
+// already made or no legal move is left, and play refuses moves after the
+// end).
+enum class Rules : uint8_t { Chinese, Atari };
 
 struct EngineOptions {
   mcts::SearchOptions search;   // iterations = playouts per move (a cap when clocks run)
@@ -42,6 +47,9 @@ struct EngineOptions {
   // How showboard draws the board (last move given); a plain grid if unset.
   std::function<std::string(const Board&, Point)> show_board;
   std::function<void(const std::string&)> log;  // verbose lines (stderr in the tool)
+  // Under Rules::Atari: the table and the proving search's budget per move
+  // (search.seconds, used when no clock runs).
+  solve::AtariPlayOptions atari;
 };
 
 // The settled end of a position: what the playouts say of each point.
@@ -78,6 +86,9 @@ class Engine {
   bool play(Color c, Point p);
   // The move of `c` (kPass for a pass); *resign set when it gives up.
   Point genmove(Color c, bool cleanup, bool* resign);
+  Point genmove_atari(Color c, bool* resign);
+  // Under Rules::Atari: who captured first (Empty while the game goes on).
+  Color atari_winner() const;
   Settlement settlement_of(const std::vector<float>& black_owned, const std::vector<float>& white_owned) const;
   Color next_to_move() const;
   bool load_sgf(const std::string& path, int move_number, std::string* error);

@@ -260,7 +260,20 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
     games_table.cache_index_and_filter_blocks = true;
     games_opts.table_factory.reset(rocksdb::NewBlockBasedTableFactory(games_table));
     meta_opts.table_factory = games_opts.table_factory;
-    positions_opts.table_factory = games_opts.table_factory;
+  }
+  {
+    // An exact lookup reads one block per sorted run; with a flat index a
+    // fresh reader would first load each run's whole index (megabytes for
+    // the tens of millions of positions of a large corpus): a two-level
+    // index loads only its small top level and one partition.
+    rocksdb::BlockBasedTableOptions positions_table;
+    positions_table.block_cache = table.block_cache;
+    positions_table.cache_index_and_filter_blocks = table.block_cache != nullptr;
+    positions_table.index_type = rocksdb::BlockBasedTableOptions::IndexType::kTwoLevelIndexSearch;
+    positions_table.metadata_block_size = 4096;
+    positions_table.block_size = 16 << 10;
+    positions_table.pin_top_level_index_and_filter = true;
+    positions_opts.table_factory.reset(rocksdb::NewBlockBasedTableFactory(positions_table));
   }
   counts_opts.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {
