@@ -28,6 +28,19 @@ Bits atari_liberties(const Geometry& g, Bits stones, Bits empty) {
   return out;
 }
 
+// The liberties of the chains of `stones` with at most two: a stone of the
+// other colour on one of them could leave that chain in atari.
+Bits short_liberties(const Geometry& g, Bits stones, Bits empty) {
+  Bits out = 0;
+  for (Bits s = stones; s;) {
+    Bits ch = g.chain(s, lowest(s));
+    s &= ~ch;
+    Bits libs = g.neighbours(ch) & empty;
+    if (popcount(libs) <= 2) out |= libs;
+  }
+  return out;
+}
+
 }  // namespace
 
 void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out) {
@@ -78,7 +91,7 @@ void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out) {
 }
 
 bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64_t* moves_played,
-                    int* first_move, int hint) {
+                    int* first_move, int hint, Bits* zone) {
   Bits empty = g.board() & ~(mine | theirs);
   Bits targets = 0;  // liberties of enemy chains with two liberties
   for (Bits s = theirs; s;) {
@@ -88,6 +101,7 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
     int n = popcount(libs);
     if (n == 1) {
       *first_move = lowest(libs);
+      if (zone) *zone |= libs | short_liberties(g, mine, empty);
       return true;
     }
     if (n == 2) targets |= libs;
@@ -118,9 +132,18 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
       Bits libs = g.neighbours(ch) & empty2;
       if (popcount(libs) == 1) escape |= libs;
     }
+    // The points a defender's stone would have to take to change this
+    // line: the chains it reads and the attacker's short liberties.
+    auto mark = [&](Bits extra) {
+      if (!zone) return;
+      Bits z = extra | bit(p) | short_liberties(g, mine, empty) | short_liberties(g, mine2, empty2);
+      for (Bits s = theirs & g.neighbours(bit(p)); s; s &= s - 1) z |= g.neighbours(g.chain(theirs, lowest(s))) & empty;
+      *zone |= z;
+    };
     if (popcount(escape) >= 2) {
       ++*moves_played;
       *first_move = p;
+      mark(0);
       return true;
     }
     if (!escape) continue;  // cannot happen: p took a liberty from a two-liberty chain
@@ -128,9 +151,11 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
     Bits theirs2 = theirs | bit(e);
     Bits empty3 = empty2 & ~bit(e);
     int escape_libs = popcount(g.neighbours(g.chain(theirs2, e)) & empty3);
+    Bits escape_zone = bit(e) | (g.neighbours(g.chain(theirs2, e)) & empty3);
     if (escape_libs < 2) {
       ++*moves_played;
       *first_move = p;  // the extension stays in atari (or is suicide)
+      mark(escape_zone);
       return true;
     }
     // Only ataris that keep the chain short of liberties are followed (a
@@ -138,8 +163,10 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
     if (escape_libs > 2) continue;
     *moves_played += 2;
     int dummy;
-    if (capture_search(g, mine2, theirs2, plies - 2, moves_played, &dummy)) {
+    Bits sub = 0;
+    if (capture_search(g, mine2, theirs2, plies - 2, moves_played, &dummy, -1, zone ? &sub : nullptr)) {
       *first_move = p;
+      mark(escape_zone | sub);
       return true;
     }
   }
