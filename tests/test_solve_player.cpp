@@ -16,13 +16,6 @@ using namespace sgfpat::solve;
 
 namespace {
 
-Position with_move(const Position& pos, int p) {
-  Position next = pos;
-  next.stones(pos.to_move) |= bit(p);
-  next.to_move = opponent(pos.to_move);
-  return next;
-}
-
 // Positions met in random games from the empty board (before their end).
 std::vector<Position> sample_positions(const Geometry& g, int games, uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -39,7 +32,7 @@ std::vector<Position> sample_positions(const Geometry& g, int games, uint64_t se
       }
       if (over || moves.empty()) break;
       out.push_back(pos);
-      pos = with_move(pos, moves[rng() % moves.size()]);
+      pos = with_stone(pos, moves[rng() % moves.size()]);
     }
   }
   return out;
@@ -51,7 +44,7 @@ TableValue value_of_move(const RetroTable& t, const Position& pos, int p) {
   const MoveKind k = classify_move(t.geometry(), pos, pos.to_move, p);
   if (k == MoveKind::Capture) return {true, 1};
   TableValue child;
-  REQUIRE(t.lookup(with_move(pos, p), &child));
+  REQUIRE(t.lookup(with_stone(pos, p), &child));
   return {!child.win, child.distance + 1};
 }
 

@@ -109,7 +109,7 @@ TEST_CASE("a database that lost its CURRENT file is refused, and nothing in it i
     INFO("attempt " << attempt);
     RunResult r = run_cli({"ingest", "--db", db, "--quiet", built().games}, dir.path());
     INFO("stderr: " << r.err);
-    CHECK(r.exit_code == 1);
+    CHECK(r.exit_code == 5);
     CHECK(r.err.find("CURRENT") != std::string::npos);
     CHECK(r.err.find("repair") != std::string::npos);
     CHECK(files_of(db) == before);  // no new CURRENT, MANIFEST or log; no file removed
@@ -118,7 +118,7 @@ TEST_CASE("a database that lost its CURRENT file is refused, and nothing in it i
     std::vector<std::string> args = {cmd, "--db", db};
     if (cmd == "export") args.insert(args.end(), {"-o", dir / "p.priors"});
     RunResult r = run_cli(args, dir.path());
-    CHECK(r.exit_code == 1);
+    CHECK(r.exit_code == 5);
     CHECK(r.err.find("CURRENT") != std::string::npos);
   }
   CHECK(files_of(db) == before);
@@ -145,13 +145,13 @@ TEST_CASE("ingest refuses a directory of other files and a database made by anot
   }
   RunResult o = run_cli({"ingest", "--db", dir / "other", "--quiet", built().games}, dir.path());
   INFO("stderr: " << o.err);
-  CHECK(o.exit_code == 1);
+  CHECK(o.exit_code == 5);
   CHECK(o.err.find("not made by sgfpat") != std::string::npos);
   std::vector<std::string> cfs;
   REQUIRE(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), dir / "other", &cfs).ok());
   CHECK(cfs == std::vector<std::string>{"default"});
   RunResult s = run_cli({"stats", "--db", dir / "other"}, dir.path());
-  CHECK(s.exit_code == 1);
+  CHECK(s.exit_code == 5);
   CHECK_FALSE(s.err.empty());
 
   // A new and an empty directory are fine.

@@ -108,12 +108,18 @@ struct PriorsRun {
 int priors_report(const AccuracyArgs& a, AccuracyReport* out, PriorsRun* run);
 int print_report(const AccuracyArgs& a, const AccuracyReport& report, const PriorsRun& run, double elapsed);
 
-// Collects the positions of test games for the k-NN predictor.
+// Collects the positions of test games for the k-NN predictor: counts the
+// positions met (not passes) and keeps those whose ordinal is next in
+// `wanted` (sorted); with `wanted` null it only counts.
 struct CaseCollector : ReplayObserver {
-  std::vector<KnnCase>* cases;
+  std::vector<KnnCase>* cases = nullptr;
+  const std::vector<size_t>* wanted = nullptr;
   std::vector<uint8_t> weight;
+  size_t seen = 0;
   void before_move(const Board& board, Color mover, Point move, int number) override {
     if (move.is_pass()) return;
+    const size_t ordinal = seen++;
+    if (!wanted || cases->size() >= wanted->size() || (*wanted)[cases->size()] != ordinal) return;
     KnnCase c;
     c.query.board = board;
     c.query.to_move = mover;
@@ -130,26 +136,36 @@ Status knn_report(const AccuracyArgs& a, AccuracyReport* report) {
   std::unique_ptr<PatternDb> db;
   Status st = PatternDb::OpenReader(a.db, &db);
   if (!st.ok()) return st;
-  std::vector<KnnCase> all;
-  CaseCollector collector;
-  collector.cases = &all;
-  GameStream stream(a.inputs);
-  Game game;
-  Board board;
-  ReplayResult rr;
-  while ((a.max_games == 0 || report->games < a.max_games) && stream.next(&game, &st)) {
-    if (!st.ok() || !replay(game, &board, &rr).ok()) {
-      ++report->skipped_games;
-      continue;
-    }
-    st = make_weights(game.info.size, "", kPass, 0, &collector.weight);
-    if (!st.ok()) return st;
-    replay(game, &board, &rr, &collector);
-    ++report->games;
-  }
+  // Two readings of the test games: the first counts their positions, the
+  // second keeps an even sample of them (boards are large: keeping every
+  // position of thousands of games would take gigabytes).
   std::vector<KnnCase> sample;
-  const size_t want = std::min(all.size(), a.knn_positions);
-  for (size_t i = 0; i < want; ++i) sample.push_back(std::move(all[i * all.size() / want]));
+  std::vector<size_t> wanted;
+  CaseCollector collector;
+  collector.cases = &sample;
+  for (int reading = 0; reading < 2; ++reading) {
+    if (reading == 1) {
+      const size_t want = std::min(collector.seen, a.knn_positions);
+      for (size_t i = 0; i < want; ++i) wanted.push_back(i * collector.seen / want);
+      collector.wanted = &wanted;
+      collector.seen = 0;
+      *report = AccuracyReport{};
+    }
+    GameStream stream(a.inputs);
+    Game game;
+    Board board;
+    ReplayResult rr;
+    while ((a.max_games == 0 || report->games < a.max_games) && stream.next(&game, &st)) {
+      if (!st.ok() || !replay(game, &board, &rr).ok()) {
+        ++report->skipped_games;
+        continue;
+      }
+      st = make_weights(game.info.size, "", kPass, 0, &collector.weight);
+      if (!st.ok()) return st;
+      replay(game, &board, &rr, &collector);
+      ++report->games;
+    }
+  }
   // One scan per board size and batch.
   ProgressLine progress;
   ScanOptions so;

@@ -82,8 +82,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     });
     progress.finish();
     if (!st.ok()) {
-      std::cerr << "sgfpat ingest: building the position index: " << st.message() << "\n";
-      return kFailure;
+      return fail("sgfpat ingest: building the position index: ", st);
     }
     if (!a.quiet)
       std::cerr << "sgfpat ingest: position index of " << with_commas(db->game_count()) << " stored games built in "
@@ -158,10 +157,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   state.counted_games = db->summary().games;
   state.stored_games = db->game_count();
   st = db->pending_count(&state.pending_games);
-  if (!st.ok()) {
-    std::cerr << "sgfpat ingest: " << st.message() << "\n";
-    return kFailure;
-  }
+  if (!st.ok()) return fail("sgfpat ingest: ", st);
   state.has_sketch = !db->sketch_file().empty();
   std::string plan_reason, full_reason;
   const CountPlan plan = plan_count(state, &plan_reason);

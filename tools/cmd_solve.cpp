@@ -15,7 +15,6 @@ namespace {
 
 using namespace sgfpat::solve;
 
-constexpr int kUndecided = 4;  // the budget ran out before a proof
 
 struct Args {
   std::string board, sgf, size, player, db;

@@ -23,5 +23,6 @@ Runner register_gtp(CLI::App& app);
 Runner register_similar(CLI::App& app);
 Runner register_train(CLI::App& app);
 Runner register_solve(CLI::App& app);
+Runner register_repair(CLI::App& app);
 
 }  // namespace sgfpat::cli

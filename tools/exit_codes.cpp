@@ -9,6 +9,9 @@ Exit exit_code(const Status& status) {
     case Status::Code::kOk: return kOk;
     case Status::Code::kInvalidArgument: return kUsage;
     case Status::Code::kInvalidInput: return kBadInput;
+    case Status::Code::kCorruption: return kDamaged;
+    case Status::Code::kNoSpace: return kNoSpace;
+    case Status::Code::kBusy: return kBusy;
     default: return kFailure;
   }
 }

@@ -12,10 +12,16 @@ enum Exit : int {
   kFailure = 1,   // the command could not do its job (database, I/O, memory)
   kUsage = 2,     // bad flags or arguments
   kBadInput = 3,  // input records rejected (e.g. an illegal game for `board`)
+  kUndecided = 4,  // `solve`: the budget ran out before a proof
+  kDamaged = 5,   // the database is damaged or not sgfpat's: see `sgfpat repair`
+  kNoSpace = 6,   // the disk (or a quota) is full: nothing half-written was left
+  kBusy = 7,      // the database is in use by another writer
+  kRepairedWithLoss = 8,  // `repair`: the database works again, but stored games were lost
 };
 
 // kOk for an ok status; kUsage for InvalidArgument, kBadInput for
-// InvalidInput, kFailure for every other code.
+// InvalidInput, kDamaged for Corruption, kNoSpace for NoSpace, kBusy for
+// Busy, kFailure for every other code.
 Exit exit_code(const Status& status);
 
 // Prints "<prefix><message>" on stderr and returns exit_code(status).

@@ -53,6 +53,15 @@ int main(int argc, char** argv) {
   add(register_similar);
   add(register_train);
   add(register_solve);
+  add(register_repair);
+  // The exit codes (tools/exit_codes.h) under every --help.
+  const std::string exit_codes =
+      "\nExit codes: 0 ok; 1 failure (I/O, memory, ...); 2 usage (flags, config); 3 bad input (records or inputs\n"
+      "rejected or unreadable); 4 `solve`: undecided; 5 database damaged or not sgfpat's (run `sgfpat repair\n"
+      "--db DIR`); 6 no space left (nothing half-written: free space and run again); 7 database in use by another\n"
+      "writer; 8 `repair`: the database works again but stored games were lost.";
+  app.footer(exit_codes);
+  for (CLI::App* sub : app.get_subcommands({})) sub->footer(exit_codes);
   // Numbers must be finite wherever a flag takes one (komi, smoothing, ...).
   for (CLI::App* sub : app.get_subcommands({}))
     for (CLI::Option* opt : sub->get_options())

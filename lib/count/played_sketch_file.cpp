@@ -1,5 +1,8 @@
 #include "count/played_sketch_file.h"
 
+#include "io/atomic_file.h"
+#include "io/free_space.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -38,7 +41,7 @@ Status write_all(int fd, const void* p, size_t n, const std::string& path) {
   while (n > 0) {
     ssize_t w = ::write(fd, c, std::min<size_t>(n, size_t(1) << 30));
     if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return Status::IOError("writing " + path + ": " + std::strerror(errno));
+    if (w <= 0) return write_error_status(w < 0 ? errno : ENOSPC, "writing " + path);
     c += w;
     n -= size_t(w);
   }
@@ -80,11 +83,14 @@ Status save_played_sketch(const PlayedSketch& s, int threshold, const std::strin
   h.sized_for = s.sized_for;
   h.checksum = checksum(sk.words(), sk.word_count());
   const std::string tmp = path + ".tmp";
+  // Its size is known: a disk that cannot hold it is said before writing.
+  Status room = check_free_space(path, sizeof h + sk.bytes() + (1 << 20), "the sketch of played patterns " + path);
+  if (!room.ok()) return room;
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return Status::IOError("cannot create " + tmp + ": " + std::strerror(errno));
+  if (fd < 0) return write_error_status(errno, "cannot create " + tmp);
   Status st = write_all(fd, &h, sizeof h, tmp);
   if (st.ok()) st = write_all(fd, sk.words(), sk.bytes(), tmp);
-  if (st.ok() && ::fsync(fd) != 0) st = Status::IOError("syncing " + tmp + ": " + std::strerror(errno));
+  if (st.ok() && ::fsync(fd) != 0) st = write_error_status(errno, "syncing " + tmp);
   ::close(fd);
   if (st.ok() && ::rename(tmp.c_str(), path.c_str()) != 0)
     st = Status::IOError("renaming " + tmp + ": " + std::strerror(errno));

@@ -49,12 +49,18 @@ Status AtomicFile::open(const std::string& path) {
   offset_ = 0;
   through_ = false;
   // A symlink is followed: its target gets the new content, the link stays.
+  // Link by link, so that one whose target does not exist yet leads there
+  // too (weakly_canonical would stop at the link and the rename replace it).
   std::error_code ec;
-  path_ = path;
-  if (fs::is_symlink(fs::symlink_status(path, ec))) {
-    path_ = fs::weakly_canonical(path, ec).string();
-    if (ec) return Status::IOError("cannot follow the symlink " + path + ": " + ec.message());
+  fs::path target = path;
+  for (int hops = 0; fs::is_symlink(fs::symlink_status(target, ec)); ++hops) {
+    const fs::path next = fs::read_symlink(target, ec);
+    if (ec || hops == 40)
+      return Status::IOError("cannot follow the symlink " + path + ": " +
+                             (ec ? ec.message() : std::string("too many levels of links")));
+    target = next.is_absolute() ? next : target.parent_path() / next;
   }
+  path_ = target.string();
   ec.clear();
   // Never into a database: a file renamed among RocksDB's would stop it opening.
   const fs::path dir = fs::weakly_canonical(fs::absolute(path_, ec), ec).parent_path();

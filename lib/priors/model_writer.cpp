@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <memory>
 
+#include "io/atomic_file.h"
+
 namespace sgfpat {
 
 sgfpat_priors::ModelSection empty_model() {
@@ -35,29 +37,29 @@ Status write_priors_with_model(const std::string& in, const sgfpat_priors::Model
   if (h.version >= 3 && h.model_bytes > 0) tables_end = h.model_offset;
   const uint64_t model_offset = (tables_end + 7) / 8 * 8;
 
-  const std::string tmp = out + ".tmp";
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(tmp.c_str(), "wb"), &std::fclose);
-  if (!f) return Status::IOError(tmp + ": cannot write: " + std::strerror(errno));
+  // Through AtomicFile: the old file (possibly `in` itself) stays whole
+  // until the new one is, and a full disk is NoSpace naming `out`.
+  AtomicFile f;
+  Status st = f.open(out);
+  if (!st.ok()) return st;
   sgfpat_priors::Checksum64 sum;
-  bool ok = std::fwrite(&h, 1, sizeof h, f.get()) == sizeof h;
+  f.write(&h, sizeof h);
   const unsigned char* base = reinterpret_cast<const unsigned char*>(&src.header());
   // In pieces that are multiples of 8 bytes, as Checksum64 wants.
   const size_t kPiece = size_t(1) << 20;
-  for (uint64_t off = sizeof h; ok && off < tables_end; off += kPiece) {
+  for (uint64_t off = sizeof h; off < tables_end; off += kPiece) {
     const size_t n = size_t(std::min<uint64_t>(kPiece, tables_end - off));
-    ok = std::fwrite(base + off, 1, n, f.get()) == n;
+    f.write(base + off, n);
     sum.update(base + off, n);
   }
   static const char zeros[8] = {};
   const size_t pad = size_t(model_offset - tables_end);
-  if (ok && pad > 0) {
-    ok = std::fwrite(zeros, 1, pad, f.get()) == pad;
+  if (pad > 0) {
+    f.write(zeros, pad);
     sum.update(zeros, pad);
   }
-  if (ok) {
-    ok = std::fwrite(&model, 1, sizeof model, f.get()) == sizeof model;
-    sum.update(&model, sizeof model);
-  }
+  f.write(&model, sizeof model);
+  sum.update(&model, sizeof model);
   h.version = sgfpat_priors::kVersion;
   h.model_offset = model_offset;
   h.model_bytes = sizeof model;
@@ -65,18 +67,10 @@ Status write_priors_with_model(const std::string& in, const sgfpat_priors::Model
   h.data_checksum = sum.value();
   h.header_checksum = 0;
   h.header_checksum = sgfpat_priors::checksum64(&h, sizeof h);
-  ok = ok && std::fseek(f.get(), 0, SEEK_SET) == 0 && std::fwrite(&h, 1, sizeof h, f.get()) == sizeof h;
-  ok = ok && std::fflush(f.get()) == 0;
-  std::FILE* raw = f.release();
-  ok = (std::fclose(raw) == 0) && ok;
+  f.write_at(0, &h, sizeof h);
+  st = f.commit();
   src.close();
-  if (!ok) {
-    std::filesystem::remove(tmp);
-    return Status::IOError(out + ": write failed");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, out, ec);
-  if (ec) return Status::IOError(out + ": cannot rename the temporary file: " + ec.message());
+  if (!st.ok()) return st;
   return Status::OK();
 }
 

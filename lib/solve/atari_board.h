@@ -94,6 +94,15 @@ enum class MoveKind : uint8_t { Normal, Capture, Suicide, Occupied };
 // What playing p for `mover` would do in `pos` (the side to move is ignored).
 MoveKind classify_move(const Geometry& g, const Position& pos, Color mover, int p);
 
+// The position after the side to move puts a stone on p (a move that
+// captures nothing: the game goes on), the other side to move.
+inline Position with_stone(const Position& pos, int p) {
+  Position next = pos;
+  next.stones(pos.to_move) |= bit(p);
+  next.to_move = opponent(pos.to_move);
+  return next;
+}
+
 // A chain with its liberties.
 struct ChainLibs {
   Bits stones;

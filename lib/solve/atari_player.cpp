@@ -17,13 +17,6 @@ const char* choice_source_name(ChoiceSource s) {
 
 namespace {
 
-Position after(const Position& pos, int p) {
-  Position child = pos;
-  child.stones(pos.to_move) |= bit(p);
-  child.to_move = opponent(pos.to_move);
-  return child;
-}
-
 // The table's best move among `moves` (none of them a capture); false when
 // the table does not hold every child (another size, or moves out of turn).
 bool table_choice(const Geometry& g, const Position& pos, const std::vector<int>& moves, const TableReader& table,
@@ -32,7 +25,7 @@ bool table_choice(const Geometry& g, const Position& pos, const std::vector<int>
   for (int p : moves) {
     bool found = false;
     TableValue v;
-    Status st = table.lookup(g, after(pos, p), &found, &v);
+    Status st = table.lookup(g, with_stone(pos, p), &found, &v);
     if (!st.ok()) {
       if (error) *error = st.message();
       return false;

@@ -24,6 +24,7 @@
 #include <algorithm>
 
 #include "core/coding.h"
+#include "store/diary_logger.h"
 #include "store/scratch_dirs.h"
 
 namespace sgfpat {
@@ -119,7 +120,9 @@ Status from_rocks(const rocksdb::Status& s, const std::string& what) {
   std::string msg = what + ": " + s.ToString();
   if (s.IsNotFound() || s.IsPathNotFound()) return Status::NotFound(std::move(msg));
   if (s.IsCorruption()) return Status::Corruption(std::move(msg));
-  if (s.IsNoSpace() || s.subcode() == rocksdb::Status::kSpaceLimit) return Status::NoSpace(std::move(msg));
+  if (s.IsNoSpace() || s.subcode() == rocksdb::Status::kSpaceLimit)
+    return Status::NoSpace(msg + " (the disk is full: free some space and run the command again; the database "
+                                 "keeps what earlier writes stored)");
   if (s.IsBusy() || s.IsTimedOut() || s.IsTryAgain()) return Status::Busy(std::move(msg));
   if (s.IsNotSupported() || s.IsInvalidArgument()) return Status::NotSupported(std::move(msg));
   if (s.IsMemoryLimit()) return Status::NoMemory(std::move(msg));
@@ -128,9 +131,9 @@ Status from_rocks(const rocksdb::Status& s, const std::string& what) {
 
 std::string u64_string(uint64_t v) { return std::to_string(v); }
 
-const std::string kRepairHint =
-    "restore it from a backup, or recover what is readable with RocksDB's `ldb repair --db=DIR` and recount with "
-    "`sgfpat ingest --recount --db DIR`";
+std::string repair_hint(const std::string& path) {
+  return "run `sgfpat repair --db " + path + "` to recover what is readable, or restore a backup";
+}
 
 // Where a database may be opened: one that exists (CURRENT present), or,
 // when `may_create`, a new or empty directory.  A directory that holds other
@@ -156,7 +159,7 @@ Status check_database_dir(const std::string& path, bool may_create, bool* creati
     if (ec) return Status::IOError("cannot list " + path + ": " + ec.message());
   }
   if (rocks_files)
-    return Status::Corruption("database " + path + " has lost its CURRENT file; nothing was changed (" + kRepairHint +
+    return Status::Corruption("database " + path + " has lost its CURRENT file; nothing was changed (" + repair_hint(path) +
                               ")");
   if (!may_create)
     return Status::NotFound("no pattern database at " + path + " (create one with `sgfpat ingest --db " + path + "`)");
@@ -288,7 +291,7 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
     // later: a writer adds them to an older database, a reader opens what
     // is there.
     rocksdb::Status ls = rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(opts), path, &names);
-    if (!ls.ok()) return from_rocks(ls, "cannot open database " + path + " (" + kRepairHint + ")");
+    if (!ls.ok()) return from_rocks(ls, "cannot open database " + path + " (" + repair_hint(path) + ")");
     std::vector<std::string> required;
     for (const auto& n : names)
       if (n != "pending" && n != "positions") required.push_back(n);
@@ -323,12 +326,20 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
       s = raw->TryCatchUpWithPrimary();
     }
   } else {
+    std::error_code ec;
+    if (creating) std::filesystem::create_directories(path, ec);
+    opts.info_log = open_diary_logger(path);
     s = rocksdb::DB::Open(opts, path, cfs, &db->cf_, &raw);
     if (s.ok()) db->db_.reset(raw);
   }
   if (!s.ok()) {
     if (!options.secondary && s.IsIOError() && !s.IsNoSpace() && locked_by_another_process(path))
       return Status::Busy("database " + path + " is in use by another writer (" + s.ToString() + ")");
+    // A file missing or damaged: RocksDB says which; the way out is ours.
+    // CURRENT is there (checked above): a file it leads to that is missing
+    // is damage, not "no database".
+    if (s.IsCorruption() || s.IsPathNotFound() || s.IsNotFound())
+      return Status::Corruption("cannot open database " + path + " (" + repair_hint(path) + "): " + s.ToString());
     return from_rocks(s, "cannot open database " + path);
   }
   // Settings: recorded at creation, checked at every later open.
@@ -336,7 +347,7 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   s = db->db_->Get(rocksdb::ReadOptions(), db->cf_[kMeta], "scheme", &recorded);
   if (s.IsNotFound()) {
     if (options.secondary || !creating)
-      return Status::Corruption("database " + path + " has no key scheme: its meta data is lost or it was not made by sgfpat; nothing was changed (" + kRepairHint + ")");
+      return Status::Corruption("database " + path + " has no key scheme: its meta data is lost or it was not made by sgfpat; nothing was changed (" + repair_hint(path) + ")");
     db->settings_ = options.settings;
     // A new database's (empty) position index is complete.
     rocksdb::WriteBatch init;
@@ -377,8 +388,11 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
       if (db->generation_ == gen) break;
     }
   }
-  st = db->check_counts_present();
-  if (!st.ok()) return st;
+  if (!options.skip_counts_check) {
+    st = db->check_counts_present();
+    if (st.ok()) st = db->check_games_present();
+    if (!st.ok()) return st;
+  }
   *out = std::move(db);
   return Status::OK();
 }
@@ -392,20 +406,41 @@ Status PatternDb::check_counts_present() {
   uint64_t want = 0;
   for (uint64_t n : expected) want += n;
   if (generation_ == 0 || want == 0) return Status::OK();
-  rocksdb::TablePropertiesCollection tables;
-  auto s = db_->GetPropertiesOfAllTables(cf_[kCounts], &tables);
-  if (!s.ok()) return from_rocks(s, "database " + path_ + ": reading the counts' table files (" + kRepairHint + ")");
   uint64_t have = 0;
-  for (const auto& [file, props] : tables) have += props->num_entries;
-  std::string mem;
-  uint64_t in_memory = 0;
-  if (db_->GetIntProperty(cf_[kCounts], "rocksdb.num-entries-active-mem-table", &in_memory)) have += in_memory;
-  if (db_->GetIntProperty(cf_[kCounts], "rocksdb.num-entries-imm-mem-tables", &in_memory)) have += in_memory;
+  if (!entries_in(cf_[kCounts], &have))
+    return Status::Corruption("database " + path_ + ": cannot read the properties of the counts' table files (" +
+                              repair_hint(path_) + ")");
   if (have < want)
     return Status::Corruption("database " + path_ + ": its counts hold " + std::to_string(have) +
                               " entries but the last count reported " + std::to_string(want) +
-                              " patterns: table files are missing or damaged (" + kRepairHint + ")");
+                              " patterns: table files are missing or damaged (" + repair_hint(path_) + ")");
   return Status::OK();
+}
+
+Status PatternDb::check_games_present() {
+  // The same for the stored games: fewer records than the recorded total
+  // means a table file of games is missing or unreadable.
+  if (game_count_ == 0) return Status::OK();
+  uint64_t have = 0;
+  if (!entries_in(cf_[kGames], &have))
+    return Status::Corruption("database " + path_ + ": cannot read the properties of the games' table files (" +
+                              repair_hint(path_) + ")");
+  if (have < game_count_)
+    return Status::Corruption("database " + path_ + ": its games hold " + std::to_string(have) +
+                              " records but it recorded " + std::to_string(game_count_) +
+                              " stored games: table files are missing or damaged (" + repair_hint(path_) + ")");
+  return Status::OK();
+}
+
+bool PatternDb::entries_in(rocksdb::ColumnFamilyHandle* cf, uint64_t* have) {
+  rocksdb::TablePropertiesCollection tables;
+  if (!db_->GetPropertiesOfAllTables(cf, &tables).ok()) return false;
+  *have = 0;
+  for (const auto& [file, props] : tables) *have += props->num_entries;
+  uint64_t in_memory = 0;
+  if (db_->GetIntProperty(cf, "rocksdb.num-entries-active-mem-table", &in_memory)) *have += in_memory;
+  if (db_->GetIntProperty(cf, "rocksdb.num-entries-imm-mem-tables", &in_memory)) *have += in_memory;
+  return true;
 }
 
 std::vector<uint64_t> PatternDb::reported_per_level() const { return summary_.patterns_per_level; }
@@ -444,6 +479,59 @@ Status PatternDb::load_meta() {
   if (!s.ok() && !s.IsNotFound()) return from_rocks(s, "reading the stored position_index");
   indexed_games_ = ~uint64_t(0);
   if (s.ok()) return parse_meta_u64(path_, "position_index", v, &indexed_games_);
+  return Status::OK();
+}
+
+bool PatternDb::InUse(const std::string& path) { return locked_by_another_process(path); }
+
+Status PatternDb::RepairFiles(const std::string& path) {
+  rocksdb::DBOptions opts;
+  opts.paranoid_checks = true;
+  // Every family of an sgfpat database, with the merge operator of the
+  // counts (log records of them are turned into table files).
+  rocksdb::ColumnFamilyOptions plain, counts;
+  counts.merge_operator = std::make_shared<Add3>();
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {{rocksdb::kDefaultColumnFamilyName, plain},
+                                                       {"games", plain},
+                                                       {"counts", counts},
+                                                       {"pending", plain},
+                                                       {"positions", plain}};
+  opts.info_log = open_diary_logger(path);
+  auto s = rocksdb::RepairDB(path, opts, cfs, plain);
+  if (!s.ok() && s.IsIOError() && !s.IsNoSpace() && locked_by_another_process(path))
+    return Status::Busy("database " + path + " is in use by another process (" + s.ToString() + ")");
+  if (!s.ok()) return from_rocks(s, "repairing the files of database " + path);
+  // A family whose every table file was set aside is gone from the rebuilt
+  // MANIFEST: it is made again, empty, so that the database is sgfpat's.
+  opts.create_missing_column_families = true;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  s = rocksdb::DB::Open(opts, path, cfs, &handles, &raw);
+  if (!s.ok()) return from_rocks(s, "opening database " + path + " after repairing its files");
+  for (auto* h : handles) raw->DestroyColumnFamilyHandle(h);
+  s = raw->Close();
+  delete raw;
+  return from_rocks(s, "closing database " + path + " after repairing its files");
+}
+
+Status PatternDb::set_game_totals(const std::vector<Fingerprint>& remove, uint64_t games, uint64_t moves) {
+  if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
+  rocksdb::WriteBatch batch;
+  for (const auto& fp : remove) {
+    const rocksdb::Slice key(reinterpret_cast<const char*>(fp.data()), fp.size());
+    batch.Delete(cf_[kGames], key);
+    batch.Delete(pending_cf(), key);
+  }
+  batch.Put(cf_[kMeta], "games", u64_string(games));
+  batch.Put(cf_[kMeta], "moves", u64_string(moves));
+  batch.Delete(cf_[kMeta], "position_index");
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  auto s = db_->Write(wo, &batch);
+  if (!s.ok()) return from_rocks(s, "writing the stored game totals");
+  game_count_ = games;
+  move_count_ = moves;
+  indexed_games_ = ~uint64_t(0);
   return Status::OK();
 }
 
@@ -628,7 +716,7 @@ Status PatternDb::for_each_count(int level,
     if (seen[i] != expected[i])
       return Status::Corruption("database " + path_ + ": level " + std::to_string(i + 1) + " holds " +
                                 std::to_string(seen[i]) + " reported patterns, the last count recorded " +
-                                std::to_string(expected[i]) + " (" + kRepairHint + ")");
+                                std::to_string(expected[i]) + " (" + repair_hint(path_) + ")");
   }
   return st;
 }

@@ -65,6 +65,10 @@ struct OpenOptions {
   // filter blocks included), so that a process's peak stays within its
   // budget; 0 leaves RocksDB's defaults (readers).
   size_t memory_bytes = 0;
+  // For `sgfpat repair` only: open a writer without checking that the
+  // counts hold what the last count reported (they are about to be
+  // recounted from the stored games).
+  bool skip_counts_check = false;
 };
 
 class PatternDb {
@@ -88,6 +92,14 @@ class PatternDb {
     return Open(path, options, out);
   }
 
+  // RocksDB's own repair of the files at `path` (which must not be open):
+  // rebuilds the MANIFEST from the table and log files it finds, and moves
+  // the files it cannot read to `path`/lost/.  Counts and games in the files
+  // it set aside are gone; callers recount (see lib/repair).
+  static Status RepairFiles(const std::string& path);
+  // True when another process holds the database's write lock.
+  static bool InUse(const std::string& path);
+
   const DbSettings& settings() const { return settings_; }
   const std::string& path() const { return path_; }
 
@@ -100,6 +112,10 @@ class PatternDb {
   using Entries = std::vector<std::pair<std::string, std::string>>;
   Status add_games(const std::vector<std::pair<Fingerprint, std::string>>& records, uint64_t moves,
                    const Entries& positions = {});
+  // Deletes the records of `remove` (damaged games) and records `games` and
+  // `moves` as the stored totals, in one write.  For `sgfpat repair`, after
+  // it has counted what survived; the position index is marked incomplete.
+  Status set_game_totals(const std::vector<Fingerprint>& remove, uint64_t games, uint64_t moves);
   // Visits every stored game record in fingerprint order; stop by returning false.
   Status for_each_game(const std::function<bool(const Fingerprint&, std::string_view)>& visit);
   // The same for the games whose fingerprint's first byte is in [first, last).
@@ -168,6 +184,9 @@ class PatternDb {
   PatternDb() = default;
   Status load_meta();
   Status check_counts_present();
+  Status check_games_present();
+  // Entries of a family's table files and memtables (false: unreadable).
+  bool entries_in(rocksdb::ColumnFamilyHandle* cf, uint64_t* have);
   // The recorded summary's reported patterns per level (index level-1);
   // empty when never counted.
   std::vector<uint64_t> reported_per_level() const;
