@@ -16,27 +16,16 @@ inline Bits libs_after(const Geometry& g, Bits mine, Bits empty, int p) {
 // (n == 2) is worth most, long chains with many liberties little.
 constexpr int kTakeWeight[6] = {0, 0, 256, 48, 12, 4};
 
-// The liberties of the chains of `stones` that are in atari.
-Bits atari_liberties(const Geometry& g, Bits stones, Bits empty) {
+// The liberties of the chains of `stones` that have at most `max_libs`: 1
+// gives the chains in atari; 2 also those a stone of the other colour could
+// put in atari.
+Bits liberties_of_short_chains(const Geometry& g, Bits stones, Bits empty, int max_libs) {
   Bits out = 0;
   for (Bits s = stones; s;) {
     Bits ch = g.chain(s, lowest(s));
     s &= ~ch;
     Bits libs = g.neighbours(ch) & empty;
-    if (popcount(libs) == 1) out |= libs;
-  }
-  return out;
-}
-
-// The liberties of the chains of `stones` with at most two: a stone of the
-// other colour on one of them could leave that chain in atari.
-Bits short_liberties(const Geometry& g, Bits stones, Bits empty) {
-  Bits out = 0;
-  for (Bits s = stones; s;) {
-    Bits ch = g.chain(s, lowest(s));
-    s &= ~ch;
-    Bits libs = g.neighbours(ch) & empty;
-    if (popcount(libs) <= 2) out |= libs;
+    if (popcount(libs) <= max_libs) out |= libs;
   }
   return out;
 }
@@ -65,7 +54,7 @@ void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out) {
     for (Bits l = libs; l; l &= l - 1) score[lowest(l)] += w;
   }
   // Own chains in atari: their liberty is the only move that does not lose.
-  Bits atari_libs = atari_liberties(g, mine, empty);
+  Bits atari_libs = liberties_of_short_chains(g, mine, empty, 1);
   if (popcount(atari_libs) >= 2) {
     out->verdict = Verdict::Loss;
     return;
@@ -101,14 +90,14 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
     int n = popcount(libs);
     if (n == 1) {
       *first_move = lowest(libs);
-      if (zone) *zone |= libs | short_liberties(g, mine, empty);
+      if (zone) *zone |= libs | liberties_of_short_chains(g, mine, empty, 2);
       return true;
     }
     if (n == 2) targets |= libs;
   }
   // Our atari move, their forced extension, our capture: three plies at least.
   if (plies < 3 || !targets) return false;
-  Bits atari_libs = atari_liberties(g, mine, empty);
+  Bits atari_libs = liberties_of_short_chains(g, mine, empty, 1);
   if (atari_libs) {
     // They capture next unless our atari also saves the chain in atari.
     if (popcount(atari_libs) >= 2) return false;
@@ -136,7 +125,8 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
     // line: the chains it reads and the attacker's short liberties.
     auto mark = [&](Bits extra) {
       if (!zone) return;
-      Bits z = extra | bit(p) | short_liberties(g, mine, empty) | short_liberties(g, mine2, empty2);
+      Bits z = extra | bit(p) | liberties_of_short_chains(g, mine, empty, 2) |
+               liberties_of_short_chains(g, mine2, empty2, 2);
       for (Bits s = theirs & g.neighbours(bit(p)); s; s &= s - 1) z |= g.neighbours(g.chain(theirs, lowest(s))) & empty;
       *zone |= z;
     };
