@@ -27,6 +27,35 @@ inline uint64_t mix(uint64_t x) {
   return x;
 }
 
+// The bounded capture searches' answers by the key of the position with the
+// attacker to move.  A node's own capture search is the one its parent ran
+// when it screened that move, so each is run once.  Direct-mapped, one per
+// thread (no locks); a collision only costs a search again.
+class CaptureCache {
+ public:
+  bool find(uint64_t key, bool* captures, int* first_move) const {
+    const Slot& s = slots_[key & kMask];
+    if (s.key != key || !s.used) return false;
+    *captures = s.captures;
+    *first_move = s.first_move;
+    return true;
+  }
+  void put(uint64_t key, bool captures, int first_move) {
+    slots_[key & kMask] = Slot{key, int16_t(first_move), captures, true};
+  }
+
+ private:
+  static constexpr size_t kSize = size_t(1) << 16;
+  static constexpr size_t kMask = kSize - 1;
+  struct Slot {
+    uint64_t key = 0;
+    int16_t first_move = -1;
+    bool captures = false;
+    bool used = false;
+  };
+  std::vector<Slot> slots_ = std::vector<Slot>(kSize);
+};
+
 struct Shared {
   std::atomic<bool> stop{false};
   Clock::time_point deadline;
@@ -47,6 +76,19 @@ struct Worker {
   uint64_t salt;
   SolveStats stats;
   uint64_t local_nodes = 0;
+  CaptureCache captures;
+
+  // capture_search() for the attacker `mine`, remembered under `key` (the
+  // position with the attacker to move).
+  // With `zone`, the search is run (the cache holds no zones).
+  bool can_capture(uint64_t key, Bits mine, Bits theirs, int* first_move, int hint = -1, Bits* zone = nullptr) {
+    bool hit;
+    if (!zone && captures.find(key, &hit, first_move)) return hit;
+    hit = capture_search(g, mine, theirs, opt.capture_plies, &stats.moves_played, first_move, hint, zone);
+    if (!hit) *first_move = -1;
+    captures.put(key, hit, *first_move);
+    return hit;
+  }
 
   bool out_of_budget() {
     if (shared.stop.load(std::memory_order_relaxed)) return true;
@@ -72,12 +114,11 @@ struct Worker {
 
   // Settles the node by its tactics if they decide it: Win or Loss, with the
   // winning move in *move.
-  Verdict tactics(Bits mine, Bits theirs, NodeTactics* t, int* move) {
+  Verdict tactics(uint64_t key, Bits mine, Bits theirs, NodeTactics* t, int* move) {
     analyse_node(g, mine, theirs, t);
     if (t->verdict == Verdict::Win) *move = t->capture_point;
     if (t->verdict != Verdict::Unknown) return t->verdict;
-    if (opt.capture_plies >= 3 && capture_search(g, mine, theirs, opt.capture_plies, &stats.moves_played, move))
-      return Verdict::Win;
+    if (opt.capture_plies >= 3 && can_capture(key, mine, theirs, move)) return Verdict::Win;
     return Verdict::Unknown;
   }
 
@@ -107,7 +148,7 @@ struct Worker {
       return;
     }
     Verdict v = (seen && (self.flags & TTEntry::kCaptureSearched)) ? (analyse_node(g, mine, theirs, &t), t.verdict)
-                                                                  : tactics(mine, theirs, &t, &move);
+                                                                  : tactics(key, mine, theirs, &t, &move);
     if (v != Verdict::Unknown) {
       TTEntry e;
       e.key = key;
@@ -132,11 +173,18 @@ struct Worker {
     // that the search only spends effort on the defences.
     if (!(seen && (self.flags & TTEntry::kExpanded)) && opt.threat_check && opt.capture_plies >= 3) {
       int threat;
-      if (capture_search(g, theirs, mine, opt.capture_plies, &stats.moves_played, &threat)) {
+      Bits zone = 0;
+      if (can_capture(key ^ kWhiteToMoveKey, theirs, mine, &threat, -1, &zone)) {
         for (int i = 0; i < n; ++i) {
-          int p = t.moves[i].point, reply;
-          ++stats.moves_played;
-          if (capture_search(g, theirs, mine | bit(p), opt.capture_plies, &stats.moves_played, &reply, threat)) {
+          int p = t.moves[i].point, reply = threat;
+          // A move off the threat's zone leaves the same capture on (none of
+          // the moves listed captures): settled without playing it.
+          bool lost = !(zone & bit(p));
+          if (!lost) {
+            ++stats.moves_played;
+            lost = can_capture(child_key[i], theirs, mine | bit(p), &reply, threat);
+          }
+          if (lost) {
             TTEntry ce;
             ce.key = child_key[i];
             ce.pn = 0;
@@ -248,7 +296,7 @@ struct ProofWalker {
     if (!seen.insert(key).second) return true;
     NodeTactics t;
     int move;
-    if (w.tactics(mine, theirs, &t, &move) != Verdict::Unknown) return true;
+    if (w.tactics(key, mine, theirs, &t, &move) != Verdict::Unknown) return true;
     TTEntry self;
     if (v == Verdict::Win && w.lookup(key, &self) && self.best >= 0)
       for (size_t i = 1; i < t.moves.size(); ++i)
@@ -297,7 +345,7 @@ SolveResult Solver::solve(const Position& pos) {
   std::vector<Worker> workers;
   workers.reserve(nthreads);
   for (int i = 0; i < nthreads; ++i)
-    workers.push_back(Worker{g_, opt_, tt_, shared, i == 0 ? 0 : mix(0x5eed + i), {}, 0});
+    workers.push_back(Worker{g_, opt_, tt_, shared, i == 0 ? 0 : mix(0x5eed + i), {}, 0, {}});
   auto run = [&](Worker& w) {
     uint32_t pn, dn;
     w.mid(mine, theirs, mover, key, kInf - 1, kInf - 1, &pn, &dn);
@@ -324,7 +372,7 @@ SolveResult Solver::solve(const Position& pos) {
     // The walk may re-prove children the table dropped: give it its own
     // budget so a settled answer is never lost to it.
     Shared walk_shared;
-    Worker w{g_, opt_, tt_, walk_shared, 0, {}, 0};
+    Worker w{g_, opt_, tt_, walk_shared, 0, {}, 0, {}};
     ProofWalker pw{w, opt_.max_proof_nodes, {}, false};
     if (pw.walk(mine, theirs, mover, key, res.verdict)) {
       res.proof_size = pw.seen.size();

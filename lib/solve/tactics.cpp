@@ -16,14 +16,16 @@ inline Bits libs_after(const Geometry& g, Bits mine, Bits empty, int p) {
 // (n == 2) is worth most, long chains with many liberties little.
 constexpr int kTakeWeight[6] = {0, 0, 256, 48, 12, 4};
 
-// The liberties of the chains of `stones` that are in atari.
-Bits atari_liberties(const Geometry& g, Bits stones, Bits empty) {
+// The liberties of the chains of `stones` that have at most `max_libs`: 1
+// gives the chains in atari; 2 also those a stone of the other colour could
+// put in atari.
+Bits liberties_of_short_chains(const Geometry& g, Bits stones, Bits empty, int max_libs) {
   Bits out = 0;
   for (Bits s = stones; s;) {
     Bits ch = g.chain(s, lowest(s));
     s &= ~ch;
     Bits libs = g.neighbours(ch) & empty;
-    if (popcount(libs) == 1) out |= libs;
+    if (popcount(libs) <= max_libs) out |= libs;
   }
   return out;
 }
@@ -52,7 +54,7 @@ void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out) {
     for (Bits l = libs; l; l &= l - 1) score[lowest(l)] += w;
   }
   // Own chains in atari: their liberty is the only move that does not lose.
-  Bits atari_libs = atari_liberties(g, mine, empty);
+  Bits atari_libs = liberties_of_short_chains(g, mine, empty, 1);
   if (popcount(atari_libs) >= 2) {
     out->verdict = Verdict::Loss;
     return;
@@ -78,7 +80,7 @@ void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out) {
 }
 
 bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64_t* moves_played,
-                    int* first_move, int hint) {
+                    int* first_move, int hint, Bits* zone) {
   Bits empty = g.board() & ~(mine | theirs);
   Bits targets = 0;  // liberties of enemy chains with two liberties
   for (Bits s = theirs; s;) {
@@ -88,13 +90,14 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
     int n = popcount(libs);
     if (n == 1) {
       *first_move = lowest(libs);
+      if (zone) *zone |= libs | liberties_of_short_chains(g, mine, empty, 2);
       return true;
     }
     if (n == 2) targets |= libs;
   }
   // Our atari move, their forced extension, our capture: three plies at least.
   if (plies < 3 || !targets) return false;
-  Bits atari_libs = atari_liberties(g, mine, empty);
+  Bits atari_libs = liberties_of_short_chains(g, mine, empty, 1);
   if (atari_libs) {
     // They capture next unless our atari also saves the chain in atari.
     if (popcount(atari_libs) >= 2) return false;
@@ -118,9 +121,19 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
       Bits libs = g.neighbours(ch) & empty2;
       if (popcount(libs) == 1) escape |= libs;
     }
+    // The points a defender's stone would have to take to change this
+    // line: the chains it reads and the attacker's short liberties.
+    auto mark = [&](Bits extra) {
+      if (!zone) return;
+      Bits z = extra | bit(p) | liberties_of_short_chains(g, mine, empty, 2) |
+               liberties_of_short_chains(g, mine2, empty2, 2);
+      for (Bits s = theirs & g.neighbours(bit(p)); s; s &= s - 1) z |= g.neighbours(g.chain(theirs, lowest(s))) & empty;
+      *zone |= z;
+    };
     if (popcount(escape) >= 2) {
       ++*moves_played;
       *first_move = p;
+      mark(0);
       return true;
     }
     if (!escape) continue;  // cannot happen: p took a liberty from a two-liberty chain
@@ -128,9 +141,11 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
     Bits theirs2 = theirs | bit(e);
     Bits empty3 = empty2 & ~bit(e);
     int escape_libs = popcount(g.neighbours(g.chain(theirs2, e)) & empty3);
+    Bits escape_zone = bit(e) | (g.neighbours(g.chain(theirs2, e)) & empty3);
     if (escape_libs < 2) {
       ++*moves_played;
       *first_move = p;  // the extension stays in atari (or is suicide)
+      mark(escape_zone);
       return true;
     }
     // Only ataris that keep the chain short of liberties are followed (a
@@ -138,8 +153,10 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
     if (escape_libs > 2) continue;
     *moves_played += 2;
     int dummy;
-    if (capture_search(g, mine2, theirs2, plies - 2, moves_played, &dummy)) {
+    Bits sub = 0;
+    if (capture_search(g, mine2, theirs2, plies - 2, moves_played, &dummy, -1, zone ? &sub : nullptr)) {
       *first_move = p;
+      mark(escape_zone | sub);
       return true;
     }
   }

@@ -39,7 +39,10 @@ void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out);
 // On true, *first_move is the mover's first move (the capture point if the
 // capture is immediate).
 // `hint`, if >= 0, is tried first (a move that worked in a similar position).
+// `zone`, if given, gets on true the empty points the found capture depends
+// on: a stone of the defender on any other empty point (that neither
+// captures nor is a self-atari) leaves the same capture working.
 bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64_t* moves_played,
-                    int* first_move, int hint = -1);
+                    int* first_move, int hint = -1, Bits* zone = nullptr);
 
 }  // namespace sgfpat::solve
