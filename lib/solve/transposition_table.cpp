@@ -1,12 +1,19 @@
 #include "solve/transposition_table.h"
 
+#include <new>
+#include <type_traits>
+
 namespace sgfpat::solve {
 
 TranspositionTable::TranspositionTable(size_t megabytes) : locks_(new Lock[kLocks]) {
   size_t want = megabytes * (size_t(1) << 20) / sizeof(Bucket);
   size_t n = 1024;
   while (n * 2 <= want) n *= 2;
-  buckets_.resize(n);
+  static_assert(std::is_aggregate_v<Bucket> && std::is_trivially_destructible_v<Bucket>,
+                "buckets are made by calloc: all-zero bytes must be an empty bucket");
+  buckets_.reset(static_cast<Bucket*>(std::calloc(n, sizeof(Bucket))));
+  if (!buckets_) throw std::bad_alloc();
+  buckets_n_ = n;
   mask_ = n - 1;
 }
 

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <cstdlib>
 #include <vector>
 
 namespace sgfpat::solve {
@@ -31,7 +32,7 @@ class TranspositionTable {
   // Copies the entry for `key` into *out; false if the table has none.
   bool lookup(uint64_t key, TTEntry* out) const;
   void store(const TTEntry& e);
-  size_t capacity() const { return buckets_.size() * kWays; }
+  size_t capacity() const { return buckets_n_ * kWays; }
 
  private:
   static constexpr int kWays = 4;
@@ -47,7 +48,14 @@ class TranspositionTable {
     }
     void unlock() { f.clear(std::memory_order_release); }
   };
-  std::vector<Bucket> buckets_;
+  // calloc'd: the system hands out zeroed pages as they are first touched,
+  // so a large table costs nothing until the search fills it (a vector
+  // would write every byte first: most of a short solve's time).
+  struct FreeBuckets {
+    void operator()(Bucket* b) const { std::free(b); }
+  };
+  std::unique_ptr<Bucket[], FreeBuckets> buckets_;
+  size_t buckets_n_ = 0;
   size_t mask_;
   mutable std::unique_ptr<Lock[]> locks_;
 };
