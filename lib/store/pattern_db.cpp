@@ -570,38 +570,32 @@ Status PatternDb::add_games(const std::vector<std::pair<Fingerprint, std::string
   return Status::OK();
 }
 
-Status PatternDb::reset_position_index() {
-  if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
-  rocksdb::WriteBatch batch;
-  batch.Delete(cf_[kMeta], "position_index");
-  batch.DeleteRange(positions_cf(), "", std::string(32, '\xff'));
-  rocksdb::WriteOptions wo;
-  wo.sync = true;
-  auto s = db_->Write(wo, &batch);
-  if (!s.ok()) return from_rocks(s, "clearing the position index");
-  indexed_games_ = ~uint64_t(0);
-  index_off_ = false;
-  drop_position_files();
-  return Status::OK();
-}
+Status PatternDb::reset_position_index() { return clear_position_index(false); }
 
 Status PatternDb::turn_position_index_off() {
+  Status st = clear_position_index(true);
+  // What DeleteFilesInRange left (files that straddle the range's ends,
+  // memtable entries) goes with the range tombstone at compaction.
+  if (st.ok() && has_positions_)
+    db_->CompactRange(rocksdb::CompactRangeOptions(), positions_cf(), nullptr, nullptr);
+  return st;
+}
+
+Status PatternDb::clear_position_index(bool off) {
   if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
   rocksdb::WriteBatch batch;
-  batch.Put(cf_[kMeta], "position_index", "off");
+  if (off)
+    batch.Put(cf_[kMeta], "position_index", "off");
+  else
+    batch.Delete(cf_[kMeta], "position_index");
   if (has_positions_) batch.DeleteRange(positions_cf(), "", std::string(32, '\xff'));
   rocksdb::WriteOptions wo;
   wo.sync = true;
   auto s = db_->Write(wo, &batch);
-  if (!s.ok()) return from_rocks(s, "turning the position index off");
+  if (!s.ok()) return from_rocks(s, off ? "turning the position index off" : "clearing the position index");
   indexed_games_ = ~uint64_t(0);
-  index_off_ = true;
-  if (has_positions_) {
-    drop_position_files();
-    // What DeleteFilesInRange left (files that straddle the range's ends,
-    // memtable entries) goes with the range tombstone at compaction.
-    db_->CompactRange(rocksdb::CompactRangeOptions(), positions_cf(), nullptr, nullptr);
-  }
+  index_off_ = off;
+  if (has_positions_) drop_position_files();
   return Status::OK();
 }
 

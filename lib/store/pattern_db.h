@@ -222,6 +222,8 @@ class PatternDb {
   rocksdb::ColumnFamilyHandle* pending_cf() const { return cf_[3]; }
   rocksdb::ColumnFamilyHandle* positions_cf() const { return cf_[has_pending_ ? 4 : 3]; }
   void drop_position_files();  // the index's table files, after its entries were deleted
+  // Deletes the index's entries and marks it "off" or not built, in one synced write.
+  Status clear_position_index(bool off);
 };
 
 }  // namespace sgfpat
