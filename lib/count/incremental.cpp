@@ -110,14 +110,8 @@ Status count_catchup(const KeyScheme& scheme, const GameSource& source, uint64_t
   Status s = feed_games(
       source, total, threads,
       [&](int t, std::vector<std::string>& batch) -> Status {
-        StoredGame g;
         CandidateCounter<CatchupTable> counter(upto, &tables[size_t(t)]);
-        for (const std::string& rec : batch) {
-          Status st = replay_stored(rec, &g, &counter);
-          if (!st.ok()) return st;
-          counter.finish_game();
-        }
-        return Status::OK();
+        return count_batch(batch, &counter);
       },
       progress);
   if (!s.ok()) return s;
