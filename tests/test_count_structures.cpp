@@ -1,6 +1,6 @@
 // The counting pass's building blocks against plain std::map references:
-// the packed count-min sketch, the drained CountTable, the ResidentTable
-// and the tracker's level cursor.
+// the packed count-min sketch, the drained CountTable, the ResidentTable,
+// the catch-up table and the tracker's level cursor.
 #include <doctest/doctest.h>
 
 #include <map>
@@ -8,10 +8,16 @@
 #include <set>
 #include <vector>
 
+#include "board/replay.h"
+#include "count/candidate_counter.h"
+#include "count/catchup_table.h"
 #include "count/count_table.h"
+#include "count/kept_set.h"
 #include "count/resident_table.h"
 #include "count/sketch.h"
 #include "pattern/tracker.h"
+#include "sgf/parser.h"
+#include "test_util.h"
 
 using namespace sgfpat;
 
@@ -190,4 +196,113 @@ TEST_CASE("tracker cursor: next_key gives walk()'s keys level by level") {
       CHECK(c.level == 8);
     }
   }
+}
+
+TEST_CASE("catch-up table: exactly the given keys, key 0 included, extended bits, counts add up") {
+  std::mt19937_64 rng(13);
+  std::vector<std::vector<uint64_t>> keys(4), extended(4);
+  std::set<std::pair<int, uint64_t>> in, ext;
+  for (int l = 0; l < 4; ++l) {
+    for (int i = 0; i < 700 * (l + 1); ++i) keys[size_t(l)].push_back(rng());
+    if (l == 2) keys[size_t(l)].push_back(0);
+    for (uint64_t k : keys[size_t(l)]) {
+      in.insert({l + 1, k});
+      if (k % 3 == 0) {
+        extended[size_t(l)].push_back(k);
+        extended[size_t(l)].push_back(k);  // repeats allowed
+        ext.insert({l + 1, k});
+      }
+    }
+    keys[size_t(l)].push_back(keys[size_t(l)].front());  // a repeat takes no entry
+  }
+  extended[1].push_back(rng());  // not a key: ignored
+  CatchupTable table(keys, extended);
+  CHECK(table.size() == in.size());
+  CHECK(table.bytes() <= CatchupTable::bytes_for(in.size()));
+  for (auto [level, key] : in) {
+    const int32_t s = table.find(level, key);
+    REQUIRE(s >= 0);
+    CHECK(table.extends(level, s) == (ext.count({level, key}) == 1));
+    table.add_seen(level, s, uint64_t(level) + key % 7);
+    table.add_played(level, s, key % 2 == 0);
+  }
+  for (int i = 0; i < 10000; ++i) {
+    const uint64_t key = rng();
+    const int level = int(rng() % 4) + 1;
+    CHECK((table.find(level, key) >= 0) == (in.count({level, key}) == 1));
+  }
+  CHECK(table.find(1, 0) == -1);
+  for (auto [level, key] : in) {
+    const PatternCounts c = table.counts_at(level, table.find(level, key));
+    CHECK(c.seen == uint64_t(level) + key % 7);
+    CHECK(c.played == 1);
+    CHECK(c.wins == (key % 2 == 0 ? 1u : 0u));
+  }
+  // A copy counts apart (one table per thread).
+  CatchupTable copy = table;
+  const auto [level, key] = *in.begin();
+  copy.add_played(level, copy.find(level, key), true);
+  CHECK(copy.counts_at(level, copy.find(level, key)).played == 2);
+  CHECK(table.counts_at(level, table.find(level, key)).played == 1);
+}
+
+TEST_CASE("catch-up counting: a tracker of fewer levels counts as one of L, and as the resident table does") {
+  // The catch-up hashes only the levels up to the largest one it counts:
+  // the keys of levels 1..m must not depend on L.  Counted patterns: the
+  // played ones of levels 1..4 of some games (with their chains), over
+  // other games; the L = 10 resident count is the reference.
+  KeyScheme full;
+  full.levels = 10;
+  KeyScheme four = full;
+  four.levels = 4;
+  const auto lines = testutil::gz_lines(testutil::corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, 60);
+  std::vector<Game> games(lines.size());
+  for (size_t i = 0; i < lines.size(); ++i) REQUIRE(parse_game(lines[i], &games[i]).ok());
+  std::vector<std::vector<uint64_t>> keys(10), extended(10);
+  {
+    std::vector<uint64_t> played;
+    PlayedKeys obs(full, &played);
+    Board board(19);
+    for (size_t g = 0; g < 20; ++g) {
+      ReplayResult r;
+      obs.start_game(games[g]);
+      REQUIRE(replay(games[g], &board, &r, &obs).ok());
+    }
+    for (size_t m = 0; m + 10 <= played.size(); m += 10)
+      for (int l = 1; l <= 4; ++l) {
+        keys[size_t(l - 1)].push_back(played[m + size_t(l - 1)]);
+        if (l < 4 && m % 3 == 0) extended[size_t(l - 1)].push_back(played[m + size_t(l - 1)]);
+      }
+  }
+  ResidentTable resident(keys, extended);
+  std::vector<std::vector<uint64_t>> keys4(keys.begin(), keys.begin() + 4), ext4(extended.begin(), extended.begin() + 4);
+  CatchupTable at10(keys, extended), at4(keys4, ext4);
+  CandidateCounter<ResidentTable> c_resident(full, &resident);
+  CandidateCounter<CatchupTable> c10(full, &at10), c4(four, &at4);
+  Board board(19);
+  for (size_t g = 20; g < games.size(); ++g) {
+    auto count = [&](auto& counter) {
+      ReplayResult r;
+      counter.start_game(games[g]);
+      REQUIRE(replay(games[g], &board, &r, &counter).ok());
+      counter.finish_game();
+    };
+    count(c_resident);
+    count(c10);
+    count(c4);
+  }
+  size_t nonzero = 0;
+  for (int l = 1; l <= 4; ++l)
+    for (uint64_t key : keys[size_t(l - 1)]) {
+      const PatternCounts want = resident.counts_at(l, resident.find(l, key));
+      const PatternCounts a = at10.counts_at(l, at10.find(l, key)), b = at4.counts_at(l, at4.find(l, key));
+      CHECK(a.seen == want.seen);
+      CHECK(a.played == want.played);
+      CHECK(a.wins == want.wins);
+      CHECK(b.seen == want.seen);
+      CHECK(b.played == want.played);
+      CHECK(b.wins == want.wins);
+      nonzero += want.seen > 0 && want.played > 0;
+    }
+  CHECK(nonzero > 100);  // the games were really counted, at several levels
 }

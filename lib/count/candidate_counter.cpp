@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "count/catchup_table.h"
 #include "count/draining_counts.h"
 #include "count/resident_table.h"
 
@@ -35,6 +36,8 @@ void CandidateCounter<Counts>::start_game(const Game& game) {
     slot_.assign(n * 2 * size_t(levels_), kUnknown);
     start_.assign(slot_.size(), 0);
     known_.assign(n * 2, 0);
+    known_cells_.assign(size_t(levels_) + 1, 0);
+    known_cells_[0] = uint32_t(n * 2);
     is_illegal_.assign(n, 0);
   }
   // end_all_patterns() at the end of the last game left every known_ at 0.
@@ -118,12 +121,12 @@ void CandidateCounter<Counts>::end_patterns(int idx, int player, int from_level)
     }
     slot_[c] = kUnknown;
   }
-  if (known >= from_level) known_[cp] = uint8_t(from_level - 1);
+  if (known >= from_level) set_known(cp, from_level - 1);
 }
 
 template <class Counts>
 void CandidateCounter<Counts>::stop_after(size_t cp, int level) {
-  known_[cp] = uint8_t(level + 1);
+  set_known(cp, level + 1);
   slot_[levels_of(cp) + size_t(level)] = kNotKept;
 }
 
@@ -160,7 +163,11 @@ void CandidateCounter<Counts>::finish_game() {
 template <class Counts>
 void CandidateCounter<Counts>::invalidate_around(int idx) {
   const int qx = idx % stride_ - 1, qy = idx / stride_ - 1;
-  for (size_t o = 0; o < offsets_.size(); ++o) {
+  // Only the rings up to the highest known level can end a pattern.
+  int top = levels_;
+  while (top > 0 && known_cells_[size_t(top)] == 0) --top;
+  const size_t within = size_t(level_points(top));
+  for (size_t o = 0; o < within; ++o) {
     const int cx = qx - offsets_[o].dx, cy = qy - offsets_[o].dy;
     if (cx < 0 || cy < 0 || cx >= size_ || cy >= size_) continue;
     const int c = (cy + 1) * stride_ + cx + 1;
@@ -268,7 +275,7 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
       const size_t cp = cell(w.idx, player);
       const size_t c = levels_of(cp) + size_t(lv - 1);
       const int32_t s = found_[i];
-      known_[cp] = uint8_t(lv);
+      set_known(cp, lv);
       if (s < 0) {
         slot_[c] = kNotKept;
         continue;
@@ -292,5 +299,6 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
 
 template class CandidateCounter<DrainingCounts>;
 template class CandidateCounter<ResidentTable>;
+template class CandidateCounter<CatchupTable>;
 
 }  // namespace sgfpat

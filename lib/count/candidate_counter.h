@@ -27,7 +27,7 @@
 // been started.  The misses then overlap instead of queueing behind each
 // other.
 //
-// `Counts` is DrainingCounts or ResidentTable: lookup(level, key) -> slot
+// `Counts` is DrainingCounts, ResidentTable or CatchupTable: lookup(level, key) -> slot
 // or -1 when not kept, extends(level, slot) -> false when the next level
 // is surely not kept, prefetch(level, key), prefetch_slot(level, slot),
 // add_seen, add_played, and must_drain() (before a position) /
@@ -72,6 +72,11 @@ class CandidateCounter : public ReplayObserver {
     return occupied_[size_t(idx)] ? c : player_positions_[player] - c;
   }
   void mark_dirty(int idx, int player);
+  void set_known(size_t cp, int level) {
+    --known_cells_[known_[cp]];
+    ++known_cells_[size_t(level)];
+    known_[cp] = uint8_t(level);
+  }
   // Keeps occupancy, candidate counts and holes in step with a point's stone.
   void update_point(int idx, bool occupied);
   void update_hole(int idx);
@@ -118,6 +123,7 @@ class CandidateCounter : public ReplayObserver {
   std::vector<uint32_t> candidate_tally_;
   std::vector<uint8_t> known_;      // levels 1..known_ have a valid slot_;
                                     // only the last known one can be kNotKept
+  std::vector<uint32_t> known_cells_;  // [level]: cells whose known_ is level
   std::vector<uint8_t> is_dirty_;
   std::vector<int> dirty_[2];       // per player: points whose cell may walk
 
@@ -148,7 +154,9 @@ class CandidateCounter : public ReplayObserver {
 
 class DrainingCounts;
 class ResidentTable;
+class CatchupTable;
 extern template class CandidateCounter<DrainingCounts>;
 extern template class CandidateCounter<ResidentTable>;
+extern template class CandidateCounter<CatchupTable>;
 
 }  // namespace sgfpat

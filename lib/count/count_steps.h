@@ -10,6 +10,7 @@
 #include "count/kept_set.h"
 #include "count/resident_table.h"
 #include "store/pattern_db.h"
+#include "store/stored_replay.h"
 
 namespace sgfpat {
 
@@ -41,6 +42,19 @@ Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t
 Status count_resident(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
                       ResidentTable* table, const std::function<void(uint64_t)>& progress,
                       std::atomic<uint64_t>* positions, std::atomic<uint64_t>* candidates);
+
+// Replays the stored game records of `batch` through `counter` (a
+// CandidateCounter), finishing each game.
+template <class Counter>
+Status count_batch(const std::vector<std::string>& batch, Counter* counter) {
+  StoredGame g;
+  for (const std::string& rec : batch) {
+    Status st = replay_stored(rec, &g, counter);
+    if (!st.ok()) return st;
+    counter->finish_game();
+  }
+  return Status::OK();
+}
 
 // Writes the patterns of `table` played at least `min_played` times as
 // generation `gen` (one sorted table file).  Says how many were dropped

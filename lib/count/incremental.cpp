@@ -4,6 +4,8 @@
 #include <atomic>
 #include <chrono>
 
+#include "count/candidate_counter.h"
+#include "count/catchup_table.h"
 #include "count/count_steps.h"
 #include "count/kept_set.h"
 #include "count/played_sketch_file.h"
@@ -78,6 +80,51 @@ Status catchup_keys(const KeyScheme& scheme, const GameSource& pending, uint64_t
     keys->merge(std::move(c.kept));
     extended->merge(std::move(c.extended));
   }
+  return Status::OK();
+}
+
+// Step 3: counts `keys` (the newly kept patterns `fresh` and the chains
+// of smaller levels leading to them, `extended` marking the chains) over
+// the games of `source`, and adds the counts of `fresh` to `table`.
+// Nothing above the largest level of `fresh` is hashed or looked up: a
+// tracker of fewer levels gives the same keys for its levels (the Zobrist
+// words do not depend on L).  Each thread counts into its own small table,
+// summed at the end; one thread when the copies would not fit `budget`.
+Status count_catchup(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads, size_t budget,
+                     Levels keys, Levels extended, const Levels& fresh, ResidentTable* table,
+                     const std::function<void(uint64_t)>& progress) {
+  int top = 0;
+  for (int l = 1; l <= int(fresh.size()); ++l)
+    if (!fresh[size_t(l - 1)].empty()) top = l;
+  if (top == 0) return Status::OK();
+  KeyScheme upto = scheme;
+  upto.levels = top;
+  keys.resize(size_t(top));
+  extended.resize(size_t(top));
+  size_t n = 0;
+  for (const auto& v : keys) n += v.size();
+  if (CatchupTable::bytes_for(n) + CatchupTable::copy_bytes_for(n) * size_t(threads - 1) > budget) threads = 1;
+  std::vector<CatchupTable> tables(size_t(threads), CatchupTable(keys, extended));
+  keys = Levels();
+  extended = Levels();
+  Status s = feed_games(
+      source, total, threads,
+      [&](int t, std::vector<std::string>& batch) -> Status {
+        CandidateCounter<CatchupTable> counter(upto, &tables[size_t(t)]);
+        return count_batch(batch, &counter);
+      },
+      progress);
+  if (!s.ok()) return s;
+  for (int l = 1; l <= top; ++l)
+    for (uint64_t key : fresh[size_t(l - 1)]) {
+      const int32_t to = table->find(l, key);
+      if (to < 0) return Status::Internal("a newly kept pattern is missing from the table");
+      for (const CatchupTable& t : tables) {
+        const int32_t from = t.find(l, key);
+        if (from < 0) return Status::Internal("a newly kept pattern is missing from the catch-up table");
+        table->add_counts(l, to, t.counts_at(l, from));
+      }
+    }
   return Status::OK();
 }
 
@@ -190,17 +237,11 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
     KeySet ck(levels), ce(levels);
     s = catchup_keys(scheme, pending_games, pending, threads, fresh_only, &ck, &ce);
     if (!s.ok()) return s;
-    ResidentTable catchup(ck.by_level(), ce.by_level());
-    std::atomic<uint64_t> p2{0}, c2{0};
-    s = count_resident(scheme, counted_games, counted, threads, &catchup, progress(3, counted), &p2, &c2);
+    const size_t budget_left = options.memory_budget / 2 - ResidentTable::bytes_for(total_keys);
+    s = count_catchup(scheme, counted_games, counted, threads, budget_left, ck.by_level(), ce.by_level(),
+                      fresh_only, &table, progress(3, counted));
     if (!s.ok()) return s;
     summary->catchup_games = counted;
-    for (int l = 1; l <= levels; ++l)
-      for (uint64_t key : fresh_only[size_t(l - 1)]) {
-        const int32_t from = catchup.find(l, key), to = table.find(l, key);
-        if (from < 0 || to < 0) return Status::Internal("a newly kept pattern is missing from a table");
-        table.add_counts(l, to, catchup.counts_at(l, from));
-      }
   }
   summary->seconds_catchup = since(t0);
 

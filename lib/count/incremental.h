@@ -15,7 +15,8 @@
 //  3. the patterns of N that were not old kept (C) were counted in the
 //     counted games by no one: a catch-up replays the counted games and
 //     counts only C (with the smaller levels that lead to them, taken from
-//     the new games' moves where they were played), in a small table;
+//     the new games' moves where they were played), in small per-thread
+//     tables (catchup_table.h), hashing no level above C's largest one;
 //  4. the sum is written as a new generation, patterns played fewer than
 //     min_played times dropped, with the updated sketch; the switch clears
 //     the pending games.

@@ -153,13 +153,9 @@ Status count_resident(const KeyScheme& scheme, const GameSource& source, uint64_
   return feed_games(
       source, total, threads,
       [&](int, std::vector<std::string>& batch) -> Status {
-        StoredGame g;
         CandidateCounter<ResidentTable> counter(scheme, table);
-        for (const std::string& rec : batch) {
-          Status st = replay_stored(rec, &g, &counter);
-          if (!st.ok()) return st;
-          counter.finish_game();
-        }
+        Status st = count_batch(batch, &counter);
+        if (!st.ok()) return st;
         *positions += counter.positions();
         *candidates += counter.candidates();
         return Status::OK();
