@@ -190,6 +190,31 @@ TEST_CASE("time budget: a run stops at max_seconds") {
   CHECK(r.seconds < 10);  // generous: the machine is shared
 }
 
+TEST_CASE("pass in the tree: a seki's shared liberty is not filled, a won game not thrown away") {
+  // Top edge: Black's corner group (one eye, A7) and White's group (one
+  // eye, E7) share their last liberty C7.  Both outer groups live.  Black
+  // wins by 29 - 19 - 7.5 as it stands; C7 is Black's only move besides
+  // its own eyes, and it loses the corner and the game.  Without a pass in
+  // the tree the search has to play it.
+  const char* seki =
+      ".X.O.OX|"
+      "XXOOOOX|"
+      "OOXXXXX|"
+      ".OOX.X.|"
+      "OOOXXXX|"
+      ".OXX.X.|"
+      "OOX.XXX";
+  SearchOptions o = engine_opts(2000);
+  Search s(nullptr, {}, o);
+  SearchResult r = s.run(make_board(seki), Color::Black);
+  REQUIRE(r.has_move);
+  CHECK(r.best == kPass);
+  CHECK(r.win_rate > 0.8);
+  o.pass_in_tree = false;
+  Search forced(nullptr, {}, o);
+  CHECK(forced.run(make_board(seki), Color::Black).best == pt(0, 2));
+}
+
 TEST_CASE("early stop: a run ends when the leader cannot be overtaken") {
   SearchOptions o = engine_opts(20000);
   o.early_stop = true;
