@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "mcts/ladder.h"
 #include "mcts/patterns3x3.h"
 #include "pattern/tracker.h"
 
@@ -94,9 +95,18 @@ double tactical_factor(const Board& board, int idx, Color c) {
   const MoveCheck m = check_move(board, idx, c);
   double f = 1;
   if (m.captures) f *= 3 + std::min(m.captured_stones, 6);
-  if (m.saves) f *= 5;
+  if (m.saves) {
+    // An extension to two liberties that a ladder takes only feeds it.
+    bool laddered = false;
+    if (m.libs == 2) {
+      Board after = board;
+      laddered = after.play(board.point(idx), c) == MoveError::None && ladder_captures(after, idx, opponent(c));
+    }
+    f *= laddered ? 0.2 : 5;
+  }
   if (m.self_atari()) f *= m.joins ? 0.03 : 0.15;
-  // Ataris on chains of two liberties (not self-atari) are often urgent.
+  // Ataris on chains of two liberties (not self-atari) are often urgent,
+  // the more when the chain cannot get away (a ladder that works).
   if (!m.self_atari() && !m.captures) {
     const int s = board.stride();
     const int nb[4] = {idx - s, idx + 1, idx + s, idx - 1};
@@ -105,6 +115,8 @@ double tactical_factor(const Board& board, int idx, Color c) {
         int l[3];
         if (board.chain_liberties(n, l, 3) == 2) {
           f *= 1.5;
+          Board after = board;
+          if (after.play(board.point(idx), c) == MoveError::None && atari_holds(after, n)) f *= 3;
           break;
         }
       }
