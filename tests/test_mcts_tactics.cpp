@@ -246,17 +246,9 @@ TEST_CASE("ladders: an escape into a working ladder is not urged; a ladder break
       "..XX.....|"
       ".........";
   // The same with a white stone on the ladder's path (G7): the ladder breaker.
-  const char* broken =
-      ".........|"
-      ".........|"
-      "......O..|"
-      ".........|"
-      ".........|"
-      "..X......|"
-      ".XO......|"
-      "..XX.....|"
-      ".........";
-  const Board a = make_board(ladder), b = make_board(broken);
+  const Board a = make_board(ladder);
+  Board b = a;
+  b.setup(pt(2, 6), Color::White);
   const int stone = a.index(pt(6, 2)), escape = a.index(pt(6, 3));
   CHECK(atari_holds(a, stone));
   CHECK_FALSE(atari_holds(b, stone));
@@ -274,12 +266,12 @@ TEST_CASE("ladders: an escape into a working ladder is not urged; a ladder break
   // Black, before its atari: either atari works (C2 toward the upper
   // right, D3 toward the lower edge) and is urged as a capture would be;
   // with the breaker only D3 still works.
-  const char* start_rows = ".........|.........|.........|.........|.........|..X......|.XO......|...X.....|.........";
-  const Board start = make_board(start_rows);
+  const Board start = make_board(
+      ".........|.........|.........|.........|.........|..X......|.XO......|...X.....|.........");
   CHECK(ladder_captures(start, stone, Color::Black));
   CHECK(tactical_factor(start, start.index(pt(7, 2)), Color::Black) > 4);
-  const Board start_b = make_board(
-      ".........|.........|......O..|.........|.........|..X......|.XO......|...X.....|.........");
+  Board start_b = start;
+  start_b.setup(pt(2, 6), Color::White);
   CHECK(tactical_factor(start_b, start_b.index(pt(7, 2)), Color::Black) < 2);
   CHECK(tactical_factor(start_b, start_b.index(pt(6, 3)), Color::Black) > 4);
 }
