@@ -228,6 +228,55 @@ TEST_CASE("a database stored without the index gets it built, equal to the one k
   CHECK(!hits.empty());
 }
 
+TEST_CASE("--no-position-index: none kept, counts unchanged, searches refused by name; --position-index builds it") {
+  TempDir dir("sgfpat-search");
+  const auto lines = gz_lines(corpus_path("tygem-dev/tygem-2007-03.sgf.gz"), 0, 120);
+  const std::string first = dir / "first.sgf", second = dir / "second.sgf";
+  write_file(first, join({lines.begin(), lines.begin() + 80}));
+  write_file(second, join({lines.begin() + 80, lines.end()}));
+  const std::vector<std::string> small = {"--levels", "3", "--threads", "1"};
+  const std::string kept = dir / "kept", off = dir / "off", dropped = dir / "dropped";
+  std::vector<std::string> no_index = small;
+  no_index.push_back("--no-position-index");
+  ingest_ok(kept, small, {first}, dir.path());
+  ingest_ok(dropped, small, {first}, dir.path());
+  CHECK(ingest_ok(off, no_index, {first}, dir.path())["position_index"] == "off");
+  // A later ingest without the flag keeps the choice; the counts are those of
+  // a database with the index.
+  ingest_ok(kept, small, {second}, dir.path());
+  CHECK(ingest_ok(off, small, {second}, dir.path())["position_index"] == "off");
+  CHECK(ingest_ok(dropped, no_index, {second}, dir.path())["position_index"] == "off");
+  for (const std::string& path : {off, dropped}) {
+    INFO(path);
+    std::string why;
+    const DbSnapshot want = read_db(kept);
+    REQUIRE(!want.counts.empty());
+    CHECK(diff_counts(want.counts, read_db(path).counts, &why) == 0);
+    INFO(why);
+    auto db = open_db(path);
+    CHECK(db->position_index_off());
+    CHECK_FALSE(db->has_position_index());
+    CHECK(all_index_entries(db.get()).empty());
+    std::vector<PositionHit> hits;
+    Game g;
+    REQUIRE(parse_game(lines[3], &g).ok());
+    Status st = find_exact(db.get(), board_after(g, 20), &hits);
+    CHECK(st.is_not_found());
+    CHECK(st.message().find("--position-index") != std::string::npos);
+  }
+  RunResult stats = run_cli({"stats", "--db", off, "--json"}, dir.path());
+  REQUIRE(stats.exit_code == 0);
+  CHECK(stats.json()["position_index"] == "off");
+  // Turned back on: the same entries as the database that always kept it.
+  std::vector<std::string> rebuild = small;
+  rebuild.push_back("--position-index");
+  CHECK(ingest_ok(off, rebuild, {}, dir.path())["position_index"] == "complete");
+  auto a = open_db(kept), b = open_db(off);
+  CHECK_FALSE(b->position_index_off());
+  CHECK(all_index_entries(b.get()) == all_index_entries(a.get()));
+  CHECK(all_index_entries(a.get()).size() == stored_positions(a.get()));
+}
+
 TEST_CASE("the index survives kill -9 of an ingest: it matches the stored games, before and after a rerun") {
   TempDir dir("sgfpat-search");
   const std::string input = dir / "games.sgf";

@@ -28,6 +28,8 @@ struct IngestArgs {
   bool quiet = false;
   bool recount = false;
   bool progress_lines = false;
+  bool no_position_index = false;
+  bool position_index = false;
   int max_errors_shown = 20;
 };
 
@@ -57,8 +59,14 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   }
 
   ProgressLine progress(a.progress_lines ? ProgressLine::Mode::kLines : ProgressLine::Mode::kTerminalOnly);
-  // ---- position index (databases made before it existed, or a build cut short) ----
-  if (!db->has_position_index()) {
+  // ---- position index (databases made before it existed, a build cut short,
+  // or turned back on) ----
+  if (a.no_position_index && !db->position_index_off()) {
+    st = db->turn_position_index_off();
+    if (!st.ok()) return fail("sgfpat ingest: ", st);
+    if (!a.quiet) std::cerr << "sgfpat ingest: no position index kept (`--position-index` builds it again)\n";
+  }
+  if (!db->has_position_index() && (!db->position_index_off() || a.position_index)) {
     auto t_index = Clock::now();
     st = build_position_index(db.get(), [&](uint64_t done, uint64_t total) {
       progress.update("position index: " + with_commas(done) + " / " + with_commas(total) + " games");
@@ -178,6 +186,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   j["scheme"] = db->settings().scheme.describe();
   j["min_played"] = db->settings().min_played;
   j["disk_bytes"] = db->disk_bytes();
+  j["position_index"] = db->position_index_state();
   if (a.json) {
     std::cout << j.dump(2) << "\n";
   } else {
@@ -251,6 +260,12 @@ Runner register_ingest(CLI::App& app) {
   cmd->add_flag("--progress", a->progress_lines,
                 "Print progress as lines on stderr even when it is not a terminal (for logs): at each step, then "
                 "every 5 s");
+  auto* off = cmd->add_flag("--no-position-index", a->no_position_index,
+                            "Keep no position index (for `similar --exact`; ~31 bytes a stored position): drops one "
+                            "there is, and later ingests keep none");
+  cmd->add_flag("--position-index", a->position_index,
+                "Build the position index of a database made with --no-position-index (the default keeps one)")
+      ->excludes(off);
   cmd->add_option("--max-errors-shown", a->max_errors_shown, "Print at most this many problems")->capture_default_str();
   return [a, cmd]() { return run_ingest(*a, *cmd); };
 }

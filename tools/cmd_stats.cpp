@@ -161,6 +161,8 @@ int run_stats(const StatsArgs& a) {
     j["stale"] = stale;
     j["patterns_per_level"] = per_level;
     j["disk_bytes"] = db->disk_bytes();
+    j["position_index"] = db->position_index_state();
+    j["position_index_bytes"] = db->position_index_bytes();
     j["summary"] = counted ? count_summary_json<nlohmann::ordered_json>(summary) : nlohmann::ordered_json::object();
     nlohmann::ordered_json t;
     t["level"] = a.level;
@@ -215,6 +217,9 @@ int run_stats(const StatsArgs& a) {
     o += "\n    total " + with_commas(total) + "\n";
   }
   o += "  size on disk     " + bytes_text(db->disk_bytes()) + "\n";
+  o += "  position index   " + std::string(db->position_index_state());
+  if (db->has_position_index()) o += ", " + bytes_text(db->position_index_bytes());
+  o += "\n";
   if (counted && n > 0) {
     o += "\nTop " + std::to_string(top.size()) + " of " + with_commas(reported_at_level) + " level-" +
          std::to_string(a.level) + " patterns (" + std::to_string(level_points(a.level)) +

@@ -192,10 +192,12 @@ Status repair_database(const std::string& path, const RepairOptions& options, Re
   st = db->set_game_totals(remove, report->games_kept, report->moves_kept);
   if (!st.ok()) return st;
 
-  step("rebuilding the position index");
-  st = db->reset_position_index();
-  if (st.ok()) st = build_position_index(db.get());
-  if (!st.ok()) return st.with_context("rebuilding the position index");
+  if (!db->position_index_off()) {  // a database made without one stays so
+    step("rebuilding the position index");
+    st = db->reset_position_index();
+    if (st.ok()) st = build_position_index(db.get());
+    if (!st.ok()) return st.with_context("rebuilding the position index");
+  }
 
   step("recounting the patterns of " + std::to_string(report->games_kept) + " games");
   CountOptions co;

@@ -99,6 +99,9 @@ Status build_position_index(PatternDb* db, const std::function<void(uint64_t, ui
 
 Status find_exact(PatternDb* db, const Board& board, std::vector<PositionHit>* hits) {
   hits->clear();
+  if (db->position_index_off())
+    return Status::NotFound("database " + db->path() + " keeps no position index (made with --no-position-index); `sgfpat ingest --db " +
+                            db->path() + " --position-index` builds it");
   if (!db->has_position_index())
     return Status::NotFound("database " + db->path() +
                          " has no complete position index; `sgfpat ingest --db " + db->path() + "` builds it");

@@ -478,7 +478,8 @@ Status PatternDb::load_meta() {
   s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], "position_index", &v);
   if (!s.ok() && !s.IsNotFound()) return from_rocks(s, "reading the stored position_index");
   indexed_games_ = ~uint64_t(0);
-  if (s.ok()) return parse_meta_u64(path_, "position_index", v, &indexed_games_);
+  index_off_ = s.ok() && v == "off";
+  if (s.ok() && !index_off_) return parse_meta_u64(path_, "position_index", v, &indexed_games_);
   return Status::OK();
 }
 
@@ -524,7 +525,7 @@ Status PatternDb::set_game_totals(const std::vector<Fingerprint>& remove, uint64
   }
   batch.Put(cf_[kMeta], "games", u64_string(games));
   batch.Put(cf_[kMeta], "moves", u64_string(moves));
-  batch.Delete(cf_[kMeta], "position_index");
+  if (!index_off_) batch.Delete(cf_[kMeta], "position_index");
   rocksdb::WriteOptions wo;
   wo.sync = true;
   auto s = db_->Write(wo, &batch);
@@ -579,10 +580,35 @@ Status PatternDb::reset_position_index() {
   auto s = db_->Write(wo, &batch);
   if (!s.ok()) return from_rocks(s, "clearing the position index");
   indexed_games_ = ~uint64_t(0);
+  index_off_ = false;
+  drop_position_files();
+  return Status::OK();
+}
+
+Status PatternDb::turn_position_index_off() {
+  if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
+  rocksdb::WriteBatch batch;
+  batch.Put(cf_[kMeta], "position_index", "off");
+  if (has_positions_) batch.DeleteRange(positions_cf(), "", std::string(32, '\xff'));
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  auto s = db_->Write(wo, &batch);
+  if (!s.ok()) return from_rocks(s, "turning the position index off");
+  indexed_games_ = ~uint64_t(0);
+  index_off_ = true;
+  if (has_positions_) {
+    drop_position_files();
+    // What DeleteFilesInRange left (files that straddle the range's ends,
+    // memtable entries) goes with the range tombstone at compaction.
+    db_->CompactRange(rocksdb::CompactRangeOptions(), positions_cf(), nullptr, nullptr);
+  }
+  return Status::OK();
+}
+
+void PatternDb::drop_position_files() {
   const std::string end(32, '\xff');
   const rocksdb::Slice e(end);
   rocksdb::DeleteFilesInRange(db_.get(), positions_cf(), nullptr, &e);
-  return Status::OK();
 }
 
 Status PatternDb::add_position_entries(const Entries& entries) {
@@ -622,9 +648,10 @@ Status PatternDb::for_each_position(std::string_view prefix,
 
 uint64_t PatternDb::position_index_bytes() {
   if (!has_positions_) return 0;
-  uint64_t bytes = 0;
-  db_->GetIntProperty(positions_cf(), "rocksdb.total-sst-files-size", &bytes);
-  return bytes;
+  uint64_t files = 0, memtables = 0;
+  db_->GetIntProperty(positions_cf(), "rocksdb.total-sst-files-size", &files);
+  db_->GetIntProperty(positions_cf(), "rocksdb.cur-size-all-mem-tables", &memtables);
+  return files + memtables;
 }
 
 Status PatternDb::find_game(std::string_view prefix, Fingerprint* fp, std::string* record, bool* found) {

@@ -10,7 +10,8 @@
 //            (played, seen, wins), summed by the "sgfpat.add3" merge operator
 //   positions  the position index: keys and values made by lib/search,
 //            written with their games in one batch; meta "position_index"
-//            holds the number of games indexed (complete when = "games")
+//            holds the number of games indexed (complete when = "games"),
+//            or "off" when the user wants none (ingest --no-position-index)
 //   pending  fingerprint -> "" for every stored game the current generation
 //            does not count yet (written with the game, cleared by the
 //            commit of the generation that counts it)
@@ -126,6 +127,16 @@ class PatternDb {
   // --- position index ---
   // True when every stored game has its entries in the index.
   bool has_position_index() const { return has_positions_ && indexed_games_ == game_count_; }
+  // True when the database keeps no position index by choice: ingest then
+  // neither builds nor extends it (building it again turns this off).
+  bool position_index_off() const { return index_off_; }
+  // Drops the index (its entries and table files) and records that none is
+  // wanted, in one synced write.
+  Status turn_position_index_off();
+  // "complete", "off" or "incomplete" (built by the next ingest), for reports.
+  const char* position_index_state() const {
+    return index_off_ ? "off" : has_position_index() ? "complete" : "incomplete";
+  }
   // Building the index of a database that lacks it: reset, add entries
   // (unlogged), then complete (flushed, then marked in one synced write).
   // A build killed before it completes is started again from reset.
@@ -134,7 +145,8 @@ class PatternDb {
   Status complete_position_index();
   // Visits the entries whose key starts with `prefix`, in key order.
   Status for_each_position(std::string_view prefix, const std::function<bool(std::string_view, std::string_view)>& visit);
-  // Bytes of the index's table files on disk.
+  // Bytes of the index: its table files, plus its memtables (entries not
+  // flushed yet, whose bytes are in the write-ahead log).
   uint64_t position_index_bytes();
 
   // Stored games the current generation does not count yet: their number,
@@ -200,6 +212,7 @@ class PatternDb {
   uint64_t move_count_ = 0;
   uint64_t indexed_games_ = 0;
   bool has_positions_ = false;  // the column family exists (readers may lack it)
+  bool index_off_ = false;      // meta "position_index" is "off"
   uint32_t generation_ = 0;
   CountSummary summary_;
   std::string sketch_file_;
@@ -208,6 +221,7 @@ class PatternDb {
   std::vector<rocksdb::ColumnFamilyHandle*> cf_;  // default, games, counts[, pending][, positions]
   rocksdb::ColumnFamilyHandle* pending_cf() const { return cf_[3]; }
   rocksdb::ColumnFamilyHandle* positions_cf() const { return cf_[has_pending_ ? 4 : 3]; }
+  void drop_position_files();  // the index's table files, after its entries were deleted
 };
 
 }  // namespace sgfpat
