@@ -126,6 +126,30 @@ TEST_CASE("gtp: a won endgame is not passed away, a lost one is not passed into"
   CHECK(out.find("=13 C3\n\n") != std::string::npos);
 }
 
+TEST_CASE("gtp: a lost game with only self-ataris left is resigned, not passed (match9-l10 game 40)") {
+  // The end of a match game lost B+73.5 by sgfpat as White: every White
+  // chain is dead (the left group has one eye and two liberties, the
+  // centre and right groups lost their races), and every White move left
+  // puts a chain of several stones in atari.  The search gave the best of
+  // them 10-15% (the exploration of Black's forced blunders); the engine
+  // turned it into a pass and lost by the whole board.
+  const std::string setup = diagram_commands({
+      "..OXXX.O.",
+      "OOOOXOOXX",
+      "OXXOXXX.X",
+      "OOXXOOXXO",
+      "OXXXOXOO.",
+      "OOXOOXXO.",
+      "XXXXOXXOX",
+      "O.X.OXXX.",
+      ".XO.OOX.X",
+  }) + "komi 7.5\n";
+  gtp::Engine e(nullptr, engine_options(3000));
+  std::string out = session(e, setup + "1 final_score\n2 genmove W");
+  CHECK(out.find("=1 B+73.5\n\n") != std::string::npos);
+  CHECK(out.find("=2 resign\n\n") != std::string::npos);
+}
+
 TEST_CASE("gtp: dead stones are settled by playouts (final_score, final_status_list)") {
   // A lone white stone C3 inside Black's area of a 5x5 board: dead.
   gtp::Engine e(nullptr, engine_options(500));

@@ -9,7 +9,9 @@
 #include <cstdio>
 
 #include "board_diagram.h"
+#include "mcts/ladder.h"
 #include "mcts/mcts.h"
+#include "mcts/patterns3x3.h"
 
 using namespace sgfpat;
 using namespace sgfpat::mcts;
@@ -188,6 +190,107 @@ TEST_CASE("time budget: a run stops at max_seconds") {
   CHECK(r.iterations < 100000000);
   CHECK(r.iterations > 0);
   CHECK(r.seconds < 10);  // generous: the machine is shared
+}
+
+TEST_CASE("pass in the tree: a seki's shared liberty is not filled, a won game not thrown away") {
+  // Top edge: Black's corner group (one eye, A7) and White's group (one
+  // eye, E7) share their last liberty C7.  Both outer groups live.  Black
+  // wins by 29 - 19 - 7.5 as it stands; C7 is Black's only move besides
+  // its own eyes, and it loses the corner and the game.  Without a pass in
+  // the tree the search has to play it.
+  const char* seki =
+      ".X.O.OX|"
+      "XXOOOOX|"
+      "OOXXXXX|"
+      ".OOX.X.|"
+      "OOOXXXX|"
+      ".OXX.X.|"
+      "OOX.XXX";
+  SearchOptions o = engine_opts(2000);
+  Search s(nullptr, {}, o);
+  SearchResult r = s.run(make_board(seki), Color::Black);
+  REQUIRE(r.has_move);
+  CHECK(r.best == kPass);
+  CHECK(r.win_rate > 0.8);
+  o.pass_in_tree = false;
+  Search forced(nullptr, {}, o);
+  CHECK(forced.run(make_board(seki), Color::Black).best == pt(0, 2));
+}
+
+namespace {
+// The move with the largest prior the tree gives `mover`.
+Point top_prior(const Board& b, Color mover) {
+  Search s(nullptr, {}, engine_opts(1));
+  Point best = kPass;
+  double top = -1;
+  for (const MovePrior& m : s.priors_of(b, mover))
+    if (m.prior > top) {
+      top = m.prior;
+      best = m.point;
+    }
+  return best;
+}
+}  // namespace
+
+TEST_CASE("ladders: an escape into a working ladder is not urged; a ladder breaker makes it the move") {
+  // White's stone C3 is in atari (Black has just played C2); pulling it
+  // out at D3 runs a ladder toward the upper right, which the edge ends.
+  const char* ladder =
+      ".........|"
+      ".........|"
+      ".........|"
+      ".........|"
+      ".........|"
+      "..X......|"
+      ".XO......|"
+      "..XX.....|"
+      ".........";
+  // The same with a white stone on the ladder's path (G7): the ladder breaker.
+  const Board a = make_board(ladder);
+  Board b = a;
+  b.setup(pt(2, 6), Color::White);
+  const int stone = a.index(pt(6, 2)), escape = a.index(pt(6, 3));
+  CHECK(atari_holds(a, stone));
+  CHECK_FALSE(atari_holds(b, stone));
+  Board pulled = a;
+  REQUIRE(pulled.play(pt(6, 3), Color::White) == MoveError::None);
+  CHECK(ladder_captures(pulled, stone, Color::Black));
+  Board pulled_b = b;
+  REQUIRE(pulled_b.play(pt(6, 3), Color::White) == MoveError::None);
+  CHECK_FALSE(ladder_captures(pulled_b, stone, Color::Black));
+  CHECK(tactical_factor(a, escape, Color::White) < 1);
+  CHECK(tactical_factor(b, escape, Color::White) > 2);
+  // The tree's first choice for White: the escape only with the breaker.
+  CHECK(top_prior(b, Color::White) == pt(6, 3));
+  CHECK(top_prior(a, Color::White) != pt(6, 3));
+  // Black, before its atari: either atari works (C2 toward the upper
+  // right, D3 toward the lower edge) and is urged as a capture would be;
+  // with the breaker only D3 still works.
+  const Board start = make_board(
+      ".........|.........|.........|.........|.........|..X......|.XO......|...X.....|.........");
+  CHECK(ladder_captures(start, stone, Color::Black));
+  CHECK(tactical_factor(start, start.index(pt(7, 2)), Color::Black) > 4);
+  Board start_b = start;
+  start_b.setup(pt(2, 6), Color::White);
+  CHECK(tactical_factor(start_b, start_b.index(pt(7, 2)), Color::Black) < 2);
+  CHECK(tactical_factor(start_b, start_b.index(pt(6, 3)), Color::Black) > 4);
+}
+
+TEST_CASE("3x3 shapes: hane and cut answered, empty surroundings not") {
+  // A white stone D5 attached to black D4: the hane points C5/E5 match.
+  const Board b = make_board(
+      ".........|.........|.........|.........|...O.....|...X.....|.........|.........|.........");
+  CHECK(is_pattern3x3_move(b, b.index(pt(4, 2))));
+  CHECK(is_pattern3x3_move(b, b.index(pt(4, 4))));
+  CHECK_FALSE(is_pattern3x3_move(b, b.index(pt(1, 1))));
+  // Colours swapped and rotated: the same answer.
+  const Board c = make_board(
+      ".........|.........|.........|.........|...XO....|.........|.........|.........|.........");
+  CHECK(is_pattern3x3_move(c, c.index(pt(3, 3))));
+  CHECK(is_pattern3x3_move(c, c.index(pt(5, 4))));
+  // A cut: X O / O . with the cutting point empty and no support.
+  const Board cut = make_board(".....|.XO..|.O...|.....|.....");
+  CHECK(is_pattern3x3_move(cut, cut.index(pt(2, 2))));
 }
 
 TEST_CASE("early stop: a run ends when the leader cannot be overtaken") {

@@ -259,7 +259,10 @@ int run_suggest(const SuggestArgs& a) {
     std::cout << "Pas_de_coup_valide\n";
     return kOk;
   }
-  std::cout << "Coup conseillé: (" << int(r.best.y) << "," << int(r.best.x) << ") " << gtp_name(r.best, n) << "\n";
+  if (r.best.is_pass())
+    std::cout << "Coup conseillé: pass\n";
+  else
+    std::cout << "Coup conseillé: (" << int(r.best.y) << "," << int(r.best.x) << ") " << gtp_name(r.best, n) << "\n";
   if (a.verbose) {
     char line[160];
     std::snprintf(line, sizeof line, "%lld iterations in %.3f s (%.0f playouts/s), %lld nodes\n",

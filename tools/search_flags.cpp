@@ -28,6 +28,10 @@ void SearchFlags::add_to(CLI::App* cmd, bool with_playouts) {
   cmd->add_flag("--playout-priors", playout_priors, "Weight playout moves by the priors' levels 1..2");
   cmd->add_flag("--no-tactics", no_tactics,
                 "Plain random playouts and priors (no captures, escapes, self-atari avoidance)");
+  cmd->add_option("--playout-patterns", playout_patterns,
+                  "Probability that a playout answers the last move with a 3x3 shape (hane, cut, edge) when one fits")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--expand-visits", expand_visits, "Visits a leaf needs before it is expanded")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
@@ -50,6 +54,7 @@ mcts::SearchOptions SearchFlags::options() const {
   o.playout_priors = playout_priors;
   o.prior_heuristics = !no_tactics;
   o.playout_tactics = !no_tactics;
+  o.playout_patterns = playout_patterns;
   o.expand_visits = expand_visits;
   o.max_tree_mb = max_tree_mb;
   return o;

@@ -19,6 +19,7 @@ struct SearchFlags {
   double explore = 1;
   bool playout_priors = false;
   bool no_tactics = false;
+  double playout_patterns = mcts::SearchOptions{}.playout_patterns;
   int expand_visits = 2;
   int64_t max_tree_mb = 1024;
 

@@ -264,17 +264,29 @@ Point Engine::genmove(Color c, bool cleanup, bool* resign) {
   // instead (a seki's shared liberty is never filled), and a pass when every
   // move does.
   auto suicidal = [&](Point p) {
+    if (p.is_pass()) return false;
     const mcts::MoveCheck m = mcts::check_move(board_, board_.index(p), c);
     return m.self_atari() && m.joins;
   };
-  if (!suicidal(r.best)) return r.best;
-  Point choice = kPass;
-  int64_t most = -1;
-  for (const mcts::ChildStats& ch : r.children)
-    if (ch.visits > most && !suicidal(ch.move)) {
-      most = ch.visits;
-      choice = ch.move;
-    }
+  Point choice = r.best;
+  if (suicidal(choice)) {
+    choice = kPass;
+    int64_t most = -1;
+    for (const mcts::ChildStats& ch : r.children)
+      if (ch.visits > most && !suicidal(ch.move)) {
+        most = ch.visits;
+        choice = ch.move;
+      }
+  }
+  // A pass in a game the playouts settle as lost concedes it anyway: resign.
+  // (The win rate alone can stay above the threshold there: the tree's
+  // exploration of the opponent's forced blunders keeps it at 10-15% when
+  // nothing is left but self-ataris.)
+  if (choice.is_pass() && options_.resign_threshold > 0 && moves_.size() >= size_t(board_.size()) &&
+      sign * settlement_of(r.black_owned, r.white_owned).margin < 0) {
+    *resign = true;
+    return kPass;
+  }
   return choice;
 }
 

@@ -174,6 +174,12 @@ std::vector<MovePrior> Search::priors_of(const Board& board, Color mover) const 
 void Search::expand(Node* node, const Board& board, Color mover, const PatternTracker* tracker) {
   std::vector<MovePrior> moves;
   compute_priors(board, mover, tracker, &moves);
+  // A pass, last, with a small prior: without it a node whose moves are
+  // all bad (a seki's liberties, the last liberties of a race) is forced
+  // to play one, and the end of a lost game looks won by the forced blunders
+  // of the other side.  A mover with no move at all keeps no child (the
+  // playout from the node passes).
+  if (!moves.empty() && passes_in_tree()) moves.push_back({kPass, 0.1 / double(moves.size())});
   if (!moves.empty()) {
     node->children = std::make_unique<Node[]>(moves.size());
     for (size_t i = 0; i < moves.size(); ++i) {
@@ -251,6 +257,18 @@ void Search::work(int thread_index, Worker& w) {
                   : select_child_puct_rave(*node, c, options_.c_puct, options_.rave_equiv, vl);
       Node* child = &node->children[size_t(k)];
       child->vloss.fetch_add(1, std::memory_order_relaxed);
+      if (child->move.is_pass()) {
+        b.pass();
+        const bool second = last < 0 && w.path.size() > 1;  // the previous move of the path passed too
+        last = -1;
+        c = opponent(c);
+        w.path.push_back(child);
+        node = child;
+        // Two passes end the game in the tree; the playout from here settles
+        // the dead stones (it plays on until it passes twice itself).
+        if (second) break;
+        continue;
+      }
       int idx = b.index(child->move);
       b.play(child->move, c, options_.allow_suicide);
       last = idx;
@@ -289,13 +307,14 @@ void Search::work(int thread_index, Worker& w) {
       if (rave && p->state.load(std::memory_order_acquire) == Node::kExpanded) {
         for (int j = 0; j < p->num_children; ++j) {
           Node& ch = p->children[size_t(j)];
+          if (ch.move.is_pass()) continue;
           if (w.first_mover[size_t(root_board_.index(ch.move))] == uint8_t(mover)) {
             ch.amaf_n.fetch_add(1, std::memory_order_relaxed);
             ch.amaf_black_wins_x2.fetch_add(result, std::memory_order_relaxed);
           }
         }
       }
-      if (rave && k > 0) w.first_mover[size_t(root_board_.index(p->move))] = uint8_t(opponent(mover));
+      if (rave && k > 0 && !p->move.is_pass()) w.first_mover[size_t(root_board_.index(p->move))] = uint8_t(opponent(mover));
     }
     done_.fetch_add(1, std::memory_order_relaxed);
   }
@@ -396,6 +415,7 @@ SearchResult Search::run(const Board& board, Color to_move, Point last_move) {
   }
   PlayoutOptions po;
   po.tactics = options_.playout_tactics;
+  po.pattern_probability = options_.playout_patterns;
   std::vector<std::unique_ptr<Worker>> workers;
   const size_t points = size_t(board.size()) * size_t(board.size());
   for (int t = 0; t < threads; ++t) {

@@ -107,6 +107,7 @@ struct SearchOptions {
   double rave_equiv = 2000;      // PuctRave: visits at which AMAF and real values weigh alike; 0 = no RAVE
   bool prior_heuristics = true;  // multiply the priors by tactical_factor (PuctRave only)
   bool playout_tactics = true;   // captures, escapes, no self-atari in playouts
+  double playout_patterns = 0.95; // with playout_tactics: PlayoutOptions::pattern_probability
   double explore = 0;            // Seed policy: see action_value (the tools default to 1)
   bool playout_priors = false;   // weight playout moves by levels 1..2 of the priors
   bool allow_suicide = false;
@@ -114,6 +115,9 @@ struct SearchOptions {
   // playouts do); with none left the mover has no move (the GTP engine then
   // passes).  Off by default: the tree then holds every legal move.
   bool skip_own_eyes = false;
+  // PuctRave: every expanded node with a move also holds a pass (two passes
+  // in a row end the tree's game; the playout from there settles it).
+  bool pass_in_tree = true;
   int expand_visits = 1;         // visits a leaf needs before it is expanded (the root always is)
   int64_t max_tree_mb = 0;       // memory bound of the tree in MiB; 0 = none (the tools default to 1024)
   bool reuse_tree = false;       // start from the subtree of the previous run when the board follows it
@@ -133,7 +137,7 @@ struct ChildStats {
 
 struct SearchResult {
   bool has_move = false;     // false: the player to move has no legal move
-  Point best = kPass;        // the most visited root move
+  Point best = kPass;        // the most visited root move (kPass: the tree prefers to pass)
   int64_t iterations = 0;    // iterations run by this call
   int64_t root_visits = 0;   // visits of the root (reused ones included)
   int64_t reused_visits = 0; // visits the root had from the previous run
@@ -177,6 +181,7 @@ class Search {
   void compute_priors(const Board& board, Color mover, const PatternTracker* tracker, std::vector<MovePrior>* out) const;
   void expand(Node* node, const Board& board, Color mover, const PatternTracker* tracker);
   bool try_reuse(const Board& board, Color to_move);
+  bool passes_in_tree() const { return options_.pass_in_tree && options_.policy == TreePolicy::PuctRave; }
   void work(int thread_index, Worker& w);
   bool should_stop(int64_t started);
 

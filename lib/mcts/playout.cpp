@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "mcts/ladder.h"
+#include "mcts/patterns3x3.h"
 #include "pattern/tracker.h"
 
 namespace sgfpat::mcts {
@@ -93,9 +95,18 @@ double tactical_factor(const Board& board, int idx, Color c) {
   const MoveCheck m = check_move(board, idx, c);
   double f = 1;
   if (m.captures) f *= 3 + std::min(m.captured_stones, 6);
-  if (m.saves) f *= 5;
+  if (m.saves) {
+    // An extension to two liberties that a ladder takes only feeds it.
+    bool laddered = false;
+    if (m.libs == 2) {
+      Board after = board;
+      laddered = after.play(board.point(idx), c) == MoveError::None && ladder_captures(after, idx, opponent(c));
+    }
+    f *= laddered ? 0.2 : 5;
+  }
   if (m.self_atari()) f *= m.joins ? 0.03 : 0.15;
-  // Ataris on chains of two liberties (not self-atari) are often urgent.
+  // Ataris on chains of two liberties (not self-atari) are often urgent,
+  // the more when the chain cannot get away (a ladder that works).
   if (!m.self_atari() && !m.captures) {
     const int s = board.stride();
     const int nb[4] = {idx - s, idx + 1, idx + s, idx - 1};
@@ -104,6 +115,8 @@ double tactical_factor(const Board& board, int idx, Color c) {
         int l[3];
         if (board.chain_liberties(n, l, 3) == 2) {
           f *= 1.5;
+          Board after = board;
+          if (after.play(board.point(idx), c) == MoveError::None && atari_holds(after, n)) f *= 3;
           break;
         }
       }
@@ -240,6 +253,26 @@ int Playout::tactical_move(const Board& b, Color c, int last, Rng& rng) {
   return candidates_[rng.below(uint32_t(candidates_.size()))];
 }
 
+// A move next to the last one that completes a 3x3 shape of
+// patterns3x3.h (a hane, a cut, an edge block), is legal, does not fill an
+// own eye and is not a self-atari (of several stones never, of one stone
+// most of the time); -1 if none or if the dice say to play at random.
+int Playout::pattern_move(const Board& b, Color c, int last, Rng& rng) {
+  if (last < 0) return -1;
+  candidates_.clear();
+  const int s = b.stride();
+  const int around[8] = {last - s - 1, last - s, last - s + 1, last - 1, last + 1, last + s - 1, last + s, last + s + 1};
+  for (int q : around) {
+    if (b.at_index(q) != Color::Empty || !is_pattern3x3_move(b, q) || is_own_eye(b, q, c) || !b.is_legal_index(q, c))
+      continue;
+    const MoveCheck m = check_move(b, q, c);
+    if (m.self_atari() && (m.joins || rng.unit() < options_.tactic_probability)) continue;
+    candidates_.push_back(q);
+  }
+  if (candidates_.empty() || rng.unit() >= options_.pattern_probability) return -1;
+  return candidates_[rng.below(uint32_t(candidates_.size()))];
+}
+
 // A random legal move that does not fill the mover's own eye (nor, with
 // tactics, put a chain in atari most of the time), or -1.  Candidates are
 // drawn from the first `left` slots; a rejected one is swapped behind them.
@@ -302,6 +335,7 @@ int Playout::run(Board& b, Color c, int last, double komi, Rng& rng, Owners* own
   int passes = 0;
   for (int moves = 0; moves < cap && passes < 2; ++moves) {
     int idx = options_.tactics ? tactical_move(b, c, last, rng) : -1;
+    if (idx < 0 && options_.tactics && options_.pattern_probability > 0) idx = pattern_move(b, c, last, rng);
     if (idx < 0) idx = random_move(b, c, rng);
     if (idx < 0) {
       b.pass();

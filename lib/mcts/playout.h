@@ -76,6 +76,10 @@ struct PlayoutOptions {
   // Probability that a capture or an escape found near the last move is
   // played, and that a self-atari drawn at random is rejected.
   double tactic_probability = 0.9;
+  // With tactics: probability that a move completing a 3x3 shape
+  // (patterns3x3.h) next to the last move is played when there is one
+  // (0: none).
+  double pattern_probability = 0.95;
 };
 
 // The default policy over one board; keeps the empty points in a list with
@@ -101,6 +105,7 @@ class Playout {
   void remove(int idx);
   void swap_slots(int a, int b);
   int tactical_move(const Board& b, Color c, int last, Rng& rng);
+  int pattern_move(const Board& b, Color c, int last, Rng& rng);
   int random_move(const Board& b, Color c, Rng& rng);
 
   PlayoutOptions options_;
