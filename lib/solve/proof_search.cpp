@@ -471,6 +471,15 @@ std::vector<MoveResult> Solver::solve_all_moves(const Position& pos) {
     }
     out.push_back(mr);
   }
+  // Central moves first: on an empty board they are the likely wins (Black
+  // wins the empty 6x6 with a move near the centre), and a pass that runs out
+  // of time has then spent it on them.
+  auto centre_distance = [&](int p) {
+    int dx = 2 * g_.x_of(p) - (g_.width() - 1), dy = 2 * g_.y_of(p) - (g_.height() - 1);
+    return dx * dx + dy * dy;
+  };
+  std::stable_sort(todo.begin(), todo.end(),
+                   [&](int a, int b) { return centre_distance(a) < centre_distance(b); });
   // Passes of growing budgets over the open moves, the table kept between
   // them, so that one hard move does not starve the others.
   double budget = 0.5;
