@@ -71,6 +71,7 @@ struct Shared {
 struct Worker {
   const Geometry& g;
   const SolveOptions& opt;
+  const BoardSymmetries& sym;
   TranspositionTable& tt;
   Shared& shared;
   uint64_t salt;
@@ -112,6 +113,11 @@ struct Worker {
     return false;
   }
 
+  // A move of the node whose canonical key came from symmetry `frame`, in
+  // the table's coordinates, and back.
+  int16_t to_frame(int frame, int p) const { return int16_t(p < 0 ? -1 : sym.image(frame, p)); }
+  int from_frame(int frame, int p) const { return p < 0 ? -1 : sym.preimage(frame, p); }
+
   // Settles the node by its tactics if they decide it: Win or Loss, with the
   // winning move in *move.
   Verdict tactics(uint64_t key, Bits mine, Bits theirs, NodeTactics* t, int* move) {
@@ -124,9 +130,15 @@ struct Worker {
 
   // df-pn's multiple iterative deepening at one node, negamax form: pn is
   // the proof number of "the mover wins", dn its disproof number.
-  void mid(Bits mine, Bits theirs, Color mover, uint64_t key, uint32_t thpn, uint32_t thdn, uint32_t* out_pn,
+  // `ks` holds the position's keys under every symmetry: the table is read
+  // with the smallest, the capture cache with the plain key (its moves are
+  // in the position's own coordinates).
+  void mid(Bits mine, Bits theirs, Color mover, const KeySet& ks, uint32_t thpn, uint32_t thdn, uint32_t* out_pn,
            uint32_t* out_dn) {
     ++stats.nodes;
+    int frame;
+    const uint64_t key = sym.canonical(ks, &frame);
+    const uint64_t raw = ks.k[0];
     if (out_of_budget()) {
       *out_pn = *out_dn = 1;
       return;
@@ -148,22 +160,28 @@ struct Worker {
       return;
     }
     Verdict v = (seen && (self.flags & TTEntry::kCaptureSearched)) ? (analyse_node(g, mine, theirs, &t), t.verdict)
-                                                                  : tactics(key, mine, theirs, &t, &move);
+                                                                  : tactics(raw, mine, theirs, &t, &move);
     if (v != Verdict::Unknown) {
       TTEntry e;
       e.key = key;
       e.pn = v == Verdict::Win ? 0 : kInf;
       e.dn = v == Verdict::Win ? kInf : 0;
       e.work = 1;
-      e.best = int16_t(move);
+      e.best = to_frame(frame, move);
       tt.store(e);
       *out_pn = e.pn;
       *out_dn = e.dn;
       return;
     }
     const int n = int(t.moves.size());
-    uint64_t child_key[128];
-    for (int i = 0; i < n; ++i) child_key[i] = key ^ stone_key(mover, t.moves[i].point) ^ kWhiteToMoveKey;
+    uint64_t child_key[MoveList::kCapacity], child_raw[MoveList::kCapacity];
+    int child_frame[MoveList::kCapacity];
+    for (int i = 0; i < n; ++i) {
+      int p = t.moves[i].point;
+      child_raw[i] = raw ^ stone_key(mover, p) ^ kWhiteToMoveKey;
+      child_key[i] = sym.canonical(sym.after(ks, mover, p), &child_frame[i]);
+      tt.prefetch(child_key[i]);
+    }
     // An unvisited child is valued as if each of its about `empty` replies
     // were a leaf, so that it compares fairly with visited siblings.
     const uint32_t init_base =
@@ -174,7 +192,7 @@ struct Worker {
     if (!(seen && (self.flags & TTEntry::kExpanded)) && opt.threat_check && opt.capture_plies >= 3) {
       int threat;
       Bits zone = 0;
-      if (can_capture(key ^ kWhiteToMoveKey, theirs, mine, &threat, -1, &zone)) {
+      if (can_capture(raw ^ kWhiteToMoveKey, theirs, mine, &threat, -1, &zone)) {
         for (int i = 0; i < n; ++i) {
           int p = t.moves[i].point, reply = threat;
           // A move off the threat's zone leaves the same capture on (none of
@@ -182,7 +200,7 @@ struct Worker {
           bool lost = !(zone & bit(p));
           if (!lost) {
             ++stats.moves_played;
-            lost = can_capture(child_key[i], theirs, mine | bit(p), &reply, threat);
+            lost = can_capture(child_raw[i], theirs, mine | bit(p), &reply, threat);
           }
           if (lost) {
             TTEntry ce;
@@ -190,7 +208,7 @@ struct Worker {
             ce.pn = 0;
             ce.dn = kInf;
             ce.work = 1;
-            ce.best = int16_t(reply);
+            ce.best = to_frame(child_frame[i], reply);
             tt.store(ce);
           }
         }
@@ -198,29 +216,42 @@ struct Worker {
     }
     // The move that settled this node before goes first.
     if (seen && self.best >= 0) {
+      int best = from_frame(frame, self.best);
       for (int i = 1; i < n; ++i)
-        if (t.moves[i].point == self.best) {
+        if (t.moves[i].point == best) {
           std::rotate(t.moves.begin(), t.moves.begin() + i, t.moves.begin() + i + 1);
           std::rotate(child_key, child_key + i, child_key + i + 1);
+          std::rotate(child_raw, child_raw + i, child_raw + i + 1);
+          std::rotate(child_frame, child_frame + i, child_frame + i + 1);
           break;
         }
     }
     uint64_t nodes_before = stats.nodes;
     uint32_t pn = 1, dn = 1;
     int best_move = -1;
-    for (;;) {
+    // The children's numbers are read from the table once, then only the
+    // child just searched changes (its own answer); every few rounds they
+    // are read again for what other threads and transpositions changed.
+    uint32_t kid_pn[MoveList::kCapacity], kid_dn[MoveList::kCapacity];
+    for (int round = 0;; ++round) {
+      if ((round & 7) == 0)
+        for (int i = 0; i < n; ++i) {
+          TTEntry e;
+          if (lookup(child_key[i], &e)) {
+            kid_pn[i] = e.pn;
+            kid_dn[i] = e.dn;
+          } else {
+            kid_pn[i] = init_base;
+            kid_dn[i] = init_base + uint32_t(i) / opt.init_spread;
+          }
+        }
       uint64_t min_dn = kInf, dn2 = kInf, sum_pn = 0;
       uint64_t best_tie = ~0ull;
       int best = -1;
       uint32_t best_pn = 1;
       bool infinite = false;
       for (int i = 0; i < n; ++i) {
-        uint32_t cpn = init_base, cdn = init_base + uint32_t(i) / opt.init_spread;
-        TTEntry e;
-        if (lookup(child_key[i], &e)) {
-          cpn = e.pn;
-          cdn = e.dn;
-        }
+        uint32_t cpn = kid_pn[i], cdn = kid_dn[i];
         if (cpn == kInf) infinite = true;
         sum_pn += cpn;
         uint64_t tie = salt ? mix(child_key[i] ^ salt) : uint64_t(i);
@@ -244,8 +275,8 @@ struct Worker {
       c_thpn = std::min<uint64_t>(c_thpn, kInf - 1);
       int p = t.moves[best].point;
       ++stats.moves_played;
-      uint32_t cpn, cdn;
-      mid(theirs, mine | bit(p), opponent(mover), child_key[best], uint32_t(c_thpn), uint32_t(c_thdn), &cpn, &cdn);
+      mid(theirs, mine | bit(p), opponent(mover), sym.after(ks, mover, p), uint32_t(c_thpn), uint32_t(c_thdn), &kid_pn[best],
+          &kid_dn[best]);
     }
     if (shared.stop.load(std::memory_order_relaxed) && pn != 0 && dn != 0) {
       *out_pn = pn;
@@ -257,7 +288,7 @@ struct Worker {
     e.pn = pn;
     e.dn = dn;
     e.work = uint32_t(std::min<uint64_t>(stats.nodes - nodes_before, 0xffffffffu));
-    e.best = int16_t(pn == 0 ? best_move : -1);
+    e.best = pn == 0 ? to_frame(frame, best_move) : int16_t(-1);
     e.flags = TTEntry::kCaptureSearched | TTEntry::kExpanded;
     tt.store(e);
     *out_pn = pn;
@@ -276,11 +307,12 @@ struct ProofWalker {
   std::unordered_set<uint64_t> seen;
   bool capped = false;
 
-  Verdict settle(Bits mine, Bits theirs, Color mover, uint64_t key) {
+  Verdict settle(Bits mine, Bits theirs, Color mover, const KeySet& ks) {
     TTEntry e;
-    if (!w.lookup(key, &e) || (e.pn != 0 && e.dn != 0)) {
+    int frame;
+    if (!w.lookup(w.sym.canonical(ks, &frame), &e) || (e.pn != 0 && e.dn != 0)) {
       uint32_t pn, dn;
-      w.mid(mine, theirs, mover, key, kInf - 1, kInf - 1, &pn, &dn);
+      w.mid(mine, theirs, mover, ks, kInf - 1, kInf - 1, &pn, &dn);
       e.pn = pn;
       e.dn = dn;
     }
@@ -288,7 +320,10 @@ struct ProofWalker {
   }
 
   // False if a node could not be settled again (budget ran out).
-  bool walk(Bits mine, Bits theirs, Color mover, uint64_t key, Verdict v) {
+  // Positions the same up to a symmetry are counted once.
+  bool walk(Bits mine, Bits theirs, Color mover, const KeySet& ks, Verdict v) {
+    int frame;
+    const uint64_t key = w.sym.canonical(ks, &frame);
     if (seen.size() >= cap) {
       capped = true;
       return true;
@@ -296,13 +331,13 @@ struct ProofWalker {
     if (!seen.insert(key).second) return true;
     NodeTactics t;
     int move;
-    if (w.tactics(key, mine, theirs, &t, &move) != Verdict::Unknown) return true;
+    if (w.tactics(ks.k[0], mine, theirs, &t, &move) != Verdict::Unknown) return true;
     TTEntry self;
     if (v == Verdict::Win && w.lookup(key, &self) && self.best >= 0)
-      for (size_t i = 1; i < t.moves.size(); ++i)
-        if (t.moves[i].point == self.best) std::swap(t.moves[0], t.moves[i]);
+      for (int i = 1; i < t.moves.size(); ++i)
+        if (t.moves[i].point == w.from_frame(frame, self.best)) std::swap(t.moves[0], t.moves[i]);
     for (const Candidate& c : t.moves) {
-      uint64_t ck = key ^ stone_key(mover, c.point) ^ kWhiteToMoveKey;
+      KeySet ck = w.sym.after(ks, mover, c.point);
       Bits nm = theirs, nt = mine | bit(c.point);
       Verdict cv = settle(nm, nt, opponent(mover), ck);
       if (cv == Verdict::Unknown) return false;
@@ -325,7 +360,8 @@ Position apply(const Position& pos, int p) {
 
 }  // namespace
 
-Solver::Solver(const Geometry& g, SolveOptions options) : g_(g), opt_(options), tt_(options.table_mb) {}
+Solver::Solver(const Geometry& g, SolveOptions options)
+    : g_(g), opt_(options), sym_(g, options.symmetric_keys), tt_(options.table_mb) {}
 
 SolveResult Solver::solve(const Position& pos) {
   SolveResult res;
@@ -340,15 +376,17 @@ SolveResult Solver::solve(const Position& pos) {
   double c0 = cpu_now();
   Color mover = pos.to_move;
   Bits mine = pos.stones(mover), theirs = pos.stones(opponent(mover));
-  uint64_t key = position_key(pos);
+  const KeySet ks = sym_.keys(pos);
+  int frame;
+  const uint64_t key = sym_.canonical(ks, &frame);
   int nthreads = std::max(1, opt_.threads);
   std::vector<Worker> workers;
   workers.reserve(nthreads);
   for (int i = 0; i < nthreads; ++i)
-    workers.push_back(Worker{g_, opt_, tt_, shared, i == 0 ? 0 : mix(0x5eed + i), {}, 0, {}});
+    workers.push_back(Worker{g_, opt_, sym_, tt_, shared, i == 0 ? 0 : mix(0x5eed + i), {}, 0, {}});
   auto run = [&](Worker& w) {
     uint32_t pn, dn;
-    w.mid(mine, theirs, mover, key, kInf - 1, kInf - 1, &pn, &dn);
+    w.mid(mine, theirs, mover, ks, kInf - 1, kInf - 1, &pn, &dn);
     if (pn == 0 || dn == 0) shared.stop = true;
   };
   std::vector<std::thread> threads;
@@ -358,7 +396,7 @@ SolveResult Solver::solve(const Position& pos) {
   TTEntry e;
   if (tt_.lookup(key, &e) && (e.pn == 0 || e.dn == 0)) {
     res.verdict = e.pn == 0 ? Verdict::Win : Verdict::Loss;
-    if (res.verdict == Verdict::Win) res.move = e.best;
+    if (res.verdict == Verdict::Win) res.move = e.best < 0 ? -1 : sym_.preimage(frame, e.best);
   }
   for (const Worker& w : workers) {
     res.stats.nodes += w.stats.nodes;
@@ -372,9 +410,9 @@ SolveResult Solver::solve(const Position& pos) {
     // The walk may re-prove children the table dropped: give it its own
     // budget so a settled answer is never lost to it.
     Shared walk_shared;
-    Worker w{g_, opt_, tt_, walk_shared, 0, {}, 0, {}};
+    Worker w{g_, opt_, sym_, tt_, walk_shared, 0, {}, 0, {}};
     ProofWalker pw{w, opt_.max_proof_nodes, {}, false};
-    if (pw.walk(mine, theirs, mover, key, res.verdict)) {
+    if (pw.walk(mine, theirs, mover, ks, res.verdict)) {
       res.proof_size = pw.seen.size();
       res.proof_size_capped = pw.capped;
     }
@@ -384,25 +422,13 @@ SolveResult Solver::solve(const Position& pos) {
 
 std::vector<std::vector<int>> position_symmetries(const Geometry& g, const Position& pos) {
   std::vector<std::vector<int>> out;
-  int w = g.width(), h = g.height();
-  for (int s = 0; s < 8; ++s) {
-    bool transpose = s & 4;
-    if (transpose && w != h) continue;
-    std::vector<int> map(size_t(g.index(w - 1, h - 1) + 1), -1);
-    for (int y = 0; y < h; ++y)
-      for (int x = 0; x < w; ++x) {
-        int nx = (s & 1) ? w - 1 - x : x;
-        int ny = (s & 2) ? h - 1 - y : y;
-        if (transpose) std::swap(nx, ny);
-        map[size_t(g.index(x, y))] = g.index(nx, ny);
-      }
-    Position img;
-    for (int i = 0; i < int(map.size()); ++i) {
-      if (map[size_t(i)] < 0) continue;
-      if (pos.black & bit(i)) img.black |= bit(map[size_t(i)]);
-      if (pos.white & bit(i)) img.white |= bit(map[size_t(i)]);
-    }
-    if (img.black == pos.black && img.white == pos.white) out.push_back(std::move(map));
+  BoardSymmetries sym(g);
+  for (int s = 0; s < sym.count(); ++s) {
+    Position img = sym.image(s, pos);
+    if (img.black != pos.black || img.white != pos.white) continue;
+    std::vector<int> map(size_t(g.index(g.width() - 1, g.height() - 1) + 1), -1);
+    for (Bits b = g.board(); b; b &= b - 1) map[size_t(lowest(b))] = sym.image(s, lowest(b));
+    out.push_back(std::move(map));
   }
   return out;
 }
@@ -445,6 +471,15 @@ std::vector<MoveResult> Solver::solve_all_moves(const Position& pos) {
     }
     out.push_back(mr);
   }
+  // Central moves first: on an empty board they are the likely wins (Black
+  // wins the empty 6x6 with a move near the centre), and a pass that runs out
+  // of time has then spent it on them.
+  auto centre_distance = [&](int p) {
+    int dx = 2 * g_.x_of(p) - (g_.width() - 1), dy = 2 * g_.y_of(p) - (g_.height() - 1);
+    return dx * dx + dy * dy;
+  };
+  std::stable_sort(todo.begin(), todo.end(),
+                   [&](int a, int b) { return centre_distance(a) < centre_distance(b); });
   // Passes of growing budgets over the open moves, the table kept between
   // them, so that one hard move does not starve the others.
   double budget = 0.5;

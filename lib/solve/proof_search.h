@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "solve/atari_board.h"
+#include "solve/symmetric_keys.h"
 #include "solve/tactics.h"
 #include "solve/transposition_table.h"
 
@@ -29,6 +30,7 @@ struct SolveOptions {
   int capture_plies = 13;       // depth of the capture search at every node
   int init_spread = 1;      // an unvisited child's disproof number grows by 1 per this many ranks
   int init_mobility = 0;      // unvisited children start at (empty points - 1) / this (0: at 1)
+  bool symmetric_keys = true;  // one table entry for a position and its mirror images
   bool threat_check = true;   // settle at once the moves that leave an opponent's capture search on
   bool count_proof = true;     // walk the proof tree to report its size
   uint64_t max_proof_nodes = 50'000'000;
@@ -77,6 +79,7 @@ class Solver {
   friend struct Worker;
   Geometry g_;
   SolveOptions opt_;
+  BoardSymmetries sym_;
   TranspositionTable tt_;
 };
 

@@ -75,8 +75,14 @@ void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out) {
     out->verdict = Verdict::Loss;
     return;
   }
-  std::stable_sort(out->moves.begin(), out->moves.end(),
-                   [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+  // Insertion sort, stable: at most 81 moves, no buffer to allocate.
+  Candidate* m = out->moves.begin();
+  for (int i = 1; i < out->moves.size(); ++i) {
+    Candidate c = m[i];
+    int j = i;
+    for (; j > 0 && m[j - 1].score < c.score; --j) m[j] = m[j - 1];
+    m[j] = c;
+  }
 }
 
 bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64_t* moves_played,

@@ -18,6 +18,28 @@ struct Candidate {
   int score;  // higher first
 };
 
+// The moves of one node, best first: a fixed array (a search node allocates
+// nothing).
+class MoveList {
+ public:
+  static constexpr int kCapacity = 81;
+  int size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  void clear() { n_ = 0; }
+  void push_back(Candidate c) { m_[n_++] = c; }
+  Candidate& operator[](int i) { return m_[i]; }
+  const Candidate& operator[](int i) const { return m_[i]; }
+  const Candidate& front() const { return m_[0]; }
+  Candidate* begin() { return m_; }
+  Candidate* end() { return m_ + n_; }
+  const Candidate* begin() const { return m_; }
+  const Candidate* end() const { return m_ + n_; }
+
+ private:
+  Candidate m_[kCapacity];
+  int n_ = 0;
+};
+
 struct NodeTactics {
   // Win: the mover captures now.  Loss: every legal move loses at once
   // (two of the mover's chains in atari, or only self-ataris), or there is
@@ -25,7 +47,7 @@ struct NodeTactics {
   // once, best first (a self-atari is never listed: it loses to a capture).
   Verdict verdict = Verdict::Unknown;
   int capture_point = -1;  // when Win
-  std::vector<Candidate> moves;
+  MoveList moves;
 };
 
 // The mover's stones are `mine`, the opponent's `theirs`.
