@@ -15,6 +15,9 @@
 #   --sgfpat PATH     the sgfpat binary (default: $SGFPAT or sgfpat on PATH)
 #   --levels, --min-played, --no-symmetry, --sizes, --skip-handicap,
 #   --min-rank, --sketch-mb   as for `sgfpat shard plan`
+# At the end a table on stderr gives, per step, its wall time, the slowest
+# process's own time, the largest peak memory of a process, and the bytes
+# the step wrote (its files, and to storage as the kernel counts them).
 # Exit codes: 0 done; 1 a step failed (its log is named); 2 usage;
 # 3 done, but some input could not be read (as for ingest).
 # A failed or killed run can be run again with the same arguments: every
@@ -79,6 +82,26 @@ each() {
   return 0
 }
 
+# json_field LOG NAME: the numeric field NAME of the step's JSON line.
+json_field() { grep -o "\"$2\":[0-9.e+-]*" "$1" 2>/dev/null | head -1 | cut -d: -f2; }
+
+# A row of the closing table: the step's wall time, and over its logs the
+# slowest process, the largest peak memory and the bytes written in all.
+steps_report=()
+record() {
+  local step="$1" wall="$2" slowest=0 rss=0 bytes=0 storage=0 f v
+  for f in "$logs/$step".log "$logs/$step"-*.log; do
+    [ -f "$f" ] || continue
+    v=$(json_field "$f" seconds); slowest=$(awk -v a="$slowest" -v b="${v:-0}" 'BEGIN{print (b>a)?b:a}')
+    v=$(json_field "$f" peak_rss_bytes); [ "${v:-0}" -gt "$rss" ] && rss=$v
+    v=$(json_field "$f" bytes_written); bytes=$((bytes + ${v:-0}))
+    v=$(json_field "$f" storage_bytes_written); storage=$((storage + ${v:-0}))
+  done
+  steps_report+=("$(printf '%-13s %8.1f %9.1f %9d %11d %11d' "$step" "$wall" "$slowest" $((rss >> 20)) $((bytes >> 20)) $((storage >> 20)))")
+}
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}'; }
+
 t0=$(date +%s)
 "$sgfpat" shard plan --work "$work" --shards "$workers" "${plan_args[@]}" "${inputs[@]}" >"$logs/plan.log" 2>&1 || {
   rc=$?
@@ -87,14 +110,20 @@ t0=$(date +%s)
   exit $rc
 }
 echo "sharded-ingest: $workers shards in $work" >&2
-each import
-run sum-sketches "$sgfpat" shard sum-sketches --work "$work" --json || exit 1
-each kept
-run merge-kept "$sgfpat" shard merge-kept --work "$work" --json || exit 1
-each count
-run finish "$sgfpat" shard finish --work "$work" --db "$db" --memory-mb "$memory" --threads "$threads" || exit 1
-cat "$logs/finish.log"
-echo "sharded-ingest: done in $(( $(date +%s) - t0 )) s" >&2
+ts=$(now); each import; record import "$(since "$ts")"
+ts=$(now); run sum-sketches "$sgfpat" shard sum-sketches --work "$work" --json || exit 1; record sum-sketches "$(since "$ts")"
+ts=$(now); each kept; record kept "$(since "$ts")"
+ts=$(now); run merge-kept "$sgfpat" shard merge-kept --work "$work" --json || exit 1; record merge-kept "$(since "$ts")"
+ts=$(now); each count; record count "$(since "$ts")"
+ts=$(now)
+run finish "$sgfpat" shard finish --work "$work" --db "$db" --memory-mb "$memory" --threads "$threads" --json || exit 1
+record finish "$(since "$ts")"
+echo "$db: $(json_field "$logs/finish.log" games) games counted in $workers shards, $(json_field "$logs/finish.log" kept_keys) patterns kept"
+{
+  echo "step          wall s  slowest s  peak MiB  files MiB  storage MiB"
+  printf '%s\n' "${steps_report[@]}"
+  echo "sharded-ingest: done in $(( $(date +%s) - t0 )) s"
+} >&2
 if [ $bad_input -ne 0 ]; then
   echo "sharded-ingest: some input could not be read (see $logs/import-*.log): exit code 3" >&2
   exit 3

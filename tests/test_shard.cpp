@@ -105,6 +105,9 @@ TEST_CASE("scripts/sharded-ingest.sh runs the same steps: same export; clear err
   REQUIRE(r.exit_code == 0);
   CHECK(!testutil::fs::exists(db + ".work"));  // removed after success
   CHECK(export_tsv(db, dir.path()) == export_tsv(single, dir.path()));
+  // The closing table has a row for every step.
+  for (const std::string step : {"import", "sum-sketches", "kept", "merge-kept", "count", "finish"})
+    CHECK_MESSAGE(r.err.find("\n" + step + " ") != std::string::npos, step);
 
   // The database exists now: refused, exit 2, nothing touched.
   r = run(args, dir.path());

@@ -12,6 +12,7 @@
 #include "ingest/import_inputs.h"
 #include "ingest/importer.h"
 #include "ingest/ingest_policy.h"
+#include "process_stats.h"
 #include "progress.h"
 #include "search/position_index.h"
 
@@ -178,6 +179,8 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   if (!full_reason.empty()) j["counted_in_full_because"] = full_reason;
   j["import_seconds"] = import_seconds;
   j["elapsed_seconds"] = elapsed;
+  j["peak_rss_bytes"] = peak_rss_bytes();
+  j["storage_bytes_written"] = storage_bytes_written();
   j["import_games_per_s"] = import_seconds > 0 ? double(is.games_read) / import_seconds : 0.0;
   if (counted) {
     j["count"] = count_summary_json(cs);

@@ -10,6 +10,7 @@
 #include "count_flags.h"
 #include "count/played_sketch_file.h"
 #include "ingest/ingest_policy.h"
+#include "process_stats.h"
 #include "progress.h"
 #include "shard/shard_steps.h"
 
@@ -140,6 +141,8 @@ int run_step(const std::string& step, const ShardArgs& a) {
       j["patterns_per_level"] = r.patterns_per_level;
     }
     j["bytes_written"] = r.bytes_written;
+    j["storage_bytes_written"] = storage_bytes_written();
+    j["peak_rss_bytes"] = peak_rss_bytes();
     j["seconds"] = r.seconds;
     j["exit_code"] = code;
     std::cout << j.dump() << "\n";
@@ -159,7 +162,8 @@ int run_step(const std::string& step, const ShardArgs& a) {
       std::cout << ", " << with_commas(total) << " patterns reported (" << with_commas(r.pruned)
                 << " counted but played < min_played) into " << a.db;
     }
-    std::cout << ", " << bytes_text(r.bytes_written) << " written, " << duration_text(r.seconds) << "\n";
+    std::cout << ", " << bytes_text(r.bytes_written) << " written, " << duration_text(r.seconds) << ", peak memory "
+              << bytes_text(peak_rss_bytes()) << "\n";
   }
   if (r.input_errors > 0)
     std::cerr << kMe << who << ": " << with_commas(r.input_errors) << " input problem(s) (see above): exit code "

@@ -1,7 +1,5 @@
 // sgfpat train: learn the feature weights of the move model from a sample
 // of the database's games and write them into a priors file (version 3).
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -10,6 +8,7 @@
 
 #include "commands.h"
 #include "exit_codes.h"
+#include "process_stats.h"
 #include "priors/model_writer.h"
 #include "progress.h"
 #include "store/pattern_db.h"
@@ -31,11 +30,7 @@ struct TrainArgs {
   bool json = false;
 };
 
-double peak_rss_mb() {
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  return double(ru.ru_maxrss) / 1024.0;
-}
+double peak_rss_mb() { return double(peak_rss_bytes()) / (1024.0 * 1024.0); }
 
 int group_by_name(const std::string& name) {
   for (int g = 0; g < sgfpat_priors::kFeatureGroups; ++g)
