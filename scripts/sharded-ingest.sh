@@ -82,23 +82,10 @@ each() {
   return 0
 }
 
-# json_field LOG NAME: the numeric field NAME of the step's JSON line.
-json_field() { grep -o "\"$2\":[0-9.e+-]*" "$1" 2>/dev/null | head -1 | cut -d: -f2; }
-
-# A row of the closing table: the step's wall time, and over its logs the
-# slowest process, the largest peak memory and the bytes written in all.
+# shard_report_header, shard_report_row, json_field
+source "$(dirname "$0")/shard-report.sh"
 steps_report=()
-record() {
-  local step="$1" wall="$2" slowest=0 rss=0 bytes=0 storage=0 f v
-  for f in "$logs/$step".log "$logs/$step"-*.log; do
-    [ -f "$f" ] || continue
-    v=$(json_field "$f" seconds); slowest=$(awk -v a="$slowest" -v b="${v:-0}" 'BEGIN{print (b>a)?b:a}')
-    v=$(json_field "$f" peak_rss_bytes); [ "${v:-0}" -gt "$rss" ] && rss=$v
-    v=$(json_field "$f" bytes_written); bytes=$((bytes + ${v:-0}))
-    v=$(json_field "$f" storage_bytes_written); storage=$((storage + ${v:-0}))
-  done
-  steps_report+=("$(printf '%-13s %8.1f %9.1f %9d %11d %11d' "$step" "$wall" "$slowest" $((rss >> 20)) $((bytes >> 20)) $((storage >> 20)))")
-}
+record() { steps_report+=("$(shard_report_row "$1" "$2" "$logs/$1".log "$logs/$1"-*.log)"); }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}'; }
 
@@ -120,7 +107,7 @@ run finish "$sgfpat" shard finish --work "$work" --db "$db" --memory-mb "$memory
 record finish "$(since "$ts")"
 echo "$db: $(json_field "$logs/finish.log" games) games counted in $workers shards, $(json_field "$logs/finish.log" kept_keys) patterns kept"
 {
-  echo "step          wall s  slowest s  peak MiB  files MiB  storage MiB"
+  shard_report_header
   printf '%s\n' "${steps_report[@]}"
   echo "sharded-ingest: done in $(( $(date +%s) - t0 )) s"
 } >&2

@@ -106,6 +106,9 @@ TEST_CASE("a 3-shard count submitted to a single-node Slurm cluster equals one i
     CHECK(r.exit_code == 0);
     // One job per step: 3 arrays and 3 combine jobs.
     CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 6);
+    // The closing table has a row for every step.
+    for (const std::string step : {"import", "sum-sketches", "kept", "merge-kept", "count", "finish"})
+      CHECK_MESSAGE(r.err.find("\n" + step + " ") != std::string::npos, step);
     for (int i = 0; i < 3; ++i) CHECK(testutil::fs::exists(dir / ("work/logs/sgfpat-count-" + std::to_string(i) + ".out")));
     cluster.stop();
     CHECK(cluster.stopped().size() == 3);

@@ -17,7 +17,10 @@
 #   --wait           wait for the last job; exit 0 when the database is made
 #   --levels, --min-played, --no-symmetry, --sizes, --skip-handicap,
 #   --min-rank, --sketch-mb   as for `sgfpat shard plan`
-# Prints the job ids (the last is the finish job).  Logs: W/logs/.
+# Prints the job ids (the last is the finish job).  Logs: W/logs/ (each
+# step's --json line, then its messages).  With --wait, closes with the
+# table of scripts/sharded-ingest.sh (per step: wall time from the first
+# task's start to the last one's end, slowest task, peak memory, bytes).
 # Exit codes: 0 submitted (or, with --wait, done); 1 a submission or, with
 # --wait, a job failed; 2 usage; 3 (with --wait) done, but some input could
 # not be read.
@@ -79,10 +82,12 @@ submit() {
   fi
   [ -n "$last" ] && opts+=(--dependency="afterok:$last")
   local id
-  id=$(sbatch "${opts[@]}" "$here/shard-step.sbatch" "$sgfpat" "$work" "$step" "$@") || die "sbatch of $name failed"
+  id=$(sbatch "${opts[@]}" "$here/shard-step.sbatch" "$sgfpat" "$work" "$step" --json "$@") || die "sbatch of $name failed"
   last="${id%%;*}"
+  jobs+=("$name:$last")
   echo "$name $last"
 }
+jobs=()
 run_opts=(--memory-mb "$memory" --threads "$threads" --progress)
 submit import 1 import "${run_opts[@]}" || exit 1
 submit sum-sketches 0 sum-sketches || exit 1
@@ -107,6 +112,21 @@ while :; do
   esac
 done
 [ -d "$db" ] || die "the finish job completed but $db is missing"
+
+# job_wall ID: seconds from the first task's start to the last one's end.
+job_wall() {
+  scontrol show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n 's/^\(StartTime\|EndTime\)=//p' |
+    while read -r t; do date -d "$t" +%s; done | sort -n | sed -n '1p;$p' | paste -sd' ' |
+    awk '{ print ($2 > $1) ? $2 - $1 : 0 }'
+}
+source "$here/../shard-report.sh"
+{
+  shard_report_header
+  for j in "${jobs[@]}"; do
+    name="${j%%:*}"
+    shard_report_row "$name" "$(job_wall "${j#*:}")" "$work/logs/sgfpat-$name".out "$work/logs/sgfpat-$name"-*.out
+  done
+} >&2
 if [ -e "$work/input-problems" ]; then
   echo "slurm/submit: some input could not be read (see $work/logs/sgfpat-import-*.out): exit code 3" >&2
   exit 3
