@@ -5,7 +5,12 @@
 # the incremental run to the from-scratch one, and checks that both
 # databases export the same TSV (or priors) byte for byte.
 #
-#   bench/incremental.sh [-b SGFPAT_BINARY] BASE... -- ADD...
+#   bench/incremental.sh [-b SGFPAT_BINARY] BASE... -- ADD... [-- ADD2... ...]
+#
+# Each `-- ADD...` group is one night: with several, the nights are
+# ingested one after the other into the same database (a simulated month
+# of nightly runs: the cost of a night against the archive's size), and the
+# from-scratch ingest and the comparison are of everything.
 #
 # Example (the issue 12 figure: tygem-2006-01 on the first 14 months):
 #   c=../shared/corpus; bench/incremental.sh $(ls $c/tygem-dev/*.sgf.gz | head -14) -- $c/tygem-2006-01.tar.gz
@@ -14,11 +19,15 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=$here/build/sgfpat
 if [ "${1:-}" = -b ]; then bin=$2; shift 2; fi
-base=(); add=()
+base=(); add=(); nights=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do base+=("$1"); shift; done
-[ "${1:-}" = -- ] && shift
-add=("$@")
-[ ${#base[@]} -gt 0 ] && [ ${#add[@]} -gt 0 ] || { echo "usage: $0 [-b BIN] BASE... -- ADD..." >&2; exit 2; }
+while [ "${1:-}" = -- ]; do
+  shift
+  night=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do night+=("$1"); add+=("$1"); shift; done
+  [ ${#night[@]} -gt 0 ] && nights+=("$(printf '%q ' "${night[@]}")")
+done
+[ ${#base[@]} -gt 0 ] && [ ${#add[@]} -gt 0 ] || { echo "usage: $0 [-b BIN] BASE... -- ADD... [-- ADD...]" >&2; exit 2; }
 work=${SGFPAT_BENCH_KEEP:-$(mktemp -d /tmp/sgfpat-bench-incr-XXXXXX)}
 mkdir -p "$work"
 [ -n "${SGFPAT_BENCH_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
@@ -42,16 +51,25 @@ PY
 rm -rf "$work/base" "$work/incremental" "$work/scratch"
 run base ingest --db "$work/base" "${base[@]}"
 cp -a "$work/base" "$work/incremental"
-run incremental ingest --db "$work/incremental" "${add[@]}"
+n=0
+for night in "${nights[@]}"; do
+  n=$((n + 1))
+  eval "files=($night)"
+  name=incremental; [ ${#nights[@]} -gt 1 ] && name=night-$n
+  run "$name" ingest --db "$work/incremental" "${files[@]}"
+done
 run scratch ingest --db "$work/scratch" "${base[@]}" "${add[@]}"
-python3 - "$work" <<'PY'
+python3 - "$work" "${#nights[@]}" <<'PY'
 import sys
-w = sys.argv[1]
+w, nights = sys.argv[1], int(sys.argv[2])
 def t(n):
     wall, u, s, kb = open(f"{w}/{n}.time").read().split()
     return float(wall), float(u) + float(s)
-(iw, ic), (sw, sc) = t("incremental"), t("scratch")
-print("incremental / from scratch: wall %.1f%%, cpu %.1f%%" % (100 * iw / sw, 100 * ic / sc))
+names = ["incremental"] if nights == 1 else ["night-%d" % i for i in range(1, nights + 1)]
+sw, sc = t("scratch")
+for n in names:
+    iw, ic = t(n)
+    print("%-12s / from scratch of everything: wall %.1f%%, cpu %.1f%%" % (n, 100 * iw / sw, 100 * ic / sc))
 PY
 # TSV spells every pattern by replaying games (minutes on 100k games):
 # SGFPAT_BENCH_FORMAT=priors compares the priors files instead.
