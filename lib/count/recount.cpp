@@ -94,6 +94,8 @@ Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t
   const int levels = scheme.levels;
   std::vector<KeptCollector> collectors(size_t(threads), KeptCollector{levels});
   std::atomic<bool> collect{max_raw_keys > 0};
+  // Each thread's entries, summed to bound the memory of all the sets.
+  std::vector<std::atomic<size_t>> entries(static_cast<size_t>(threads));
   std::mutex sketch_mu;
   std::atomic<uint64_t> games{0}, items{0};
   Status s = feed_games(
@@ -131,7 +133,10 @@ Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t
           if (level > 1) c.add(level - 1, keys[i - 1], true);
         }
         // Too many to hold: pass 2 will ask the sketch instead.
-        if (c.entries() * size_t(threads) > max_raw_keys) collect = false;
+        entries[size_t(t)].store(c.entries(), std::memory_order_relaxed);
+        size_t all = 0;
+        for (const auto& e : entries) all += e.load(std::memory_order_relaxed);
+        if (all > max_raw_keys) collect = false;
         return Status::OK();
       },
       progress);
@@ -226,7 +231,7 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
   // past it).  Patterns whose smaller part is not kept can be listed (false
   // positives); the walks never reach them.
   auto t0 = Clock::now();
-  const size_t max_resident = options.memory_budget / 2;
+  const size_t max_resident = options.memory_budget;
   const size_t max_raw_keys = options.memory_budget / 4 / sizeof(uint64_t);
   // played/wins are 32-bit in the resident table.
   SketchPass pass1(levels);
@@ -242,7 +247,11 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
   summary->sketch_fill = sketch->fill_ratio();
   summary->games = pass1.games;
   summary->new_games = pass1.games;
-  const bool resident = collect && ResidentTable::bytes_for(kept.distinct()) <= max_resident;
+  // The sketch is saved and freed before the table is built, and the key
+  // sets are freed once it is: the table and the sets share the budget.
+  const bool resident =
+      collect && ResidentTable::bytes_for(kept.distinct()) + sizeof(uint64_t) * (kept.distinct() + extended.distinct()) <=
+                     max_resident;
 
   // ---- pass 2: exact counts ----
   uint32_t gen = 0;
