@@ -19,7 +19,7 @@ struct SketchPass {
   explicit SketchPass(int levels) : kept(levels), extended(levels) {}
   KeySet kept;       // patterns whose estimate reached min_played at one of their moves
   KeySet extended;   // the level-below parts of those, at those moves
-  bool complete = false;  // false: the sets grew past max_raw_keys and were dropped
+  bool complete = false;  // false: the sets grew past max_list_bytes and were dropped
   uint64_t games = 0;
   uint64_t items = 0;  // played (level, pattern) items added to the sketch
 };
@@ -28,10 +28,11 @@ struct SketchPass {
 // `sketch`, and lists the patterns whose estimate reaches min_played at
 // one of their moves.  The sketch never lags a true count, so every
 // pattern played min_played times in all (counting what the sketch held
-// before) is listed, with its smaller levels marked extended.  Lists stop
-// being kept (out->complete false) past max_raw_keys entries (0: never kept).
+// before) is listed, with its smaller levels marked extended.  The lists
+// are dropped (out->complete false) when they would hold more than
+// max_list_bytes (0: never kept).
 Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
-                     CountMinSketch* sketch, unsigned min_played, size_t max_raw_keys, SketchPass* out,
+                     CountMinSketch* sketch, unsigned min_played, size_t max_list_bytes, SketchPass* out,
                      const std::function<void(uint64_t)>& progress);
 
 // Counts seen / played / wins of every pattern of `table` over the games of

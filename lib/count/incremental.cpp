@@ -177,7 +177,7 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
   // ---- 1: the new games' played patterns into the sketch; N ----
   SketchPass fresh(levels);
   s = sketch_played(scheme, pending_games, pending, threads, played.sketch.get(), min_played,
-                    options.memory_budget / 4 / sizeof(uint64_t), &fresh, progress(1, pending));
+                    options.memory_budget / 2, &fresh, progress(1, pending));
   if (!s.ok()) return s;
   if (!fresh.complete) return fallback("too many new patterns to list");
   played.items += fresh.items;

@@ -25,20 +25,22 @@ struct PlayedKeys : TrackingObserver {
 };
 
 // Distinct keys per level, kept compact by sorting and deduplicating
-// whenever the raw list has doubled.
+// whenever a level's list fills its room, which is then set to half as much
+// again as its distinct keys: the memory stays within 1.5x of the distinct
+// keys (bytes() says how much it is), where doubling growth could hold 4x.
 class KeySet {
  public:
   explicit KeySet(int levels) : keys_(size_t(levels)), unique_(size_t(levels), 0) {}
   void add(int level, uint64_t key) {
     auto& v = keys_[size_t(level - 1)];
+    if (v.size() == v.capacity()) compact(level - 1, true);
     v.push_back(key);
-    if (v.size() >= std::max<size_t>(size_t(1) << 16, 2 * unique_[size_t(level - 1)])) compact(level - 1);
   }
   void merge(KeySet&& other) {
     for (size_t l = 0; l < keys_.size(); ++l) {
       keys_[l].insert(keys_[l].end(), other.keys_[l].begin(), other.keys_[l].end());
       std::vector<uint64_t>().swap(other.keys_[l]);
-      compact(int(l));
+      compact(int(l), false);
     }
   }
   size_t distinct() {
@@ -46,24 +48,34 @@ class KeySet {
     for (const auto& v : by_level()) n += v.size();
     return n;
   }
-  size_t entries() const {
+  // Memory held by the lists.
+  size_t bytes() const {
     size_t n = 0;
-    for (const auto& v : keys_) n += v.size();
+    for (const auto& v : keys_) n += v.capacity() * sizeof(uint64_t);
     return n;
   }
-  // The distinct keys of every level.
+  // The distinct keys of every level (no room left to add more).
   const std::vector<std::vector<uint64_t>>& by_level() {
     for (size_t l = 0; l < keys_.size(); ++l)
-      if (keys_[l].size() != unique_[l]) compact(int(l));
+      if (keys_[l].size() != unique_[l] || keys_[l].capacity() != keys_[l].size()) compact(int(l), false);
     return keys_;
   }
 
  private:
-  void compact(int l) {
+  // `room`: leave space for half as many keys again (else none).
+  void compact(int l, bool room) {
     auto& v = keys_[size_t(l)];
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
-    unique_[size_t(l)] = v.size();
+    const size_t u = v.size();
+    unique_[size_t(l)] = u;
+    const size_t want = room ? std::max<size_t>(size_t(1) << 12, u + u / 2) : u;
+    if (v.capacity() != want) {
+      std::vector<uint64_t> fresh;
+      fresh.reserve(want);
+      fresh.assign(v.begin(), v.end());
+      v.swap(fresh);
+    }
   }
   std::vector<std::vector<uint64_t>> keys_;
   std::vector<size_t> unique_;
@@ -87,7 +99,7 @@ class KeptCollector {
     valid_[i] = 1;
     (is_extended ? extended : kept).add(level, key);
   }
-  size_t entries() const { return kept.entries() + extended.entries(); }
+  size_t bytes() const { return kept.bytes() + extended.bytes() + kRecent * (sizeof(uint64_t) + 1); }
 
   KeySet kept, extended;
 

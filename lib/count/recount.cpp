@@ -89,18 +89,18 @@ Status count_draining(PatternDb& db, int threads, uint32_t gen, const CountMinSk
 }  // namespace
 
 Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
-                     CountMinSketch* sketch, unsigned min_played, size_t max_raw_keys, SketchPass* out,
+                     CountMinSketch* sketch, unsigned min_played, size_t max_list_bytes, SketchPass* out,
                      const std::function<void(uint64_t)>& progress) {
   const int levels = scheme.levels;
-  std::vector<KeptCollector> collectors(size_t(threads), KeptCollector{levels});
-  std::atomic<bool> collect{max_raw_keys > 0};
-  // Each thread's entries, summed to bound the memory of all the sets.
-  std::vector<std::atomic<size_t>> entries(static_cast<size_t>(threads));
+  // One list for all threads, filled under the sketch's lock: threads'
+  // lists would each hold the frequent patterns.
+  KeptCollector collector(levels);
+  bool collect = max_list_bytes > 0;
   std::mutex sketch_mu;
   std::atomic<uint64_t> games{0}, items{0};
   Status s = feed_games(
       source, total, threads,
-      [&](int t, std::vector<std::string>& batch) -> Status {
+      [&](int, std::vector<std::string>& batch) -> Status {
         thread_local std::vector<uint64_t> keys;
         thread_local std::vector<uint32_t> reached;
         keys.clear();
@@ -116,37 +116,33 @@ Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t
         constexpr size_t kAhead = 16;
         const size_t L = size_t(levels), n = keys.size();
         auto item = [&](size_t i) { return level_item(int(i % L) + 1, keys[i]); };
-        {
-          std::lock_guard<std::mutex> lock(sketch_mu);
-          for (size_t i = 0; i < n; ++i) {
-            if (i + kAhead < n) sketch->prefetch(item(i + kAhead));
-            if (sketch->add(item(i)) + 1 >= min_played) reached.push_back(uint32_t(i));
-          }
+        std::lock_guard<std::mutex> lock(sketch_mu);
+        for (size_t i = 0; i < n; ++i) {
+          if (i + kAhead < n) sketch->prefetch(item(i + kAhead));
+          if (sketch->add(item(i)) + 1 >= min_played) reached.push_back(uint32_t(i));
         }
         games += batch.size();
         items += n;
         if (!collect) return Status::OK();
-        KeptCollector& c = collectors[size_t(t)];
         for (uint32_t i : reached) {
           const int level = int(i % L) + 1;
-          c.add(level, keys[i], false);
-          if (level > 1) c.add(level - 1, keys[i - 1], true);
+          collector.add(level, keys[i], false);
+          if (level > 1) collector.add(level - 1, keys[i - 1], true);
         }
         // Too many to hold: pass 2 will ask the sketch instead.
-        entries[size_t(t)].store(c.entries(), std::memory_order_relaxed);
-        size_t all = 0;
-        for (const auto& e : entries) all += e.load(std::memory_order_relaxed);
-        if (all > max_raw_keys) collect = false;
+        if (collector.bytes() > max_list_bytes) {
+          collect = false;
+          collector = KeptCollector(1);
+        }
         return Status::OK();
       },
       progress);
   if (!s.ok()) return s;
   out->complete = collect;
-  if (collect)
-    for (KeptCollector& c : collectors) {
-      out->kept.merge(std::move(c.kept));
-      out->extended.merge(std::move(c.extended));
-    }
+  if (collect) {
+    out->kept = std::move(collector.kept);
+    out->extended = std::move(collector.extended);
+  }
   out->games = games;
   out->items = items;
   return Status::OK();
@@ -232,12 +228,14 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
   // positives); the walks never reach them.
   auto t0 = Clock::now();
   const size_t max_resident = options.memory_budget;
-  const size_t max_raw_keys = options.memory_budget / 4 / sizeof(uint64_t);
+  // The lists of pass 1 share the budget with the sketch (a tenth kept
+  // for the moment a list is copied when it is compacted).
+  const size_t max_list_bytes = (options.memory_budget - sketch->bytes()) / 10 * 9;
   // played/wins are 32-bit in the resident table.
   SketchPass pass1(levels);
   Status s = sketch_played(settings.scheme, [&](const GameVisitor& v) { return db.for_each_game(v); },
                            db.game_count(), threads, sketch.get(), min_played,
-                           db.move_count() < (uint64_t(1) << 32) ? max_raw_keys : 0, &pass1, progress(1));
+                           db.move_count() < (uint64_t(1) << 32) ? max_list_bytes : 0, &pass1, progress(1));
   if (!s.ok()) return s;
   const bool collect = pass1.complete;
   KeySet& kept = pass1.kept;
