@@ -73,6 +73,38 @@ TEST_CASE("sketch: a roomy sketch is nearly exact at the threshold") {
   CHECK(wrong * 1000 < truth.size());  // under 0.1% false "kept"
 }
 
+TEST_CASE("key set: the distinct keys of each level, in memory within 1.5x of them") {
+  std::mt19937_64 rng(7);
+  constexpr int kLevels = 3;
+  KeySet set(kLevels);
+  std::vector<std::set<uint64_t>> truth(kLevels);
+  size_t worst_excess = 0;
+  for (int i = 0; i < 400000; ++i) {
+    const int level = int(rng() % kLevels) + 1;
+    // Many repeats (as the kept set's listings have), key 0 included.
+    const uint64_t key = rng() % 3 == 0 ? rng() % 1000 : rng() % 150000;
+    set.add(level, key);
+    truth[size_t(level - 1)].insert(key);
+    size_t distinct = 0;
+    if (i % 997 == 0) {
+      for (const auto& t : truth) distinct += t.size();
+      // Room for half as many keys again, and never below 4096 a level.
+      const size_t bound = sizeof(uint64_t) * (distinct + distinct / 2 + 2 * 4096 * kLevels);
+      if (set.bytes() > bound) worst_excess = std::max(worst_excess, set.bytes() - bound);
+    }
+  }
+  CHECK(worst_excess == 0);
+  const auto& levels = set.by_level();
+  REQUIRE(levels.size() == size_t(kLevels));
+  size_t distinct = 0;
+  for (int l = 0; l < kLevels; ++l) {
+    CHECK(levels[size_t(l)] == std::vector<uint64_t>(truth[size_t(l)].begin(), truth[size_t(l)].end()));
+    distinct += truth[size_t(l)].size();
+  }
+  // Once listed, no room is left over.
+  CHECK(set.bytes() == distinct * sizeof(uint64_t));
+}
+
 TEST_CASE("count table: add, find, drain, and reuse after a drain") {
   CountTable table(20000);
   std::map<std::pair<int, uint64_t>, uint64_t> truth;
