@@ -26,7 +26,8 @@ struct SketchPass {
 
 // Adds every level of every played pattern of the games of `source` to
 // `sketch`, and lists the patterns whose estimate reaches min_played at
-// one of their moves.  The sketch never lags a true count, so every
+// one of their moves, as do the estimates of all their smaller levels at
+// that move.  The sketch never lags a true count, so every
 // pattern played min_played times in all (counting what the sketch held
 // before) is listed, with its smaller levels marked extended.  The lists
 // are dropped (out->complete false) when they would hold more than

@@ -117,9 +117,17 @@ Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t
         const size_t L = size_t(levels), n = keys.size();
         auto item = [&](size_t i) { return level_item(int(i % L) + 1, keys[i]); };
         std::lock_guard<std::mutex> lock(sketch_mu);
+        // A move lists its levels up to the first whose estimate is below
+        // min_played: a pattern's smaller parts were played at least as
+        // often, so a kept one is listed with all of them, and the sketch's
+        // false positives above a part that is not kept (most of them,
+        // where the sketch is full) are not listed at all.
+        bool below_reached = true;
         for (size_t i = 0; i < n; ++i) {
           if (i + kAhead < n) sketch->prefetch(item(i + kAhead));
-          if (sketch->add(item(i)) + 1 >= min_played) reached.push_back(uint32_t(i));
+          if (i % L == 0) below_reached = true;
+          below_reached = (sketch->add(item(i)) + 1 >= min_played) && below_reached;
+          if (below_reached) reached.push_back(uint32_t(i));
         }
         games += batch.size();
         items += n;
@@ -224,8 +232,8 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
   // set is complete at the end of the pass, without a second one.  At such
   // a move the pattern's level-below part was played at least as often, so
   // it is kept too, and is recorded as extended (the walks of pass 2 go on
-  // past it).  Patterns whose smaller part is not kept can be listed (false
-  // positives); the walks never reach them.
+  // past it).  A move lists its levels only up to the first one below
+  // min_played, so false positives are listed only above listed parts.
   auto t0 = Clock::now();
   const size_t max_resident = options.memory_budget;
   // The lists of pass 1 share the budget with the sketch (a tenth kept
@@ -279,6 +287,8 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     if (!s.ok()) return s;
   } else {
     summary->mode = CountMode::kDraining;
+    // What did not fit: the lists of pass 1 (0), or this many patterns.
+    summary->kept_keys = collect ? kept.distinct() : 0;
     kept = KeySet(levels);
     extended = KeySet(levels);
     const size_t table_entries = size_t(std::min<uint64_t>(

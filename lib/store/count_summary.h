@@ -40,7 +40,7 @@ struct CountSummary {
   uint64_t drains = 0;  // draining mode: table drains into the database; resident: 0
   uint64_t pruned = 0;  // counted but played < min_played (sketch over-estimates)
   CountMode mode = CountMode::kNone;
-  uint64_t kept_keys = 0;  // resident: patterns counted (reported + pruned)
+  uint64_t kept_keys = 0;  // resident: patterns counted (reported + pruned); draining: listed by pass 1 (0: the lists outgrew the budget)
   double seconds_pass1 = 0, seconds_pass2 = 0, seconds_commit = 0;
   uint64_t new_games = 0;      // games this count added (all of them in a full count)
   uint64_t catchup_keys = 0;   // incremental: newly kept patterns the counted games were replayed for
