@@ -156,8 +156,9 @@ Status list_kept(const ShardPaths& paths, const ShardPlan& plan, int shard, cons
   if (!st.ok()) return st;
 
   // As pass 1 of recount(), with the estimate over all shards' games: a
-  // played pattern is listed when it may reach min_played in all, and its
-  // level-below part at that move is marked extended.
+  // played pattern is listed when it and each of its smaller levels at
+  // that move may reach min_played in all; its level-below part is marked
+  // extended.
   const int levels = plan.settings.scheme.levels;
   const unsigned min_played = unsigned(plan.settings.min_played);
   const int threads = std::max(1, options.threads);
@@ -175,12 +176,15 @@ Status list_kept(const ShardPaths& paths, const ShardPlan& plan, int shard, cons
         }
         KeptCollector& c = collectors[size_t(t)];
         const size_t L = size_t(levels);
-        for (size_t i = 0; i < keys.size(); ++i) {
-          const int level = int(i % L) + 1;
-          if (sketch.estimate(level_item(level, keys[i])) < min_played) continue;
-          c.add(level, keys[i], false);
-          if (level > 1) c.add(level - 1, keys[i - 1], true);
-        }
+        // A move's levels up to the first below min_played, as in pass 1
+        // of recount(): a kept pattern's smaller parts are kept too.
+        for (size_t m = 0; m + L <= keys.size(); m += L)
+          for (int level = 1; level <= levels; ++level) {
+            const size_t i = m + size_t(level - 1);
+            if (sketch.estimate(level_item(level, keys[i])) < min_played) break;
+            c.add(level, keys[i], false);
+            if (level > 1) c.add(level - 1, keys[i - 1], true);
+          }
         items += keys.size();
         return Status::OK();
       },
