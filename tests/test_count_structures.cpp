@@ -85,8 +85,8 @@ TEST_CASE("key set: the distinct keys of each level, in memory within 1.5x of th
     const uint64_t key = rng() % 3 == 0 ? rng() % 1000 : rng() % 150000;
     set.add(level, key);
     truth[size_t(level - 1)].insert(key);
-    size_t distinct = 0;
     if (i % 997 == 0) {
+      size_t distinct = 0;
       for (const auto& t : truth) distinct += t.size();
       // Room for half as many keys again, and never below 4096 a level.
       const size_t bound = sizeof(uint64_t) * (distinct + distinct / 2 + 2 * 4096 * kLevels);

@@ -67,10 +67,7 @@ Status catchup_keys(const KeyScheme& scheme, const GameSource& pending, uint64_t
             const auto& f = fresh[size_t(l - 1)];
             if (std::binary_search(f.begin(), f.end(), moves[m + size_t(l - 1)])) top = l;
           }
-          for (int l = 1; l <= top; ++l) {
-            c.add(l, moves[m + size_t(l - 1)], false);
-            if (l < top) c.add(l, moves[m + size_t(l - 1)], true);
-          }
+          c.add_move(&moves[m], top);
         }
         return Status::OK();
       },

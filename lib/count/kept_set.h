@@ -81,7 +81,7 @@ class KeySet {
   std::vector<size_t> unique_;
 };
 
-// The kept set as pass 1 finds it, for one thread.  A pattern is listed at
+// The kept set as pass 1 finds it.  A pattern is listed at
 // each of its moves whose estimate has reached min_played (its first such
 // move cannot be told from the others: other patterns' counts can lift the
 // estimate past min_played before it is played again), so a small cache
@@ -98,6 +98,15 @@ class KeptCollector {
     recent_[i] = tag;
     valid_[i] = 1;
     (is_extended ? extended : kept).add(level, key);
+  }
+  // Lists the patterns of levels 1..top of one move (`keys[l - 1]` is the
+  // level-l key), each but the last marked extended: the walks of pass 2
+  // go on from it to the next level.
+  void add_move(const uint64_t* keys, int top) {
+    for (int l = 1; l <= top; ++l) {
+      add(l, keys[l - 1], false);
+      if (l < top) add(l, keys[l - 1], true);
+    }
   }
   size_t bytes() const { return kept.bytes() + extended.bytes() + kRecent * (sizeof(uint64_t) + 1); }
 

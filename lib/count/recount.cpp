@@ -102,9 +102,9 @@ Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t
       source, total, threads,
       [&](int, std::vector<std::string>& batch) -> Status {
         thread_local std::vector<uint64_t> keys;
-        thread_local std::vector<uint32_t> reached;
+        thread_local std::vector<uint8_t> tops;  // per move: the levels listed
         keys.clear();
-        reached.clear();
+        tops.clear();
         StoredGame g;
         PlayedKeys obs(scheme, &keys);
         for (const std::string& rec : batch) {
@@ -122,21 +122,17 @@ Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t
         // often, so a kept one is listed with all of them, and the sketch's
         // false positives above a part that is not kept (most of them,
         // where the sketch is full) are not listed at all.
-        bool below_reached = true;
+        tops.assign(n / L, 0);
         for (size_t i = 0; i < n; ++i) {
           if (i + kAhead < n) sketch->prefetch(item(i + kAhead));
-          if (i % L == 0) below_reached = true;
-          below_reached = (sketch->add(item(i)) + 1 >= min_played) && below_reached;
-          if (below_reached) reached.push_back(uint32_t(i));
+          const bool reached = sketch->add(item(i)) + 1 >= min_played;
+          uint8_t& top = tops[i / L];
+          if (reached && top == i % L) ++top;
         }
         games += batch.size();
         items += n;
         if (!collect) return Status::OK();
-        for (uint32_t i : reached) {
-          const int level = int(i % L) + 1;
-          collector.add(level, keys[i], false);
-          if (level > 1) collector.add(level - 1, keys[i - 1], true);
-        }
+        for (size_t m = 0; m < tops.size(); ++m) collector.add_move(&keys[m * L], tops[m]);
         // Too many to hold: pass 2 will ask the sketch instead.
         if (collector.bytes() > max_list_bytes) {
           collect = false;

@@ -178,13 +178,11 @@ Status list_kept(const ShardPaths& paths, const ShardPlan& plan, int shard, cons
         const size_t L = size_t(levels);
         // A move's levels up to the first below min_played, as in pass 1
         // of recount(): a kept pattern's smaller parts are kept too.
-        for (size_t m = 0; m + L <= keys.size(); m += L)
-          for (int level = 1; level <= levels; ++level) {
-            const size_t i = m + size_t(level - 1);
-            if (sketch.estimate(level_item(level, keys[i])) < min_played) break;
-            c.add(level, keys[i], false);
-            if (level > 1) c.add(level - 1, keys[i - 1], true);
-          }
+        for (size_t m = 0; m + L <= keys.size(); m += L) {
+          int top = 0;
+          while (top < levels && sketch.estimate(level_item(top + 1, keys[m + size_t(top)])) >= min_played) ++top;
+          c.add_move(&keys[m], top);
+        }
         items += keys.size();
         return Status::OK();
       },
