@@ -13,6 +13,8 @@ packages=(
   # sharded counting under Slurm: scripts/slurm/ and the single-node cluster
   # of tests/test_shard_slurm.cpp (munged, slurmctld, slurmd)
   slurm-wlm munge
+  # the benchmarks in bench/ read --json summaries and make the augmentation
+  python3
 )
 missing=()
 for p in "${packages[@]}"; do
