@@ -33,8 +33,8 @@ j = json.load(open(sys.argv[1])); wall, user, sys_, kb = open(sys.argv[2]).read(
 c = j["count"]; s = c["seconds"]
 print("games %d (%d read), wall %.1f s, CPU %.1f s, peak RSS %.0f MB" % (
     j["games_in_db"], j["games_read"], float(wall), float(user) + float(sys_), int(kb) / 1024))
-print("import %.1f s, pass1 %.1f s, pass2 %.1f s, commit %.1f s; %s, %d kept keys, %d drains, %d pruned, sketch fill %.2f" % (
-    j["import_seconds"], s["pass1"], s["pass2"], s["commit"], c["mode"], c["kept_keys"], c.get("drains", 0),
-    c["pruned"], c["sketch_fill"]))
+print("import %.1f s, pass1 %.1f s, pass2 %.1f s, commit %.1f s; %s, %d parts, %d kept keys, %d drains, %d pruned, sketch fill %.2f" % (
+    j["import_seconds"], s["pass1"], s["pass2"], s["commit"], c["mode"], c.get("parts", 0), c["kept_keys"],
+    c.get("drains", 0), c["pruned"], c["sketch_fill"]))
 print("patterns per level:", " ".join(str(x) for x in c["patterns_per_level"]))
 PY

@@ -271,7 +271,11 @@ Reported expected_reported(bool symmetry, int k) {
   return r;
 }
 
-void check_db(bool symmetry, int k, const std::vector<std::string>& extra_flags, bool expect_many_drains) {
+// How the count must have gone: every kept pattern in memory at once,
+// drained tables, or parts.
+enum class Mode { kResident, kDraining, kParts };
+
+void check_db(bool symmetry, int k, const std::vector<std::string>& extra_flags, Mode mode) {
   const Expected& ex = expected();
   TempDir tmp("sgfpat-exact");
   std::string input = tmp / "games.sgf";
@@ -293,12 +297,16 @@ void check_db(bool symmetry, int k, const std::vector<std::string>& extra_flags,
   CHECK(j["count"]["games"].get<size_t>() == ex.stored);
   CHECK(j["count"]["positions"].get<uint64_t>() == ex.positions);
   CHECK(j["count"]["candidates"].get<uint64_t>() == ex.candidates);
-  // The tables filled up and were merged into the database several times.
-  // Small budgets count through tables drained as they fill; otherwise
-  // every kept pattern is counted in memory at once.
-  if (expect_many_drains) {
+  // Small budgets count through tables drained into the database several
+  // times as they fill, or in several parts, each over its own replay;
+  // otherwise every kept pattern is counted in memory at once.
+  if (mode == Mode::kDraining) {
     CHECK(j["count"]["mode"] == "draining");
     CHECK(j["count"]["drains"].get<uint64_t>() >= 4);
+  } else if (mode == Mode::kParts) {
+    CHECK(j["count"]["mode"] == "parts");
+    CHECK(j["count"]["parts"].get<uint64_t>() >= 3);
+    CHECK(j["count"]["drains"].get<uint64_t>() == 0);
   } else {
     CHECK(j["count"]["mode"] == "resident");
     CHECK(j["count"]["drains"].get<uint64_t>() == 0);
@@ -374,7 +382,8 @@ void check_db(bool symmetry, int k, const std::vector<std::string>& extra_flags,
   std::string label = std::string("symmetry ") + (symmetry ? "on" : "off") + ", min-played " + std::to_string(k);
   for (const auto& f : extra_flags) label += " " + f;
   MESSAGE(label << ": compared " << want.counts.size() << " reported patterns (" << db.counts.size()
-          << " stored entries); ingest " << ingest_s << " s, " << j["count"]["drains"] << " drains");
+          << " stored entries); ingest " << ingest_s << " s, " << j["count"]["drains"] << " drains, "
+          << j["count"]["parts"] << " parts");
 }
 
 }  // namespace
@@ -436,18 +445,26 @@ TEST_CASE("brute force self-check: the rules engine and the spelling follow the 
   CHECK(checked_suicide);
 }
 
-TEST_CASE("count exact: symmetry on, min-played 1") { check_db(true, 1, {}, false); }
-TEST_CASE("count exact: symmetry on, min-played 2") { check_db(true, 2, {}, false); }
-TEST_CASE("count exact: symmetry off, min-played 1") { check_db(false, 1, {}, false); }
-TEST_CASE("count exact: symmetry off, min-played 2") { check_db(false, 2, {}, false); }
+TEST_CASE("count exact: symmetry on, min-played 1") { check_db(true, 1, {}, Mode::kResident); }
+TEST_CASE("count exact: symmetry on, min-played 2") { check_db(true, 2, {}, Mode::kResident); }
+TEST_CASE("count exact: symmetry off, min-played 1") { check_db(false, 1, {}, Mode::kResident); }
+TEST_CASE("count exact: symmetry off, min-played 2") { check_db(false, 2, {}, Mode::kResident); }
 TEST_CASE("count exact: tiny memory budget, many drains through the merge operator") {
-  check_db(true, 1, {"--memory-mb", "4", "--threads", "2"}, true);
+  check_db(true, 1, {"--memory-mb", "4", "--threads", "2", "--over-budget", "drain"}, Mode::kDraining);
 }
 // A table this small fills in the middle of games: the counter must end
 // every pending pattern before each drain.
 TEST_CASE("count exact: tiny memory budget, one thread, symmetry off, drains mid-game") {
-  check_db(false, 1, {"--memory-mb", "4", "--threads", "1"}, true);
+  check_db(false, 1, {"--memory-mb", "4", "--threads", "1", "--over-budget", "drain"}, Mode::kDraining);
+}
+// The same budget counted in parts: each part's patterns are reached
+// through the base levels every part holds, and written once.
+TEST_CASE("count exact: small memory budget, counted in parts") {
+  check_db(true, 1, {"--memory-mb", "6", "--threads", "2"}, Mode::kParts);
+}
+TEST_CASE("count exact: small memory budget, counted in parts, symmetry off, one thread") {
+  check_db(false, 1, {"--memory-mb", "6", "--threads", "1"}, Mode::kParts);
 }
 TEST_CASE("count exact: small memory budget, min-played 3") {
-  check_db(false, 3, {"--memory-mb", "16", "--threads", "2"}, false);
+  check_db(false, 3, {"--memory-mb", "16", "--threads", "2"}, Mode::kResident);
 }

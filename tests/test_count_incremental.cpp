@@ -2,9 +2,10 @@
 // fed its games in parts (random splits, duplicates across parts, illegal
 // and filtered games) equals, count for count and in its TSV export byte
 // for byte, one ingest of all the parts at once; for K = 1, 2, 3, symmetry
-// on and off, and budgets small enough to count in the draining mode.  An
-// incremental ingest killed with SIGKILL, then run again, gives the same;
-// a damaged sketch file is reported and the count made in full instead.
+// on and off, and budgets small enough to count in parts or in the
+// draining mode.  An incremental ingest killed with SIGKILL, then run
+// again, gives the same; a damaged sketch file is reported and the count
+// made in full instead.
 #include <algorithm>
 #include <random>
 
@@ -64,7 +65,9 @@ struct Config {
   int k;
   bool symmetry;
   std::vector<std::string> extra;  // e.g. a small --memory-mb
-  bool tiny = false;  // a budget that counts in the draining mode, where a later part may not fit memory either
+  // A budget too small for the kept set: how the first part is counted
+  // ("draining" or "parts"; a later part may not fit memory either).
+  std::string tiny;
 };
 
 // Ingests the parts one by one into one database and all at once into
@@ -89,19 +92,20 @@ std::pair<std::string, std::string> ingest_both(const TempDir& tmp, const Config
     if (i > 0) {
       // Every later part has new games: counted alone, on top of the others.
       CHECK(j["count_plan"] == "incremental");
-      if (c.tiny && j.contains("counted_in_full_because")) {
+      if (!c.tiny.empty() && j.contains("counted_in_full_because")) {
         MESSAGE("counted in full: " << j["counted_in_full_because"]);
         continue;
       }
       CHECK(!j.contains("counted_in_full_because"));
       CHECK(j["count"]["new_games"].get<uint64_t>() == j["ingested"].get<uint64_t>());
       catchups += j["count"]["catchup_keys"].get<uint64_t>() > 0;
-    } else if (c.tiny) {
-      CHECK(j["count"]["mode"] == "draining");
+    } else if (!c.tiny.empty()) {
+      CHECK(j["count"]["mode"] == c.tiny);
+      if (c.tiny == "parts") CHECK(j["count"]["parts"].get<uint64_t>() >= 2);
     }
     CHECK(j["count"]["games"].get<uint64_t>() == j["games_in_db"].get<uint64_t>());
   }
-  if (!c.tiny) CHECK(catchups > 0);  // the catch-up over counted games was exercised
+  if (c.tiny.empty()) CHECK(catchups > 0);  // the catch-up over counted games was exercised
   nlohmann::json j = ingest_ok(full, flags, files, tmp.path());
   CHECK(j["count_plan"] == "full");
   // Running again adds nothing and counts nothing.
@@ -134,7 +138,14 @@ TEST_CASE("incremental == from scratch with budgets that count the base in the d
   // 4 MB leaves counting next to nothing: the first part is counted by
   // draining tables; later parts count in memory or fall back to a full
   // count, and either way must give the counts of one ingest.
-  auto [inc, full] = ingest_both(tmp, {1, true, {"--memory-mb", "4", "--threads", "1"}, true}, 3, 99);
+  auto [inc, full] = ingest_both(tmp, {1, true, {"--memory-mb", "4", "--threads", "1", "--over-budget", "drain"}, "draining"}, 3, 99);
+  require_same_counts(inc, full);
+  CHECK(export_tsv(inc, tmp.path()) == export_tsv(full, tmp.path()));
+}
+
+TEST_CASE("incremental == from scratch with budgets that count the base in parts") {
+  TempDir tmp("sgfpat-incr-parts");
+  auto [inc, full] = ingest_both(tmp, {1, false, {"--memory-mb", "6", "--threads", "2"}, "parts"}, 3, 7);
   require_same_counts(inc, full);
   CHECK(export_tsv(inc, tmp.path()) == export_tsv(full, tmp.path()));
 }

@@ -25,6 +25,7 @@ struct IngestArgs {
   int threads = int(std::max(1u, std::thread::hardware_concurrency()));
   CountFlags count;
   int memory_mb = 2048;
+  std::string over_budget = "parts";
   bool json = false;
   bool quiet = false;
   bool recount = false;
@@ -133,16 +134,18 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     CountOptions co;
     co.threads = a.threads;
     co.memory_budget = memory.count_bytes;
-    int pass = 0;
+    co.parts = a.over_budget == "parts";
+    int pass = 0, part = 0;
     auto t_pass = Clock::now();
     co.progress = [&](const CountProgress& p) {
-      const bool new_step = p.pass != pass;
-      if (new_step) pass = p.pass, t_pass = Clock::now();
+      const bool new_step = p.pass != pass || p.part != part;
+      if (new_step) pass = p.pass, part = p.part, t_pass = Clock::now();
       double el = std::chrono::duration<double>(Clock::now() - t_pass).count();
       static const char* const kStep[] = {"count", "count: sketch of played patterns", "count: exact counts",
-                                          "count: catch-up of newly kept patterns"};
-      std::string line = std::string(kStep[p.pass & 3]) + ": " + with_commas(p.games_done) + " / " +
-                         with_commas(p.games_total) + " games";
+                                          "count: catch-up of newly kept patterns", "count: listing the patterns"};
+      std::string line = std::string(kStep[p.pass >= 0 && p.pass <= 4 ? p.pass : 0]) +
+                         (p.part ? " of part " + std::to_string(p.part) : std::string()) + ": " +
+                         with_commas(p.games_done) + " / " + with_commas(p.games_total) + " games";
       if (p.games_done > 0 && el > 0) {
         line += ", " + with_commas(uint64_t(double(p.games_done) / el)) + " games/s";
         if (p.games_total > p.games_done)
@@ -222,7 +225,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
         std::cout << (i % 5 == 0 ? "\n    " : "  ") << "L" << (i + 1) << " " << with_commas(cs.patterns_per_level[i]);
       std::cout << "\n  count time      sketch and kept set " << duration_text(cs.seconds_pass1)
                 << ", exact counts " << duration_text(cs.seconds_pass2) << " ("
-                << count_mode_name(cs.mode) << ")"
+                << count_mode_name(cs.mode) << (cs.parts ? ": " + std::to_string(cs.parts) : std::string()) << ")"
                 << (cs.mode == CountMode::kIncremental ? ", catch-up " + duration_text(cs.seconds_catchup) : std::string())
                 << ", commit " << duration_text(cs.seconds_commit) << "\n";
     } else {
@@ -256,6 +259,12 @@ Runner register_ingest(CLI::App& app) {
   cmd->add_option("--threads,-j", a->threads, "Counting threads")->capture_default_str()->check(CLI::Range(1, 256));
   a->count.add_to(cmd, " (fixed when the database is created)");
   cmd->add_option("--memory-mb", a->memory_mb, "Peak memory of the whole run, MiB (counting gets what the database and buffers leave)")->capture_default_str()->check(CLI::Range(4, 1 << 20));
+  cmd->add_option("--over-budget", a->over_budget,
+                  "When the patterns to count do not fit --memory-mb: count them in parts, each over its own "
+                  "replay of the games (parts), or in tables drained into the database when full (drain: one "
+                  "replay, but it writes many times the counts to disk)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"parts", "drain"}));
   cmd->add_flag("--json", a->json, "Print the summary as JSON");
   cmd->add_flag("--quiet,-q", a->quiet, "Do not print rejected records");
   cmd->add_flag("--recount", a->recount,

@@ -18,6 +18,7 @@ Json count_summary_json(const CountSummary& s) {
   j["kept_keys"] = s.kept_keys;
   j["mode"] = count_mode_name(s.mode);
   j["new_games"] = s.new_games;
+  j["parts"] = s.parts;
   j["patterns_per_level"] = s.patterns_per_level;
   j["positions"] = s.positions;
   j["pruned"] = s.pruned;

@@ -22,6 +22,9 @@ struct SketchPass {
   bool complete = false;  // false: the sets grew past max_list_bytes and were dropped
   uint64_t games = 0;
   uint64_t items = 0;  // played (level, pattern) items added to the sketch
+  // When the lists were dropped: after this many games, holding this much.
+  uint64_t listed_games = 0;
+  size_t listed_bytes = 0;
 };
 
 // Adds every level of every played pattern of the games of `source` to
@@ -58,12 +61,13 @@ Status count_batch(const std::vector<std::string>& batch, Counter* counter) {
   return Status::OK();
 }
 
-// Writes the patterns of `table` played at least `min_played` times as
-// generation `gen` (one sorted table file).  Says how many were dropped
-// (played fewer times) and how many are written per level (index level-1).
-// Precondition: `gen` came from db.begin_generation() and nothing else was
-// written to it.
+// Writes the patterns of `table` of levels >= from_level played at least
+// `min_played` times to generation `gen` (one sorted table file).  Says
+// how many were dropped (played fewer times) and how many are written per
+// level (index level-1; 0 below from_level).
+// Precondition: `gen` came from db.begin_generation() and none of these
+// patterns was written to it.
 Status write_resident_counts(PatternDb& db, uint32_t gen, const ResidentTable& table, unsigned min_played,
-                             uint64_t* pruned, std::vector<uint64_t>* per_level);
+                             uint64_t* pruned, std::vector<uint64_t>* per_level, int from_level = 1);
 
 }  // namespace sgfpat

@@ -101,9 +101,9 @@ class KeptCollector {
   }
   // Lists the patterns of levels 1..top of one move (`keys[l - 1]` is the
   // level-l key), each but the last marked extended: the walks of pass 2
-  // go on from it to the next level.
-  void add_move(const uint64_t* keys, int top) {
-    for (int l = 1; l <= top; ++l) {
+  // go on from it to the next level.  Levels above `max_level` are left out.
+  void add_move(const uint64_t* keys, int top, int max_level = 255) {
+    for (int l = 1; l <= top && l <= max_level; ++l) {
       add(l, keys[l - 1], false);
       if (l < top) add(l, keys[l - 1], true);
     }

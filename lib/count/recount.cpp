@@ -15,6 +15,7 @@
 #include "count/count_table.h"
 #include "count/game_feed.h"
 #include "count/kept_set.h"
+#include "count/key_parts.h"
 #include "count/played_sketch_file.h"
 #include "count/draining_counts.h"
 #include "count/resident_table.h"
@@ -135,6 +136,8 @@ Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t
         for (size_t m = 0; m < tops.size(); ++m) collector.add_move(&keys[m * L], tops[m]);
         // Too many to hold: pass 2 will ask the sketch instead.
         if (collector.bytes() > max_list_bytes) {
+          out->listed_games = games;
+          out->listed_bytes = collector.bytes();
           collect = false;
           collector = KeptCollector(1);
         }
@@ -169,7 +172,7 @@ Status count_resident(const KeyScheme& scheme, const GameSource& source, uint64_
 }
 
 Status write_resident_counts(PatternDb& db, uint32_t gen, const ResidentTable& table, unsigned min_played,
-                             uint64_t* pruned, std::vector<uint64_t>* per_level) {
+                             uint64_t* pruned, std::vector<uint64_t>* per_level, int from_level) {
   // Only the patterns truly played min_played times are reported; the
   // others were sketch over-estimates.  One level at a time, sorted by
   // key: the order of the database.
@@ -177,7 +180,7 @@ Status write_resident_counts(PatternDb& db, uint32_t gen, const ResidentTable& t
   per_level->assign(size_t(table.levels()), 0);
   return db.write_sorted_counts(gen, [&](const PatternDb::CountSink& sink) -> Status {
     std::vector<std::pair<uint64_t, PatternCounts>> sorted;
-    for (int level = 1; level <= table.levels(); ++level) {
+    for (int level = std::max(1, from_level); level <= table.levels(); ++level) {
       sorted.clear();
       table.for_each_at(level, [&](uint64_t key, const PatternCounts& c) {
         if (c.played < min_played) ++*pruned;
@@ -252,8 +255,7 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
   // The sketch is saved and freed before the table is built, and the key
   // sets are freed once it is: the table and the sets share the budget.
   const bool resident =
-      collect && ResidentTable::bytes_for(kept.distinct()) + sizeof(uint64_t) * (kept.distinct() + extended.distinct()) <=
-                     max_resident;
+      collect && part_bytes_for(kept.distinct(), extended.distinct()) <= max_resident;
 
   // ---- pass 2: exact counts ----
   uint32_t gen = 0;
@@ -282,20 +284,57 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     s = write_resident_counts(db, gen, table, min_played, &pruned, &summary->patterns_per_level);
     if (!s.ok()) return s;
   } else {
-    summary->mode = CountMode::kDraining;
     // What did not fit: the lists of pass 1 (0), or this many patterns.
     summary->kept_keys = collect ? kept.distinct() : 0;
+    // The sketch stays for the listings of the parts or for the draining
+    // tables' questions.
+    size_t expected = 0;  // what the lists of all parts may need
+    if (collect) {
+      expected = part_bytes_for(kept.distinct(), extended.distinct());
+    } else if (pass1.listed_games > 0) {  // guessed from how far they got (lists hold ~1.5x their keys)
+      expected = size_t(double(part_bytes_for(pass1.listed_bytes / 12, 0)) * double(pass1.games) /
+                        double(pass1.listed_games));
+    }
     kept = KeySet(levels);
     extended = KeySet(levels);
-    const size_t table_entries = size_t(std::min<uint64_t>(
-        options.memory_budget / 4 / size_t(threads) / (2 * sizeof(CountTable::Entry)), played_items));
-    s = count_draining(db, threads, gen, *sketch, table_entries, progress(2), &positions, &candidates, &drains);
-    if (!s.ok()) return s;
+    PartsOutcome parts;
+    parts.fitted = false;
+    if (options.parts) {
+      summary->mode = CountMode::kParts;
+      const size_t part_bytes = options.memory_budget > sketch->bytes() ? options.memory_budget - sketch->bytes() : 0;
+      s = count_in_parts(db, gen, *sketch, threads, part_bytes, expected,
+                         [&](int pass, int part, uint64_t done) {
+                           if (options.progress) options.progress({pass, done, db.game_count(), part});
+                         },
+                         summary, &parts);
+      if (!s.ok()) return s;
+      if (parts.fitted) {
+        summary->parts = parts.parts;
+        summary->kept_keys = parts.counted;
+        pruned = parts.pruned;
+        positions = summary->positions;
+        candidates = summary->candidates;
+      } else {
+        // Not even one part fits: draining tables, in the generation
+        // cleared of what the parts wrote.
+        s = db.begin_generation(&gen);
+        if (!s.ok()) return s;
+      }
+    }
+    if (!parts.fitted) {
+      summary->mode = CountMode::kDraining;
+      const size_t table_entries = size_t(std::min<uint64_t>(
+          options.memory_budget / 4 / size_t(threads) / (2 * sizeof(CountTable::Entry)), played_items));
+      s = count_draining(db, threads, gen, *sketch, table_entries, progress(2), &positions, &candidates, &drains);
+      if (!s.ok()) return s;
+    }
     sketch.reset();
     summary->seconds_pass2 = since(t0);
     t0 = Clock::now();
-    s = db.prune_generation(gen, &pruned, &summary->patterns_per_level);
-    if (!s.ok()) return s;
+    if (!parts.fitted) {
+      s = db.prune_generation(gen, &pruned, &summary->patterns_per_level);
+      if (!s.ok()) return s;
+    }
   }
   summary->positions = positions;
   summary->candidates = candidates;

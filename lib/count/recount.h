@@ -21,14 +21,19 @@
 namespace sgfpat {
 
 struct CountProgress {
-  int pass = 1;             // 1 sketch and kept set, 2 exact counts, 3 catch-up (incremental)
+  int pass = 1;             // 1 sketch and kept set, 2 exact counts, 3 catch-up (incremental), 4 listing a part
   uint64_t games_done = 0;  // in this pass
   uint64_t games_total = 0;
+  int part = 0;             // counting in parts: the part (from 1), else 0
 };
 
 struct CountOptions {
   int threads = 2;
   size_t memory_budget = size_t(2) << 30;  // bytes, sketch + tables
+  // A kept set over the budget is counted in parts (key_parts.h), each over
+  // its own replay of the games; false: in per-thread tables drained into
+  // the database when full (slower, but one replay).
+  bool parts = true;
   std::function<void(const CountProgress&)> progress;  // from the calling thread
 };
 

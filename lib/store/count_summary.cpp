@@ -27,6 +27,7 @@ enum Tag : uint32_t {
   kCatchupKeys = 15,
   kCatchupGames = 16,
   kSecondsCatchup = 17,
+  kParts = 18,
 };
 // A per-level list longer than this is damage, not data.
 constexpr uint64_t kMaxLevelsInSummary = 64;
@@ -77,6 +78,7 @@ const char* count_mode_name(CountMode mode) {
     case CountMode::kDraining: return "draining";
     case CountMode::kIncremental: return "incremental";
     case CountMode::kSharded: return "sharded";
+    case CountMode::kParts: return "parts";
     case CountMode::kNone: break;
   }
   return "";
@@ -103,6 +105,7 @@ std::string encode_summary(const CountSummary& s) {
   put_tagged(&out, kCatchupKeys, s.catchup_keys);
   put_tagged(&out, kCatchupGames, s.catchup_games);
   put_tagged_real(&out, kSecondsCatchup, s.seconds_catchup);
+  if (s.parts) put_tagged(&out, kParts, s.parts);
   return out;
 }
 
@@ -144,8 +147,9 @@ Status decode_summary(std::string_view in, CountSummary* s) {
       case kNewGames: s->new_games = v; break;
       case kCatchupKeys: s->catchup_keys = v; break;
       case kCatchupGames: s->catchup_games = v; break;
+      case kParts: s->parts = v; break;
       case kMode:
-        if (v > uint64_t(CountMode::kSharded)) return bad("mode");
+        if (v > uint64_t(CountMode::kParts)) return bad("mode");
         s->mode = CountMode(v);
         break;
       case kPatternsPerLevel:

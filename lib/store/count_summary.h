@@ -26,8 +26,9 @@ enum class CountMode : uint8_t {
   kDraining = 2,  // per-thread tables drained into the database when full
   kIncremental = 3,  // only the games stored since the last count (count/incremental.h)
   kSharded = 4,      // counted in shards and combined (shard/shard_steps.h)
+  kParts = 5,        // the kept set in parts, each resident over its own replay (count/key_parts.h)
 };
-// "resident", "draining", "incremental", "sharded", "" for kNone.
+// "resident", "draining", "incremental", "sharded", "parts", "" for kNone.
 const char* count_mode_name(CountMode mode);
 
 struct CountSummary {
@@ -40,12 +41,13 @@ struct CountSummary {
   uint64_t drains = 0;  // draining mode: table drains into the database; resident: 0
   uint64_t pruned = 0;  // counted but played < min_played (sketch over-estimates)
   CountMode mode = CountMode::kNone;
-  uint64_t kept_keys = 0;  // resident: patterns counted (reported + pruned); draining: listed by pass 1 (0: the lists outgrew the budget)
+  uint64_t kept_keys = 0;  // resident: patterns counted (reported + pruned); parts: counted over all parts; draining: listed by pass 1 (0: the lists outgrew the budget)
   double seconds_pass1 = 0, seconds_pass2 = 0, seconds_commit = 0;
   uint64_t new_games = 0;      // games this count added (all of them in a full count)
   uint64_t catchup_keys = 0;   // incremental: newly kept patterns the counted games were replayed for
   uint64_t catchup_games = 0;  // incremental: counted games replayed for them
   double seconds_catchup = 0;
+  uint64_t parts = 0;  // parts mode: how many
 
   friend bool operator==(const CountSummary&, const CountSummary&) = default;
 };

@@ -1,0 +1,165 @@
+#include "count/key_parts.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <mutex>
+
+#include "count/kept_set.h"
+#include "count/resident_table.h"
+#include "store/stored_replay.h"
+
+namespace sgfpat {
+
+size_t part_bytes_for(size_t kept, size_t extended) {
+  return ResidentTable::bytes_for(kept) + sizeof(uint64_t) * (kept + extended);
+}
+
+Status list_part(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
+                 const CountMinSketch& sketch, unsigned min_played, const PartRange& range, size_t max_list_bytes,
+                 SketchPass* out, size_t* base_bytes, const std::function<void(uint64_t)>& progress) {
+  const int levels = scheme.levels;
+  const size_t L = size_t(levels);
+  KeptCollector collector(levels);
+  std::mutex mu;
+  std::atomic<bool> overflow{false};
+  std::atomic<uint64_t> games{0};
+  Status s = feed_games(
+      source, total, threads,
+      [&](int, std::vector<std::string>& batch) -> Status {
+        if (overflow.load(std::memory_order_relaxed)) return Status::OK();
+        thread_local std::vector<uint64_t> keys;
+        thread_local std::vector<uint8_t> tops;
+        keys.clear();
+        StoredGame g;
+        PlayedKeys obs(scheme, &keys);
+        for (const std::string& rec : batch) {
+          Status st = replay_stored(rec, &g, &obs);
+          if (!st.ok()) return st;
+        }
+        // The sketch is only read here: the estimates are taken without the
+        // lock, a few moves' first levels fetched ahead.
+        const size_t moves = keys.size() / L;
+        constexpr size_t kAhead = 8;
+        tops.assign(moves, 0);
+        for (size_t m = 0; m < moves; ++m) {
+          if (m + kAhead < moves)
+            for (size_t l = 0; l < std::min<size_t>(L, kSplitLevel); ++l)
+              sketch.prefetch(level_item(int(l) + 1, keys[(m + kAhead) * L + l]));
+          uint8_t top = 0;
+          while (top < L && sketch.estimate(level_item(top + 1, keys[m * L + top])) >= min_played) ++top;
+          tops[m] = top;
+        }
+        std::lock_guard<std::mutex> lock(mu);
+        if (overflow) return Status::OK();
+        for (size_t m = 0; m < moves; ++m) {
+          const uint64_t* k = &keys[m * L];
+          const bool mine = tops[m] >= kSplitLevel && range.contains(k[kSplitLevel - 1]);
+          collector.add_move(k, tops[m], mine ? levels : kSplitLevel - 1);
+        }
+        games += batch.size();
+        if (collector.bytes() > max_list_bytes) overflow = true;
+        return Status::OK();
+      },
+      progress);
+  if (!s.ok()) return s;
+  out->complete = !overflow;
+  out->games = games;
+  *base_bytes = 0;
+  if (out->complete) {
+    out->kept = std::move(collector.kept);
+    out->extended = std::move(collector.extended);
+    size_t kept = 0, ext = 0;
+    const auto& k = out->kept.by_level();
+    const auto& e = out->extended.by_level();
+    for (size_t l = 0; l + 1 < size_t(kSplitLevel) && l < L; ++l) {
+      kept += k[l].size();
+      ext += e[l].size();
+    }
+    *base_bytes = part_bytes_for(kept, ext);
+  }
+  return Status::OK();
+}
+
+Status count_in_parts(PatternDb& db, uint32_t gen, const CountMinSketch& sketch, int threads, size_t part_bytes,
+                      size_t expected_bytes, const std::function<void(int, int, uint64_t)>& progress,
+                      CountSummary* summary, PartsOutcome* outcome) {
+  *outcome = PartsOutcome{};
+  const DbSettings& settings = db.settings();
+  const int levels = settings.scheme.levels;
+  const unsigned min_played = unsigned(settings.min_played);
+  const GameSource games = [&](const GameVisitor& v) { return db.for_each_game(v); };
+  const uint64_t total = db.game_count();
+  // A part aims at 70% of what fits: the next range is sized by the last
+  // one's, and parts of the same width differ.
+  const double target = double(part_bytes) * 0.7;
+  const double space = 18446744073709551616.0;  // 2^64
+  // Under the smallest range tried, one split-level pattern would not fit.
+  const double min_width = space / double(uint64_t(1) << 32);
+  double width = expected_bytes > 0 ? space / std::max(1.0, std::ceil(double(expected_bytes) / target)) : space / 4;
+  summary->patterns_per_level.assign(size_t(levels), 0);
+  long double lo = 0;
+  while (lo < space) {
+    const long double hi = std::min<long double>(lo + width, space);
+    const PartRange range{uint64_t(lo), hi >= space ? ~uint64_t(0) : uint64_t(hi) - 1};
+    const int part = int(outcome->parts) + 1;
+    SketchPass listed(levels);
+    size_t base = 0;
+    Status s = list_part(settings.scheme, games, total, threads, sketch, min_played, range, part_bytes / 10 * 9,
+                         &listed, &base, [&](uint64_t n) { if (progress) progress(4, part, n); });
+    if (!s.ok()) return s;
+    const size_t need =
+        listed.complete ? part_bytes_for(listed.kept.distinct(), listed.extended.distinct()) : part_bytes * 2;
+    if (listed.complete) {
+      // The base is in every part: with too little room beside it, the
+      // parts would be too many (each is two replays of the games).
+      const double room = target - double(base);
+      const double all = double(need - base) * space / width;
+      if (room <= 0 || all / room > double(kMaxParts)) {
+        outcome->fitted = false;
+        return Status::OK();
+      }
+    }
+    if (need > part_bytes) {
+      // Listed again, smaller.  An incomplete listing says only that it
+      // was too big: a quarter then.
+      width /= listed.complete ? std::max(2.0, double(need - base) / (target - double(base))) : 4.0;
+      ++outcome->relists;
+      if (width < min_width) {
+        outcome->fitted = false;
+        return Status::OK();
+      }
+      continue;
+    }
+    {
+      ResidentTable table(listed.kept.by_level(), listed.extended.by_level());
+      listed = SketchPass(levels);
+      std::atomic<uint64_t> positions{0}, candidates{0};
+      s = count_resident(settings.scheme, games, total, threads, &table,
+                         [&](uint64_t n) { if (progress) progress(2, part, n); }, &positions, &candidates);
+      if (!s.ok()) return s;
+      if (part == 1) {
+        summary->positions = positions;
+        summary->candidates = candidates;
+      }
+      // The base is in every part's table; the first part writes it.
+      uint64_t pruned = 0;
+      std::vector<uint64_t> per_level;
+      s = write_resident_counts(db, gen, table, min_played, &pruned, &per_level, part == 1 ? 1 : kSplitLevel);
+      if (!s.ok()) return s;
+      outcome->pruned += pruned;
+      outcome->counted += pruned;
+      for (size_t l = 0; l < per_level.size() && l < summary->patterns_per_level.size(); ++l) {
+        summary->patterns_per_level[l] += per_level[l];
+        outcome->counted += per_level[l];
+      }
+    }
+    ++outcome->parts;
+    lo = hi;
+    // The base's share does not shrink with the range.
+    width *= std::clamp((target - double(base)) / std::max(1.0, double(need - base)), 0.5, 4.0);
+  }
+  return Status::OK();
+}
+
+}  // namespace sgfpat

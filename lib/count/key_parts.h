@@ -1,0 +1,83 @@
+// Counting a kept set bigger than the memory budget in parts, each part
+// counted resident over its own replay of the games.
+//
+// A move's patterns of levels >= kSplitLevel belong to the part of their
+// level-kSplitLevel pattern (a range of its hashed key); the smaller levels
+// (the "base": 45 + 104k patterns at levels 1-2 for all 616k Tygem games)
+// are in every part's table.  The walks of pass 2 go up a candidate's
+// levels, so in a part's table a walk stops at a split-level pattern of
+// another part, and every pattern of the part is reached with all its
+// smaller levels (they share its split-level pattern): the counts of a part
+// are exactly those a single resident table would have.  Level 3 has the
+// most patterns of all levels (6M of 29.6M kept at 616k games), so parts cut
+// that fine stay balanced.
+//
+// A part costs a listing replay (the played moves only, each level asked
+// of the sketch of pass 1) and a counting replay.  The ranges are chosen as
+// the run goes: a part whose lists or table would not fit is listed again
+// with a smaller range, and each next range is sized by what the last one
+// held.
+#pragma once
+#include <cstdint>
+#include <functional>
+
+#include "count/count_steps.h"
+#include "count/recount.h"
+#include "count/sketch.h"
+#include "store/count_summary.h"
+#include "store/pattern_db.h"
+
+namespace sgfpat {
+
+inline constexpr int kSplitLevel = 3;
+// Beyond this many parts the draining tables cost less than the replays.
+inline constexpr int kMaxParts = 64;
+
+// Memory to count `kept` patterns resident, `extended` of them marked so,
+// with the lists they are built from: what a part may hold.
+size_t part_bytes_for(size_t kept, size_t extended);
+
+// Where a split-level key falls in [0, 2^64): the keys of canonical
+// (symmetric) patterns are minima of several hashes, so they are spread
+// first (an odd multiplier: a bijection).
+inline uint64_t part_hash(uint64_t split_key) { return split_key * 0x9E3779B97F4A7C15ull; }
+
+// The split-level keys whose part_hash() is in [lo, hi].
+struct PartRange {
+  uint64_t lo = 0, hi = ~uint64_t(0);
+  bool contains(uint64_t split_key) const {
+    const uint64_t h = part_hash(split_key);
+    return h >= lo && h <= hi;
+  }
+};
+
+// Lists the patterns of `range` (and the base) as sketch_played() lists
+// all of them, asking the finished `sketch` instead of filling it: a move
+// lists its levels up to the first whose estimate is below min_played.
+// out->complete is false when the lists would outgrow max_list_bytes (the
+// rest of the games is then skipped).  `base_bytes` says how much of
+// part_bytes_for() the base takes.
+Status list_part(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
+                 const CountMinSketch& sketch, unsigned min_played, const PartRange& range, size_t max_list_bytes,
+                 SketchPass* out, size_t* base_bytes, const std::function<void(uint64_t)>& progress);
+
+struct PartsOutcome {
+  bool fitted = true;       // false: even the base, or one split-level pattern, does not fit
+  uint64_t parts = 0;       // parts counted
+  uint64_t relists = 0;     // listings redone with a smaller range
+  uint64_t counted = 0;     // patterns counted (reported + pruned)
+  uint64_t pruned = 0;
+};
+
+// Counts every stored game of `db` into generation `gen` in parts of at
+// most `part_bytes` each (lists and table; the sketch is apart), writing
+// each part's counts as it is done.  `expected_bytes` (0: unknown) guesses
+// the lists of all parts, to size the first range.  progress(pass, part,
+// games) reports pass 4 (listing) and 2 (counting) of each part.  When
+// outcome->fitted is false nothing useful was written to `gen`: the caller
+// counts another way, in another generation.
+Status count_in_parts(PatternDb& db, uint32_t gen, const CountMinSketch& sketch, int threads, size_t part_bytes,
+                      size_t expected_bytes, const std::function<void(int, int, uint64_t)>& progress,
+                      CountSummary* summary, PartsOutcome* outcome);
+
+}  // namespace sgfpat
