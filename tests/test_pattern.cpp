@@ -113,10 +113,14 @@ TEST_CASE("keys: different patterns get different keys; symmetry off distinguish
 namespace {
 // Plays random legal moves and checks after each one that the tracker's keys
 // equal keys of patterns spelled from scratch, for both players to move.
-void check_tracker_against_scratch(int size, KeyScheme scheme, int moves, uint64_t seed) {
+// With `incremental_rings`, the rings above it are spelled from the board
+// at each walk (PatternTracker::set_incremental_rings), and the cursor's
+// keys are checked too.
+void check_tracker_against_scratch(int size, KeyScheme scheme, int moves, uint64_t seed, int incremental_rings = 0) {
   std::mt19937_64 rng(seed);
   Board board(size);
   PatternTracker tracker(scheme, size);
+  if (incremental_rings) tracker.set_incremental_rings(incremental_rings);
   Color to_move = Color::Black;
   int checked = 0;
   for (int m = 0; m < moves; ++m) {
@@ -141,6 +145,14 @@ void check_tracker_against_scratch(int size, KeyScheme scheme, int moves, uint64
           uint64_t expect = pattern_key(spell_pattern(board, c, level, mover), scheme);
           CHECK(tracker.key(board.index(c), level, mover) == expect);
           ++checked;
+          if (!incremental_rings) continue;
+          PatternTracker::Cursor cursor;
+          uint64_t via_cursor = 0;
+          for (int l = 1; l <= level; ++l) {
+            if (l < level && l % 2) tracker.fold(board.index(c), &cursor);
+            else via_cursor = tracker.next_key(board.index(c), mover, &cursor);
+          }
+          CHECK(via_cursor == expect);
         }
       }
   }
@@ -158,6 +170,12 @@ TEST_CASE("tracker keys equal keys from scratch during random games") {
   SUBCASE("13x13, no symmetry") {
     scheme.symmetry = false;
     check_tracker_against_scratch(13, scheme, 200, 3);
+  }
+  SUBCASE("only the first rings kept up to date, the others spelled at each walk") {
+    check_tracker_against_scratch(19, scheme, 300, 6, 1);
+    check_tracker_against_scratch(19, scheme, 300, 7, 4);
+    scheme.levels = 16;
+    check_tracker_against_scratch(9, scheme, 120, 8, 3);
   }
   SUBCASE("2x2 and 25x25") {
     scheme.levels = 3;

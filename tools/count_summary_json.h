@@ -25,6 +25,7 @@ Json count_summary_json(const CountSummary& s) {
   Json seconds = Json::object();
   seconds["catchup"] = s.seconds_catchup;
   seconds["commit"] = s.seconds_commit;
+  seconds["listing"] = s.seconds_listing;
   seconds["pass1"] = s.seconds_pass1;
   seconds["pass2"] = s.seconds_pass2;
   j["seconds"] = seconds;

@@ -49,6 +49,8 @@ class CandidateCounter : public ReplayObserver {
 
   // Call before replaying `game` with this observer; finish_game() after.
   void start_game(const Game& game);
+  // See PatternTracker::set_incremental_rings(); call before a game.
+  void set_incremental_rings(int n) { tracker_.set_incremental_rings(n); }
   void finish_game();
   // The first error of a drain, if any (counting stops being exact then).
   const Status& status() const { return status_; }

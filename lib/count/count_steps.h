@@ -44,9 +44,11 @@ Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t
 // Precondition: every pattern to be counted exactly has all its smaller
 // levels in the table, marked extended (the walks stop at the first level
 // that is not), and the table is not read or written by anyone else.
+// `incremental_rings` (0: all) as in PatternTracker::set_incremental_rings().
 Status count_resident(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
                       ResidentTable* table, const std::function<void(uint64_t)>& progress,
-                      std::atomic<uint64_t>* positions, std::atomic<uint64_t>* candidates);
+                      std::atomic<uint64_t>* positions, std::atomic<uint64_t>* candidates,
+                      int incremental_rings = 0);
 
 // Replays the stored game records of `batch` through `counter` (a
 // CandidateCounter), finishing each game.

@@ -14,7 +14,11 @@ namespace sgfpat {
 // Pass 1: the keys of every level of every played pattern, L per move.
 struct PlayedKeys : TrackingObserver {
   std::vector<uint64_t>* keys;
-  PlayedKeys(const KeyScheme& s, std::vector<uint64_t>* out) : TrackingObserver(s), keys(out) {}
+  // Only the played point is walked: no ring above the first is worth
+  // keeping up to date.
+  PlayedKeys(const KeyScheme& s, std::vector<uint64_t>* out) : TrackingObserver(s), keys(out) {
+    tracker.set_incremental_rings(1);
+  }
   void before_move(const Board& board, Color mover, Point move, int) override {
     if (move.is_pass()) return;
     tracker.walk(board.index(move), mover, [&](int, uint64_t key) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <mutex>
 
@@ -97,6 +98,7 @@ Status count_in_parts(PatternDb& db, uint32_t gen, const CountMinSketch& sketch,
   // Under the smallest range tried, one split-level pattern would not fit.
   const double min_width = space / double(uint64_t(1) << 32);
   double width = expected_bytes > 0 ? space / std::max(1.0, std::ceil(double(expected_bytes) / target)) : space / 4;
+  if (levels < kSplitLevel) width = space;  // all base: one part or none
   summary->patterns_per_level.assign(size_t(levels), 0);
   long double lo = 0;
   while (lo < space) {
@@ -105,9 +107,11 @@ Status count_in_parts(PatternDb& db, uint32_t gen, const CountMinSketch& sketch,
     const int part = int(outcome->parts) + 1;
     SketchPass listed(levels);
     size_t base = 0;
+    const auto t_list = std::chrono::steady_clock::now();
     Status s = list_part(settings.scheme, games, total, threads, sketch, min_played, range, part_bytes / 10 * 9,
                          &listed, &base, [&](uint64_t n) { if (progress) progress(4, part, n); });
     if (!s.ok()) return s;
+    summary->seconds_listing += std::chrono::duration<double>(std::chrono::steady_clock::now() - t_list).count();
     const size_t need =
         listed.complete ? part_bytes_for(listed.kept.distinct(), listed.extended.distinct()) : part_bytes * 2;
     if (listed.complete) {
@@ -132,11 +136,16 @@ Status count_in_parts(PatternDb& db, uint32_t gen, const CountMinSketch& sketch,
       continue;
     }
     {
+      // Most walks stop at the split level (another part's): the rings
+      // above the next one are spelled only for the walks of this part
+      // (~10% faster than keeping every ring up to date).
       ResidentTable table(listed.kept.by_level(), listed.extended.by_level());
+      table.restrict_to(range);
       listed = SketchPass(levels);
       std::atomic<uint64_t> positions{0}, candidates{0};
       s = count_resident(settings.scheme, games, total, threads, &table,
-                         [&](uint64_t n) { if (progress) progress(2, part, n); }, &positions, &candidates);
+                         [&](uint64_t n) { if (progress) progress(2, part, n); }, &positions, &candidates,
+                         kSplitLevel + 1);
       if (!s.ok()) return s;
       if (part == 1) {
         summary->positions = positions;

@@ -22,6 +22,7 @@
 #include <functional>
 
 #include "count/count_steps.h"
+#include "count/part_range.h"
 #include "count/recount.h"
 #include "count/sketch.h"
 #include "store/count_summary.h"
@@ -29,27 +30,12 @@
 
 namespace sgfpat {
 
-inline constexpr int kSplitLevel = 3;
 // Beyond this many parts the draining tables cost less than the replays.
 inline constexpr int kMaxParts = 64;
 
 // Memory to count `kept` patterns resident, `extended` of them marked so,
 // with the lists they are built from: what a part may hold.
 size_t part_bytes_for(size_t kept, size_t extended);
-
-// Where a split-level key falls in [0, 2^64): the keys of canonical
-// (symmetric) patterns are minima of several hashes, so they are spread
-// first (an odd multiplier: a bijection).
-inline uint64_t part_hash(uint64_t split_key) { return split_key * 0x9E3779B97F4A7C15ull; }
-
-// The split-level keys whose part_hash() is in [lo, hi].
-struct PartRange {
-  uint64_t lo = 0, hi = ~uint64_t(0);
-  bool contains(uint64_t split_key) const {
-    const uint64_t h = part_hash(split_key);
-    return h >= lo && h <= hi;
-  }
-};
 
 // Lists the patterns of `range` (and the base) as sketch_played() lists
 // all of them, asking the finished `sketch` instead of filling it: a move

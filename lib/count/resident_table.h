@@ -23,6 +23,7 @@
 #include "core/prefetch.h"
 #include "core/status.h"
 #include "count/huge_array.h"
+#include "count/part_range.h"
 #include "store/pattern_db.h"
 
 namespace sgfpat {
@@ -41,6 +42,7 @@ class ResidentTable {
   // Slot handle of (level, key), or -1 when the key is not in the set.
   int32_t find(int level, uint64_t key) const;
   void prefetch(int level, uint64_t key) const {
+    if (restricted_ && level == kSplitLevel && !range_.contains(key)) return;
     const Level& lv = levels_[size_t(level - 1)];
     prefetch_line(&lv.buckets[home(key, lv.buckets.size())]);
   }
@@ -68,8 +70,19 @@ class ResidentTable {
   // its level-`level` part (so the look-up of the next level would miss).
   static bool extends(int /*level*/, int32_t slot) { return slot & 1; }
 
+  // Counting one part of the kept set (key_parts.h): the split-level keys
+  // outside `range` are absent without a look-up, so the walks of the
+  // other parts' patterns stop there at no memory cost.
+  void restrict_to(const PartRange& range) {
+    range_ = range;
+    restricted_ = true;
+  }
+
   // The interface CandidateCounter counts through (see DrainingCounts).
-  int32_t lookup(int level, uint64_t key) const { return find(level, key); }
+  int32_t lookup(int level, uint64_t key) const {
+    if (restricted_ && level == kSplitLevel && !range_.contains(key)) return -1;
+    return find(level, key);
+  }
   bool must_drain() const { return false; }
   bool wants_drain() const { return false; }
   Status drain() { return Status::OK(); }
@@ -125,6 +138,8 @@ class ResidentTable {
 
   std::vector<Level> levels_;
   size_t size_ = 0;
+  PartRange range_;
+  bool restricted_ = false;
 };
 
 }  // namespace sgfpat

@@ -1,5 +1,7 @@
 #include "pattern/tracker.h"
 
+#include "pattern/diamond.h"
+
 namespace sgfpat {
 
 namespace {
@@ -9,7 +11,7 @@ PState black_view(Color c) {
 }  // namespace
 
 PatternTracker::PatternTracker(const KeyScheme& scheme, int board_size)
-    : scheme_(scheme), levels_(scheme.levels), z_(&zobrist_table(scheme.seed)) {
+    : scheme_(scheme), levels_(scheme.levels), incremental_(scheme.levels), z_(&zobrist_table(scheme.seed)) {
   const auto& all = diamond_offsets();
   offsets_.assign(all.begin(), all.begin() + level_points(levels_));
   for (size_t o = 0; o < offsets_.size(); ++o) ring_of_.push_back(offset_ring(int(o)) - 1);
@@ -45,7 +47,9 @@ void PatternTracker::apply(int idx, PState from, PState to) {
   const uint64_t* wf = from == PState::Empty ? nullptr : z_->by_symmetry(from);
   const uint64_t* wt = to == PState::Empty ? nullptr : z_->by_symmetry(to);
   const int qx = idx % stride_ - 1, qy = idx / stride_ - 1;
-  for (size_t o = 0; o < offsets_.size(); ++o) {
+  // Offsets go ring by ring: the kept rings' offsets come first.
+  const size_t kept = size_t(level_points(incremental_));
+  for (size_t o = 0; o < kept; ++o) {
     // q lies at offset o from the center c = q - o.
     int cx = qx - offsets_[o].dx, cy = qy - offsets_[o].dy;
     if (cx < 0 || cy < 0 || cx >= size_ || cy >= size_) continue;
@@ -54,6 +58,21 @@ void PatternTracker::apply(int idx, PState from, PState to) {
       for (int s = 0; s < 8; ++s) r[s] ^= wf[o * 8 + s];
     if (wt)
       for (int s = 0; s < 8; ++s) r[s] ^= wt[o * 8 + s];
+  }
+}
+
+void PatternTracker::spell_ring(int idx, int ring, const uint64_t* empty, uint64_t* out) const {
+  // rings_ keeps the empty board's words above the kept rings (reset()
+  // copies them and apply() leaves them): add the stones of the ring.
+  for (int s = 0; s < 8; ++s) out[s] = empty[s];
+  const int cx = idx % stride_ - 1, cy = idx / stride_ - 1;
+  for (int o = level_points(ring - 1); o < level_points(ring); ++o) {
+    const int px = cx + offsets_[size_t(o)].dx, py = cy + offsets_[size_t(o)].dy;
+    if (px < 0 || py < 0 || px >= size_ || py >= size_) continue;  // off-board: in `empty`
+    const Color c = Color(color_[size_t((py + 1) * stride_ + px + 1)]);
+    if (c == Color::Empty) continue;
+    const uint64_t* w = z_->by_symmetry(black_view(c)) + size_t(o) * 8;
+    for (int s = 0; s < 8; ++s) out[s] ^= w[s];
   }
 }
 

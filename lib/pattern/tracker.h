@@ -22,6 +22,13 @@ class PatternTracker {
 
   // Back to an empty board of the given size.
   void reset(int board_size);
+  // Keeps only rings 1..n up to date as stones change (n >= 1; default all
+  // of them) and spells the rings above n from the board whenever a walk
+  // reaches them: a stone change then costs the updates of n rings instead
+  // of L, and a walk past level n the points of its rings.  Worth it where
+  // most walks stop low (the sketch pass walks one point a move).  Call it
+  // on an empty board (before a game).
+  void set_incremental_rings(int n) { incremental_ = std::clamp(n, 1, levels_); }
   const KeyScheme& scheme() const { return scheme_; }
 
   // Point `idx` (a Board index for this size) now holds `c`.
@@ -45,7 +52,8 @@ class PatternTracker {
   }
   // The same without computing the key.
   void fold(int idx, Cursor* c) const {
-    const uint64_t* ring = &rings_[(size_t(idx) * size_t(levels_) + size_t(c->level)) * 8];
+    uint64_t spelled[8];
+    const uint64_t* ring = ring_words(idx, c->level + 1, spelled);
     for (int s = 0; s < 8; ++s) c->acc[s] ^= ring[s];
     ++c->level;
   }
@@ -56,10 +64,10 @@ class PatternTracker {
   template <class Visit>
   int walk(int idx, Color mover, Visit&& visit, int max_level = 0) const {
     const int top = max_level > 0 ? std::min(max_level, levels_) : levels_;
-    const uint64_t* ring = &rings_[size_t(idx) * levels_ * 8];
-    uint64_t acc[8] = {};
+    uint64_t acc[8] = {}, spelled[8];
     const bool white = mover == Color::White;
-    for (int level = 1; level <= top; ++level, ring += 8) {
+    for (int level = 1; level <= top; ++level) {
+      const uint64_t* ring = ring_words(idx, level, spelled);
       for (int s = 0; s < 8; ++s) acc[s] ^= ring[s];
       uint64_t k = canonical(acc, white);
       if (!visit(level, k)) return level;
@@ -79,9 +87,19 @@ class PatternTracker {
     return w;
   }
   void apply(int idx, PState from, PState to);
+  // The words of ring `ring` around idx: kept ones, or spelled into `buf`.
+  const uint64_t* ring_words(int idx, int ring, uint64_t* buf) const {
+    const uint64_t* kept = &rings_[(size_t(idx) * size_t(levels_) + size_t(ring - 1)) * 8];
+    if (ring <= incremental_) return kept;
+    spell_ring(idx, ring, kept, buf);
+    return buf;
+  }
+  // `empty`: the ring's words on the empty board (the off-board points).
+  void spell_ring(int idx, int ring, const uint64_t* empty, uint64_t* out) const;
 
   KeyScheme scheme_;
   int levels_;
+  int incremental_;  // rings kept up to date
   int size_ = 0;
   int stride_ = 0;
   const ZobristTable* z_;

@@ -28,6 +28,7 @@ enum Tag : uint32_t {
   kCatchupGames = 16,
   kSecondsCatchup = 17,
   kParts = 18,
+  kSecondsListing = 19,
 };
 // A per-level list longer than this is damage, not data.
 constexpr uint64_t kMaxLevelsInSummary = 64;
@@ -106,6 +107,7 @@ std::string encode_summary(const CountSummary& s) {
   put_tagged(&out, kCatchupGames, s.catchup_games);
   put_tagged_real(&out, kSecondsCatchup, s.seconds_catchup);
   if (s.parts) put_tagged(&out, kParts, s.parts);
+  if (s.parts) put_tagged_real(&out, kSecondsListing, s.seconds_listing);
   return out;
 }
 
@@ -128,6 +130,7 @@ Status decode_summary(std::string_view in, CountSummary* s) {
       case kSecondsPass2: real = &s->seconds_pass2; break;
       case kSecondsCommit: real = &s->seconds_commit; break;
       case kSecondsCatchup: real = &s->seconds_catchup; break;
+      case kSecondsListing: real = &s->seconds_listing; break;
       default: break;
     }
     if (real) {

@@ -48,6 +48,7 @@ struct CountSummary {
   uint64_t catchup_games = 0;  // incremental: counted games replayed for them
   double seconds_catchup = 0;
   uint64_t parts = 0;  // parts mode: how many
+  double seconds_listing = 0;  // parts mode: the listing replays (within seconds_pass2)
 
   friend bool operator==(const CountSummary&, const CountSummary&) = default;
 };

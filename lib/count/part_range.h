@@ -1,0 +1,24 @@
+// Which part of the kept set a pattern belongs to when it is counted in
+// parts (key_parts.h): a range of its level-kSplitLevel pattern's key.
+#pragma once
+#include <cstdint>
+
+namespace sgfpat {
+
+inline constexpr int kSplitLevel = 3;
+
+// Where a split-level key falls in [0, 2^64): the keys of canonical
+// (symmetric) patterns are minima of several hashes, so they are spread
+// first (an odd multiplier: a bijection).
+inline uint64_t part_hash(uint64_t split_key) { return split_key * 0x9E3779B97F4A7C15ull; }
+
+// The split-level keys whose part_hash() is in [lo, hi].
+struct PartRange {
+  uint64_t lo = 0, hi = ~uint64_t(0);
+  bool contains(uint64_t split_key) const {
+    const uint64_t h = part_hash(split_key);
+    return h >= lo && h <= hi;
+  }
+};
+
+}  // namespace sgfpat
