@@ -465,6 +465,11 @@ TEST_CASE("count exact: small memory budget, counted in parts") {
 TEST_CASE("count exact: small memory budget, counted in parts, symmetry off, one thread") {
   check_db(false, 1, {"--memory-mb", "6", "--threads", "1"}, Mode::kParts);
 }
+// Too little room beside the base for parts: the count falls back to
+// draining, in a generation cleared of what the parts had written.
+TEST_CASE("count exact: tiny memory budget, parts do not fit, drained instead") {
+  check_db(true, 1, {"--memory-mb", "4", "--threads", "2"}, Mode::kDraining);
+}
 TEST_CASE("count exact: small memory budget, min-played 3") {
   check_db(false, 3, {"--memory-mb", "16", "--threads", "2"}, Mode::kResident);
 }

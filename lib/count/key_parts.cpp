@@ -47,8 +47,12 @@ Status list_part(const KeyScheme& scheme, const GameSource& source, uint64_t tot
           if (m + kAhead < moves)
             for (size_t l = 0; l < std::min<size_t>(L, kSplitLevel); ++l)
               sketch.prefetch(level_item(int(l) + 1, keys[(m + kAhead) * L + l]));
+          // A move of another part lists only its base: the levels above
+          // the split level need no estimate.
+          const uint64_t* k = &keys[m * L];
+          const size_t last = L >= size_t(kSplitLevel) && !range.contains(k[kSplitLevel - 1]) ? kSplitLevel : L;
           uint8_t top = 0;
-          while (top < L && sketch.estimate(level_item(top + 1, keys[m * L + top])) >= min_played) ++top;
+          while (top < last && sketch.estimate(level_item(top + 1, k[top])) >= min_played) ++top;
           tops[m] = top;
         }
         std::lock_guard<std::mutex> lock(mu);
