@@ -50,6 +50,10 @@ Status count_resident(const KeyScheme& scheme, const GameSource& source, uint64_
                       std::atomic<uint64_t>* positions, std::atomic<uint64_t>* candidates,
                       int incremental_rings = 0);
 
+// Replays the stored game records of `batch` and appends to *keys the
+// keys of every played move, L per move (levels 1..L).
+Status played_keys(const KeyScheme& scheme, const std::vector<std::string>& batch, std::vector<uint64_t>* keys);
+
 // Replays the stored game records of `batch` through `counter` (a
 // CandidateCounter), finishing each game.
 template <class Counter>

@@ -53,12 +53,8 @@ Status catchup_keys(const KeyScheme& scheme, const GameSource& pending, uint64_t
       pending, total, threads,
       [&](int t, std::vector<std::string>& batch) -> Status {
         std::vector<uint64_t> moves;
-        StoredGame g;
-        PlayedKeys obs(scheme, &moves);
-        for (const std::string& rec : batch) {
-          Status st = replay_stored(rec, &g, &obs);
-          if (!st.ok()) return st;
-        }
+        Status st = played_keys(scheme, batch, &moves);
+        if (!st.ok()) return st;
         KeptCollector& c = collectors[size_t(t)];
         const size_t L = size_t(levels);
         for (size_t m = 0; m + L <= moves.size(); m += L) {

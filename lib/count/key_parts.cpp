@@ -32,12 +32,8 @@ Status list_part(const KeyScheme& scheme, const GameSource& source, uint64_t tot
         thread_local std::vector<uint64_t> keys;
         thread_local std::vector<uint8_t> tops;
         keys.clear();
-        StoredGame g;
-        PlayedKeys obs(scheme, &keys);
-        for (const std::string& rec : batch) {
-          Status st = replay_stored(rec, &g, &obs);
-          if (!st.ok()) return st;
-        }
+        Status st = played_keys(scheme, batch, &keys);
+        if (!st.ok()) return st;
         // The sketch is only read here: the estimates are taken without the
         // lock, a few moves' first levels fetched ahead.
         const size_t moves = keys.size() / L;

@@ -106,12 +106,8 @@ Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t
         thread_local std::vector<uint8_t> tops;  // per move: the levels listed
         keys.clear();
         tops.clear();
-        StoredGame g;
-        PlayedKeys obs(scheme, &keys);
-        for (const std::string& rec : batch) {
-          Status st = replay_stored(rec, &g, &obs);
-          if (!st.ok()) return st;
-        }
+        Status st = played_keys(scheme, batch, &keys);
+        if (!st.ok()) return st;
         // keys holds L keys per move, levels 1..L.  Fetch a few items
         // ahead: the sketch is far out of the caches.
         constexpr size_t kAhead = 16;
@@ -152,6 +148,16 @@ Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t
   }
   out->games = games;
   out->items = items;
+  return Status::OK();
+}
+
+Status played_keys(const KeyScheme& scheme, const std::vector<std::string>& batch, std::vector<uint64_t>* keys) {
+  StoredGame g;
+  PlayedKeys obs(scheme, keys);
+  for (const std::string& rec : batch) {
+    Status st = replay_stored(rec, &g, &obs);
+    if (!st.ok()) return st;
+  }
   return Status::OK();
 }
 

@@ -168,12 +168,8 @@ Status list_kept(const ShardPaths& paths, const ShardPlan& plan, int shard, cons
       all_games(*db), db->game_count(), threads,
       [&](int t, std::vector<std::string>& batch) -> Status {
         std::vector<uint64_t> keys;
-        StoredGame g;
-        PlayedKeys obs(plan.settings.scheme, &keys);
-        for (const std::string& rec : batch) {
-          Status s = replay_stored(rec, &g, &obs);
-          if (!s.ok()) return s;
-        }
+        Status s = played_keys(plan.settings.scheme, batch, &keys);
+        if (!s.ok()) return s;
         KeptCollector& c = collectors[size_t(t)];
         const size_t L = size_t(levels);
         // A move's levels up to the first below min_played, as in pass 1
