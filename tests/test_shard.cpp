@@ -20,8 +20,10 @@ struct Config {
 };
 
 // The plan and every step, in order, N processes per shard step.
+// `count_mb` > 0: the count steps' --memory-mb; *parts gets their most parts.
 void run_shards(const std::string& work, const std::string& db, int n, const std::vector<std::string>& flags,
-                const std::vector<std::string>& inputs, const std::string& scratch) {
+                const std::vector<std::string>& inputs, const std::string& scratch, int count_mb = 0,
+                uint64_t* parts = nullptr) {
   std::vector<std::string> plan = {"plan", "--work", work, "--shards", std::to_string(n), "--sketch-mb", "2"};
   plan.insert(plan.end(), flags.begin(), flags.end());
   plan.insert(plan.end(), inputs.begin(), inputs.end());
@@ -37,8 +39,13 @@ void run_shards(const std::string& work, const std::string& db, int n, const std
   shard_step({"sum-sketches", "--work", work}, scratch);
   for (int i = 0; i < n; ++i) shard_step({"kept", "--work", work, "--shard", std::to_string(i), "--threads", "1"}, scratch);
   shard_step({"merge-kept", "--work", work}, scratch);
-  for (int i = 0; i < n; ++i)
-    shard_step({"count", "--work", work, "--shard", std::to_string(i), "--threads", "1"}, scratch);
+  for (int i = 0; i < n; ++i) {
+    std::vector<std::string> count = {"count", "--work", work, "--shard", std::to_string(i), "--threads", "1"};
+    if (count_mb > 0) count.insert(count.end(), {"--memory-mb", std::to_string(count_mb)});
+    auto j = shard_step(count, scratch);
+    CHECK(j["parts"].get<uint64_t>() >= 1);
+    if (parts) *parts = std::max(*parts, j["parts"].get<uint64_t>());
+  }
   auto j = shard_step({"finish", "--work", work, "--db", db}, scratch);
   CHECK(j["games"].get<uint64_t>() == imported);
 }
@@ -73,6 +80,27 @@ TEST_CASE("shards == one ingest, byte for byte, for N = 1, 2, 3, K = 1 and 2, sy
       CHECK(a.game_count == b.game_count);
       CHECK(b.summary.games == b.game_count);
     }
+  }
+}
+
+// A count step whose budget does not hold the kept set counts it in parts
+// (runs of the buckets the kept lists name): the same export, whatever the
+// number of parts.
+TEST_CASE("count steps with a budget too small for the kept set count it in parts: same export") {
+  TempDir dir("sgfpat-shard-parts");
+  const auto inputs = write_corpus(dir.path(), 600);
+  const std::vector<std::string> flags = {"--min-played", "1"};
+  const std::string single = dir / "single";
+  ingest_ok(single, flags, inputs, dir.path());
+  const std::string expected = export_tsv(single, dir.path());
+  REQUIRE(expected.size() > 10000);
+  for (int mb : {8, 16}) {
+    CAPTURE(mb);
+    const std::string db = dir / ("parts" + std::to_string(mb));
+    uint64_t parts = 0;
+    run_shards(db + ".work", db, 2, flags, inputs, dir.path(), mb, &parts);
+    CHECK(parts > 1);
+    CHECK(export_tsv(db, dir.path()) == expected);
   }
 }
 

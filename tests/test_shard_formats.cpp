@@ -154,6 +154,55 @@ TEST_CASE("record files: round trip, merge sums, and damage is an error, never a
   CHECK(!std::filesystem::exists(dir / "bad"));
 }
 
+// Kept lists carry each pattern's bucket (the count step's parts): it
+// survives the round trip and the merge (flags or-ed), and a bucket out of
+// range is damage.
+TEST_CASE("kept lists: flags and buckets round trip and merge; a bad bucket is damage") {
+  TempDir dir("sgfpat-kept-records");
+  auto kept = [](int level, uint64_t key, uint8_t flags, uint8_t bucket) {
+    ShardRecord r;
+    r.level = level;
+    r.key = key;
+    r.flags = flags;
+    r.bucket = bucket;
+    return r;
+  };
+  auto write = [&](const std::string& path, const std::vector<ShardRecord>& recs) {
+    RecordWriter w;
+    REQUIRE(w.open(path, RecordKind::kKept, 4).ok());
+    for (const ShardRecord& r : recs) w.add(r);
+    REQUIRE(w.commit({}).ok());
+  };
+  const std::string a = dir / "a", b = dir / "b";
+  write(a, {kept(1, 3, kRecordKept, 0), kept(4, 8, kRecordKept, 63), kept(4, 9, kRecordExtended, 17)});
+  write(b, {kept(1, 3, kRecordExtended, 0), kept(4, 9, kRecordKept, 17)});
+  std::map<std::pair<int, uint64_t>, std::pair<int, int>> got;  // flags, bucket
+  RecordMeta meta;
+  REQUIRE(merge_records({a, b}, RecordKind::kKept, 4,
+                        [&](const ShardRecord& r) {
+                          got[{r.level, r.key}] = {r.flags, r.bucket};
+                          return Status::OK();
+                        },
+                        &meta)
+              .ok());
+  REQUIRE(got.size() == 3);
+  CHECK(got[{1, 3}] == std::make_pair(int(kRecordKept | kRecordExtended), 0));
+  CHECK(got[{4, 8}] == std::make_pair(int(kRecordKept), 63));
+  CHECK(got[{4, 9}] == std::make_pair(int(kRecordKept | kRecordExtended), 17));
+
+  // The last record's bucket byte set to 64: reported, not read.
+  std::string bytes = testutil::read_file(a);
+  bytes.back() = char(64);
+  testutil::write_file(dir / "bad", bytes);
+  RecordReader r;
+  REQUIRE(r.open(dir / "bad", RecordKind::kKept, 4).ok());
+  ShardRecord x;
+  int n = 0;
+  while (r.next(&x)) ++n;
+  CHECK(n == 2);
+  CHECK(r.status().is_corruption());
+}
+
 TEST_CASE("summed sketches never under-count the union of their items") {
   for (int threshold : {2, 3, 9}) {
     CountMinSketch a(4096, threshold), b(4096, threshold), other(8192, threshold);

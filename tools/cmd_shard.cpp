@@ -135,6 +135,7 @@ int run_step(const std::string& step, const ShardArgs& a) {
     j["positions"] = r.positions;
     j["candidates"] = r.candidates;
     j["kept_keys"] = r.kept_keys;
+    if (step == "count") j["parts"] = r.parts;
     if (step == "finish") {
       j["db"] = a.db;
       j["pruned"] = r.pruned;
@@ -156,6 +157,7 @@ int run_step(const std::string& step, const ShardArgs& a) {
                 << " filtered, " << with_commas(r.import.rejected) << " rejected, "
                 << with_commas(r.import.elsewhere) << " other shards')";
     if (r.records) std::cout << ", " << with_commas(r.records) << " records";
+    if (step == "count" && r.parts > 1) std::cout << " (counted in " << r.parts << " parts)";
     if (step == "finish") {
       uint64_t total = 0;
       for (uint64_t n : r.patterns_per_level) total += n;

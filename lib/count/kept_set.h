@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/hash.h"
+#include "count/part_range.h"
 #include "count/sketch.h"
 #include "pattern/tracking_observer.h"
 
@@ -34,7 +35,10 @@ struct PlayedKeys : TrackingObserver {
 // keys (bytes() says how much it is), where doubling growth could hold 4x.
 class KeySet {
  public:
-  explicit KeySet(int levels) : keys_(size_t(levels)), unique_(size_t(levels), 0) {}
+  // `min_room`: the fewest keys a level makes room for once it has any
+  // (many sparse levels want it small).
+  explicit KeySet(int levels, size_t min_room = size_t(1) << 12)
+      : keys_(size_t(levels)), unique_(size_t(levels), 0), min_room_(min_room) {}
   void add(int level, uint64_t key) {
     auto& v = keys_[size_t(level - 1)];
     if (v.size() == v.capacity()) compact(level - 1, true);
@@ -73,7 +77,7 @@ class KeySet {
     v.erase(std::unique(v.begin(), v.end()), v.end());
     const size_t u = v.size();
     unique_[size_t(l)] = u;
-    const size_t want = room ? std::max<size_t>(size_t(1) << 12, u + u / 2) : u;
+    const size_t want = room ? std::max(min_room_, u + u / 2) : u;
     if (v.capacity() != want) {
       std::vector<uint64_t> fresh;
       fresh.reserve(want);
@@ -83,6 +87,7 @@ class KeySet {
   }
   std::vector<std::vector<uint64_t>> keys_;
   std::vector<size_t> unique_;
+  size_t min_room_;
 };
 
 // The kept set as pass 1 finds it.  A pattern is listed at
@@ -91,25 +96,39 @@ class KeySet {
 // estimate past min_played before it is played again), so a small cache
 // of recent listings drops the repeats of frequent patterns before they
 // reach the key sets.
+//
+// With `by_bucket`, the patterns above the split level (count/part_range.h)
+// are listed apart by the bucket of their split-level pattern, which their
+// key alone does not tell: kept and extended then hold levels * kPartBuckets
+// lists, list_index() says which.
 class KeptCollector {
  public:
-  explicit KeptCollector(int levels)
-      : kept(levels), extended(levels), recent_(kRecent, 0), valid_(kRecent, 0) {}
-  void add(int level, uint64_t key, bool is_extended) {
+  explicit KeptCollector(int levels, bool by_bucket = false)
+      : kept(by_bucket ? levels * kPartBuckets : levels, by_bucket ? 64 : size_t(1) << 12),
+        extended(by_bucket ? levels * kPartBuckets : levels, by_bucket ? 64 : size_t(1) << 12),
+        by_bucket_(by_bucket),
+        recent_(kRecent, 0),
+        valid_(kRecent, 0) {}
+  // The list (1-based, as KeySet levels) of `level`'s patterns of `bucket`
+  // (0 when not by bucket or at or below the split level).
+  int list_index(int level, int bucket) const { return by_bucket_ ? (level - 1) * kPartBuckets + bucket + 1 : level; }
+  void add(int level, uint64_t key, bool is_extended, int bucket = 0) {
     const uint64_t tag = level_item(level, key) ^ (is_extended ? kExtendedTag : 0);
     const size_t i = fibonacci_slot(tag, kRecentBits);
     if (valid_[i] && recent_[i] == tag) return;
     recent_[i] = tag;
     valid_[i] = 1;
-    (is_extended ? extended : kept).add(level, key);
+    (is_extended ? extended : kept).add(list_index(level, bucket), key);
   }
   // Lists the patterns of levels 1..top of one move (`keys[l - 1]` is the
   // level-l key), each but the last marked extended: the walks of pass 2
   // go on from it to the next level.  Levels above `max_level` are left out.
   void add_move(const uint64_t* keys, int top, int max_level = 255) {
+    const int bucket = by_bucket_ && top > kSplitLevel ? part_bucket(keys[kSplitLevel - 1]) : 0;
     for (int l = 1; l <= top && l <= max_level; ++l) {
-      add(l, keys[l - 1], false);
-      if (l < top) add(l, keys[l - 1], true);
+      const int b = l > kSplitLevel ? bucket : 0;
+      add(l, keys[l - 1], false, b);
+      if (l < top) add(l, keys[l - 1], true, b);
     }
   }
   size_t bytes() const { return kept.bytes() + extended.bytes() + kRecent * (sizeof(uint64_t) + 1); }
@@ -117,6 +136,7 @@ class KeptCollector {
   KeySet kept, extended;
 
  private:
+  bool by_bucket_;
   static constexpr int kRecentBits = 16;
   static constexpr uint64_t kExtendedTag = 0x5bd1e9955bd1e995ULL;  // any odd salt: extended listings apart
   static constexpr size_t kRecent = size_t(1) << kRecentBits;

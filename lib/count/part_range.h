@@ -12,12 +12,26 @@ inline constexpr int kSplitLevel = 3;
 // first (an odd multiplier: a bijection).
 inline uint64_t part_hash(uint64_t split_key) { return split_key * 0x9E3779B97F4A7C15ull; }
 
+// Where a kept list has to name a pattern's part before the parts are
+// chosen (the shards' kept lists, shard/record_file.h): one of 64 buckets,
+// the top bits of part_hash(); parts are then runs of buckets.
+inline constexpr int kPartBucketBits = 6;
+inline constexpr int kPartBuckets = 1 << kPartBucketBits;
+inline int part_bucket(uint64_t split_key) { return int(part_hash(split_key) >> (64 - kPartBucketBits)); }
+
 // The split-level keys whose part_hash() is in [lo, hi].
 struct PartRange {
   uint64_t lo = 0, hi = ~uint64_t(0);
   bool contains(uint64_t split_key) const {
     const uint64_t h = part_hash(split_key);
     return h >= lo && h <= hi;
+  }
+  // The keys of buckets first..last.
+  static PartRange buckets(int first, int last) {
+    PartRange r;
+    r.lo = uint64_t(first) << (64 - kPartBucketBits);
+    r.hi = last + 1 >= kPartBuckets ? ~uint64_t(0) : (uint64_t(last + 1) << (64 - kPartBucketBits)) - 1;
+    return r;
   }
 };
 

@@ -1,5 +1,6 @@
 #include "shard/record_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -7,16 +8,17 @@
 
 #include "core/coding.h"
 #include "core/hash.h"
+#include "count/part_range.h"
 
 namespace sgfpat {
 
 namespace {
-constexpr char kMagic[8] = {'S', 'G', 'F', 'P', 'R', 'E', 'C', '1'};
+constexpr char kMagic[8] = {'S', 'G', 'F', 'P', 'R', 'E', 'C', '2'};
 constexpr size_t kHeaderBytes = 64;
 
 uint64_t record_checksum(uint64_t h, const ShardRecord& r, RecordKind kind) {
   h = mix64(h ^ uint64_t(r.level)) + r.key;
-  if (kind == RecordKind::kKept) return mix64(h ^ r.flags);
+  if (kind == RecordKind::kKept) return mix64(h ^ r.flags ^ (uint64_t(r.bucket) << 8));
   h = mix64(h ^ r.counts.played) + r.counts.seen;
   return mix64(h ^ r.counts.wins);
 }
@@ -44,6 +46,7 @@ void RecordWriter::add(const ShardRecord& r) {
   put_fixed64(&buf_, r.key);
   if (kind_ == RecordKind::kKept) {
     buf_.push_back(char(r.flags));
+    buf_.push_back(char(r.bucket));
   } else {
     put_varint64(&buf_, r.counts.played);
     put_varint64(&buf_, r.counts.seen);
@@ -139,9 +142,11 @@ bool RecordReader::next(ShardRecord* r) {
   r->level = level;
   r->key = decode_fixed64(key);
   r->flags = 0;
+  r->bucket = 0;
   r->counts = PatternCounts{};
   if (kind_ == RecordKind::kKept) {
-    if (!read_byte(&r->flags)) return false;
+    if (!read_byte(&r->flags) || !read_byte(&r->bucket)) return false;
+    if (r->bucket >= kPartBuckets) return fail("bad bucket");
   } else if (!read_varint(&r->counts.played) || !read_varint(&r->counts.seen) || !read_varint(&r->counts.wins)) {
     return false;
   }
@@ -180,6 +185,7 @@ Status merge_records(const std::vector<std::string>& paths, RecordKind kind, int
       const size_t i = heap.top().second;
       heap.pop();
       sum.flags |= heads[i].flags;
+      sum.bucket = std::max(sum.bucket, heads[i].bucket);
       sum.counts.played += heads[i].counts.played;
       sum.counts.seen += heads[i].counts.seen;
       sum.counts.wins += heads[i].counts.wins;

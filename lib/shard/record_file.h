@@ -2,12 +2,14 @@
 // strictly increasing order, either a kept list (flags) or counts.
 //
 // Layout: a 64-byte header, then the records.
-//   header  magic "SGFPREC1" | kind fixed32 (1 kept, 2 counts) | levels
+//   header  magic "SGFPREC2" | kind fixed32 (1 kept, 2 counts) | levels
 //           fixed32 | records fixed64 | checksum fixed64 (record_checksum()
 //           folded over every record) | games, positions, candidates, items
 //           fixed64 (what the step that wrote the file went through)
 //   record  level (1 byte) | key fixed64 | kept: flags (1 byte: 1 kept,
-//           2 extended) ; counts: played, seen, wins as varints
+//           2 extended), bucket (1 byte: above the split level, the
+//           part_bucket() of the pattern's split-level pattern, else 0) ;
+//           counts: played, seen, wins as varints
 // All fixed-width numbers little-endian (core/coding.h).  A reader checks
 // the magic, the kind, the order of the records, their number, the
 // checksum and that nothing follows: a damaged or truncated file is an
@@ -34,6 +36,7 @@ struct ShardRecord {
   int level = 0;
   uint64_t key = 0;
   uint8_t flags = 0;     // kept lists
+  uint8_t bucket = 0;    // kept lists: see the layout above
   PatternCounts counts;  // counts files
 };
 
@@ -93,8 +96,9 @@ class RecordReader {
 };
 
 // Merges the record files `paths` (all of `kind`) in (level, key) order:
-// calls emit once per distinct (level, key) with the flags or-ed and the
-// counts summed.  *meta gets the files' metas summed.
+// calls emit once per distinct (level, key) with the flags or-ed, the
+// counts summed and the largest bucket (every list names the same one: a
+// pattern has one split-level pattern).  *meta gets the files' metas summed.
 Status merge_records(const std::vector<std::string>& paths, RecordKind kind, int levels,
                      const std::function<Status(const ShardRecord&)>& emit, RecordMeta* meta);
 

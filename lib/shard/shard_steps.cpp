@@ -13,6 +13,8 @@
 #include "count/count_steps.h"
 #include "count/game_feed.h"
 #include "count/kept_set.h"
+#include "count/key_parts.h"
+#include "count/part_range.h"
 #include "count/played_sketch_file.h"
 #include "count/resident_table.h"
 #include "ingest/ingest_policy.h"
@@ -162,7 +164,9 @@ Status list_kept(const ShardPaths& paths, const ShardPlan& plan, int shard, cons
   const int levels = plan.settings.scheme.levels;
   const unsigned min_played = unsigned(plan.settings.min_played);
   const int threads = std::max(1, options.threads);
-  std::vector<KeptCollector> collectors(size_t(threads), KeptCollector{levels});
+  // Patterns above the split level are listed by the bucket of their
+  // split-level pattern, so that the count step can count in parts.
+  std::vector<KeptCollector> collectors(size_t(threads), KeptCollector{levels, true});
   std::atomic<uint64_t> items{0};
   st = feed_games(
       all_games(*db), db->game_count(), threads,
@@ -185,37 +189,48 @@ Status list_kept(const ShardPaths& paths, const ShardPlan& plan, int shard, cons
       options.progress);
   if (!st.ok()) return st;
   summed.sketch.reset();
-  KeySet kept(levels), extended(levels);
+  KeySet kept(levels * kPartBuckets, 64), extended(levels * kPartBuckets, 64);
   for (KeptCollector& c : collectors) {
     kept.merge(std::move(c.kept));
     extended.merge(std::move(c.extended));
   }
-  collectors.clear();
+  const KeptCollector& index = collectors.front();
 
   RecordWriter out;
   st = out.open(paths.shard_kept(shard), RecordKind::kKept, levels);
   if (!st.ok()) return st;
   const auto& k = kept.by_level();
   const auto& e = extended.by_level();
+  struct Listed {
+    uint64_t key;
+    uint8_t bucket, flags;
+  };
+  std::vector<Listed> level_items;
   for (int level = 1; level <= levels; ++level) {
-    // Both lists are sorted: merge them, or-ing the flags.
-    const auto& a = k[size_t(level - 1)];
-    const auto& b = e[size_t(level - 1)];
-    size_t i = 0, j = 0;
-    while (i < a.size() || j < b.size()) {
+    // Each bucket's lists are sorted and distinct; a level's are merged
+    // by key, or-ing the flags.
+    level_items.clear();
+    const int buckets = level > kSplitLevel ? kPartBuckets : 1;
+    for (int b = 0; b < buckets; ++b) {
+      const size_t i = size_t(index.list_index(level, b) - 1);
+      for (uint64_t key : k[i]) level_items.push_back({key, uint8_t(b), kRecordKept});
+      for (uint64_t key : e[i]) level_items.push_back({key, uint8_t(b), kRecordExtended});
+    }
+    std::sort(level_items.begin(), level_items.end(),
+              [](const Listed& a, const Listed& b) { return a.key < b.key; });
+    for (size_t i = 0; i < level_items.size();) {
       ShardRecord r;
       r.level = level;
-      if (j == b.size() || (i < a.size() && a[i] < b[j])) {
-        r.key = a[i++], r.flags = kRecordKept;
-      } else if (i == a.size() || b[j] < a[i]) {
-        r.key = b[j++], r.flags = kRecordExtended;
-      } else {
-        r.key = a[i], r.flags = kRecordKept | kRecordExtended;
-        ++i, ++j;
+      r.key = level_items[i].key;
+      if (level == kSplitLevel) r.bucket = uint8_t(part_bucket(r.key));
+      for (; i < level_items.size() && level_items[i].key == r.key; ++i) {
+        r.flags |= level_items[i].flags;
+        r.bucket = std::max(r.bucket, level_items[i].bucket);  // one bucket (64-bit keys)
       }
       out.add(r);
     }
   }
+  collectors.clear();
   RecordMeta meta;
   meta.games = db->game_count();
   meta.items = items;
@@ -254,6 +269,49 @@ Status merge_kept(const ShardPaths& paths, const ShardPlan& plan, ShardStepRepor
   return Status::OK();
 }
 
+namespace {
+// The union's patterns: the base (below the split level: in every part)
+// and each bucket's (the split level and above), as kept and extended.
+struct UnionSizes {
+  uint64_t records = 0;
+  uint64_t base_keys = 0, base_extended = 0;
+  uint64_t keys[kPartBuckets] = {}, extended[kPartBuckets] = {};
+};
+
+Status measure_union(const std::string& path, int levels, UnionSizes* sizes) {
+  *sizes = UnionSizes{};
+  RecordReader in;
+  Status st = in.open(path, RecordKind::kKept, levels);
+  if (!st.ok()) return st.with_context("the union of the kept lists (did merge-kept finish?)");
+  ShardRecord r;
+  while (in.next(&r)) {
+    const bool base = r.level < kSplitLevel;
+    const bool kept = r.flags & kRecordKept, ext = r.flags & kRecordExtended;
+    (base ? sizes->base_keys : sizes->keys[r.bucket]) += kept;
+    (base ? sizes->base_extended : sizes->extended[r.bucket]) += ext;
+    ++sizes->records;
+  }
+  return in.status();
+}
+
+// The union's base and buckets first..last as per-level key lists.
+Status read_union(const std::string& path, int levels, int first, int last,
+                  std::vector<std::vector<uint64_t>>* keys, std::vector<std::vector<uint64_t>>* extended) {
+  keys->assign(size_t(levels), {});
+  extended->assign(size_t(levels), {});
+  RecordReader in;
+  Status st = in.open(path, RecordKind::kKept, levels);
+  if (!st.ok()) return st;
+  ShardRecord r;
+  while (in.next(&r)) {
+    if (r.level >= kSplitLevel && (r.bucket < first || r.bucket > last)) continue;
+    if (r.flags & kRecordKept) (*keys)[size_t(r.level - 1)].push_back(r.key);
+    if (r.flags & kRecordExtended) (*extended)[size_t(r.level - 1)].push_back(r.key);
+  }
+  return in.status();
+}
+}  // namespace
+
 Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, const ShardRunOptions& options,
                    ShardStepReport* report) {
   *report = ShardStepReport{};
@@ -261,66 +319,120 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
   Status st = check_shard(plan, shard);
   if (!st.ok()) return st;
   const int levels = plan.settings.scheme.levels;
-  RecordReader in;
-  st = in.open(paths.kept(), RecordKind::kKept, levels);
-  if (!st.ok()) return st.with_context("the union of the kept lists (did merge-kept finish?)");
-  const size_t need = ResidentTable::bytes_for(size_t(in.records()));
+  UnionSizes sizes;
+  st = measure_union(paths.kept(), levels, &sizes);
+  if (!st.ok()) return st;
+
+  // Parts: runs of buckets whose patterns, with the base, fit the budget
+  // (count/key_parts.h: a part counts exactly what one table would).
   const size_t have = split_memory(options.memory_budget).count_bytes;
-  if (need > have)
-    return Status::NotSupported("the kept set (" + std::to_string(in.records()) + " patterns) needs " +
-                                std::to_string(need >> 20) + " MiB in memory, more than the " +
-                                std::to_string(have >> 20) +
-                                " MiB --memory-mb leaves for counting; sharded counting holds it whole: give the "
-                                "count step more memory");
-  std::vector<std::vector<uint64_t>> keys(static_cast<size_t>(levels)), extended(static_cast<size_t>(levels));
-  ShardRecord r;
-  while (in.next(&r)) {
-    if (r.flags & kRecordKept) keys[size_t(r.level - 1)].push_back(r.key);
-    if (r.flags & kRecordExtended) extended[size_t(r.level - 1)].push_back(r.key);
+  std::vector<std::pair<int, int>> parts;
+  for (int first = 0; first < kPartBuckets;) {
+    uint64_t k = sizes.base_keys, e = sizes.base_extended;
+    int last = first - 1;
+    while (last + 1 < kPartBuckets) {
+      const uint64_t k2 = k + sizes.keys[last + 1], e2 = e + sizes.extended[last + 1];
+      if (part_bytes_for(k2, e2) > have) break;
+      k = k2, e = e2, ++last;
+    }
+    if (last < first) {
+      const uint64_t need = (size_t(1) << 20) - 1 + part_bytes_for(sizes.base_keys + sizes.keys[first], sizes.base_extended + sizes.extended[first]);
+      return Status::NotSupported("the kept set (" + std::to_string(sizes.records) + " patterns) cannot be counted in " +
+                                  std::to_string(have >> 20) + " MiB, the memory --memory-mb leaves for counting: " +
+                                  "its smallest part (the " + std::to_string(sizes.base_keys) +
+                                  " patterns below level " + std::to_string(kSplitLevel) + " and one " +
+                                  std::to_string(kPartBuckets) + "th of the others) needs " +
+                                  std::to_string(need >> 20) + " MiB: give the count step more memory");
+    }
+    parts.emplace_back(first, last);
+    first = last + 1;
   }
-  if (!in.status().ok()) return in.status();
+
   std::unique_ptr<PatternDb> db;
   st = open_shard_db(paths, plan, shard, false, options.memory_budget, &db);
   if (!st.ok()) return st;
-
-  ResidentTable table(keys, extended);
-  keys.clear();
-  extended.clear();
+  // One part writes the counts file itself; several write a file each,
+  // merged into it at the end (each part's records are in order, the
+  // parts' interleave).
+  const std::string counts_path = paths.shard_counts(shard);
+  auto part_path = [&](size_t p) {
+    return parts.size() == 1 ? counts_path : counts_path + ".part-" + std::to_string(p + 1);
+  };
   std::atomic<uint64_t> positions{0}, candidates{0};
-  st = count_resident(plan.settings.scheme, all_games(*db), db->game_count(), std::max(1, options.threads), &table,
-                      options.progress, &positions, &candidates);
-  if (!st.ok()) return st;
+  std::vector<std::string> part_files;
+  for (size_t p = 0; p < parts.size(); ++p) {
+    std::vector<std::vector<uint64_t>> keys, extended;
+    st = read_union(paths.kept(), levels, parts[p].first, parts[p].second, &keys, &extended);
+    if (!st.ok()) return st;
+    ResidentTable table(keys, extended);
+    keys.clear();
+    extended.clear();
+    if (parts.size() > 1) table.restrict_to(PartRange::buckets(parts[p].first, parts[p].second));
+    positions = 0;
+    candidates = 0;
+    st = count_resident(plan.settings.scheme, all_games(*db), db->game_count(), std::max(1, options.threads), &table,
+                        options.progress, &positions, &candidates);
+    if (!st.ok()) return st;
 
-  RecordWriter out;
-  st = out.open(paths.shard_counts(shard), RecordKind::kCounts, levels);
-  if (!st.ok()) return st;
-  std::vector<std::pair<uint64_t, PatternCounts>> sorted;
-  for (int level = 1; level <= levels; ++level) {
-    sorted.clear();
-    table.for_each_at(level, [&](uint64_t key, const PatternCounts& c) {
-      if (c.seen || c.played) sorted.emplace_back(key, c);  // zeros add nothing to the sums
-    });
-    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [key, c] : sorted) {
-      ShardRecord rec;
-      rec.level = level;
-      rec.key = key;
-      rec.counts = c;
-      out.add(rec);
+    RecordWriter out;
+    st = out.open(part_path(p), RecordKind::kCounts, levels);
+    if (!st.ok()) return st;
+    std::vector<std::pair<uint64_t, PatternCounts>> sorted;
+    // The base is counted whole in every part: the first part writes it.
+    for (int level = p == 0 ? 1 : kSplitLevel; level <= levels; ++level) {
+      sorted.clear();
+      table.for_each_at(level, [&](uint64_t key, const PatternCounts& c) {
+        if (c.seen || c.played) sorted.emplace_back(key, c);  // zeros add nothing to the sums
+      });
+      std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (const auto& [key, c] : sorted) {
+        ShardRecord rec;
+        rec.level = level;
+        rec.key = key;
+        rec.counts = c;
+        out.add(rec);
+      }
+    }
+    RecordMeta meta;
+    if (p == 0) {
+      meta.games = db->game_count();
+      meta.positions = positions;
+      meta.candidates = candidates;
+    }
+    st = out.commit(meta);
+    if (!st.ok()) return st;
+    report->kept_keys += table.size() - (p == 0 ? 0 : sizes.base_keys);
+    part_files.push_back(part_path(p));
+  }
+  if (parts.size() > 1) {
+    RecordWriter out;
+    st = out.open(counts_path, RecordKind::kCounts, levels);
+    if (!st.ok()) return st;
+    RecordMeta meta;
+    st = merge_records(
+        part_files, RecordKind::kCounts, levels,
+        [&](const ShardRecord& r) {
+          out.add(r);
+          return Status::OK();
+        },
+        &meta);
+    if (!st.ok()) return st;
+    st = out.commit(meta);
+    if (!st.ok()) return st;
+    for (const std::string& f : part_files) {
+      std::error_code ec;
+      fs::remove(f, ec);  // a leftover is only disk space: a rerun writes it again
     }
   }
-  RecordMeta meta;
-  meta.games = db->game_count();
-  meta.positions = positions;
-  meta.candidates = candidates;
-  report->records = out.records();
-  st = out.commit(meta);
+  RecordReader check;
+  st = check.open(counts_path, RecordKind::kCounts, levels);
   if (!st.ok()) return st;
-  report->games = meta.games;
-  report->positions = meta.positions;
-  report->candidates = meta.candidates;
-  report->kept_keys = table.size();
-  report->bytes_written = file_bytes(paths.shard_counts(shard));
+  report->games = check.meta().games;
+  report->positions = check.meta().positions;
+  report->candidates = check.meta().candidates;
+  report->records = check.records();
+  report->parts = parts.size();
+  report->bytes_written = file_bytes(counts_path);
   report->seconds = since(t0);
   return Status::OK();
 }

@@ -29,9 +29,12 @@
 // step stores games in atomic batches and skips those already stored, so a
 // rerun stores exactly what is missing.
 //
-// The count step holds the whole kept set in memory (a resident table):
-// when it does not fit the shard's budget the step fails (NotSupported);
-// there is no draining or key-range split across shards yet.
+// The count step holds the kept set in memory (a resident table); when it
+// does not fit the shard's budget it counts it in parts as ingest does
+// (count/key_parts.h), each over a replay of the shard's games: the kept
+// lists name each pattern's bucket of the split level for that.  Only when
+// the levels below the split level and one bucket do not fit does the step
+// fail (NotSupported).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -59,6 +62,7 @@ struct ShardStepReport {
   uint64_t items = 0;            // played (level, pattern) items
   uint64_t positions = 0, candidates = 0;
   uint64_t kept_keys = 0;        // count, finish: patterns of the union
+  uint64_t parts = 0;            // count: parts the union was counted in (1: whole)
   uint64_t pruned = 0;           // finish: counted, but played < min_played
   std::vector<uint64_t> patterns_per_level;  // finish: reported
   ImportStats import;            // import
