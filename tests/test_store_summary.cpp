@@ -27,6 +27,9 @@ CountSummary sample() {
   s.catchup_keys = 2377;
   s.catchup_games = 963;
   s.seconds_catchup = 0.7;
+  s.parts = 6;
+  s.seconds_listing = 0.3;
+  s.part_relists = 2;
   return s;
 }
 }  // namespace

@@ -225,8 +225,13 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
         std::cout << (i % 5 == 0 ? "\n    " : "  ") << "L" << (i + 1) << " " << with_commas(cs.patterns_per_level[i]);
       std::cout << "\n  count time      sketch and kept set " << duration_text(cs.seconds_pass1)
                 << ", exact counts " << duration_text(cs.seconds_pass2) << " ("
-                << count_mode_name(cs.mode) << (cs.parts ? ": " + std::to_string(cs.parts) + " parts, listing " + duration_text(cs.seconds_listing)
-                                                : std::string()) << ")"
+                << count_mode_name(cs.mode)
+                << (cs.parts ? ": " + std::to_string(cs.parts) + " parts" +
+                                   (cs.part_relists ? " (" + std::to_string(cs.part_relists) + " listed again smaller)"
+                                                    : std::string()) +
+                                   ", listing " + duration_text(cs.seconds_listing)
+                             : std::string())
+                << ")"
                 << (cs.mode == CountMode::kIncremental ? ", catch-up " + duration_text(cs.seconds_catchup) : std::string())
                 << ", commit " << duration_text(cs.seconds_commit) << "\n";
     } else {

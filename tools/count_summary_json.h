@@ -19,6 +19,7 @@ Json count_summary_json(const CountSummary& s) {
   j["mode"] = count_mode_name(s.mode);
   j["new_games"] = s.new_games;
   j["parts"] = s.parts;
+  j["part_relists"] = s.part_relists;
   j["patterns_per_level"] = s.patterns_per_level;
   j["positions"] = s.positions;
   j["pruned"] = s.pruned;

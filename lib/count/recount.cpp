@@ -317,6 +317,7 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
       if (!s.ok()) return s;
       if (parts.fitted) {
         summary->parts = parts.parts;
+        summary->part_relists = parts.relists;
         summary->kept_keys = parts.counted;
         pruned = parts.pruned;
         positions = summary->positions;

@@ -29,6 +29,7 @@ enum Tag : uint32_t {
   kSecondsCatchup = 17,
   kParts = 18,
   kSecondsListing = 19,
+  kPartRelists = 20,
 };
 // A per-level list longer than this is damage, not data.
 constexpr uint64_t kMaxLevelsInSummary = 64;
@@ -108,6 +109,7 @@ std::string encode_summary(const CountSummary& s) {
   put_tagged_real(&out, kSecondsCatchup, s.seconds_catchup);
   if (s.parts) put_tagged(&out, kParts, s.parts);
   if (s.parts) put_tagged_real(&out, kSecondsListing, s.seconds_listing);
+  if (s.part_relists) put_tagged(&out, kPartRelists, s.part_relists);
   return out;
 }
 
@@ -151,6 +153,7 @@ Status decode_summary(std::string_view in, CountSummary* s) {
       case kCatchupKeys: s->catchup_keys = v; break;
       case kCatchupGames: s->catchup_games = v; break;
       case kParts: s->parts = v; break;
+      case kPartRelists: s->part_relists = v; break;
       case kMode:
         if (v > uint64_t(CountMode::kParts)) return bad("mode");
         s->mode = CountMode(v);

@@ -49,6 +49,7 @@ struct CountSummary {
   double seconds_catchup = 0;
   uint64_t parts = 0;  // parts mode: how many
   double seconds_listing = 0;  // parts mode: the listing replays (within seconds_pass2)
+  uint64_t part_relists = 0;   // parts mode: ranges listed again smaller (their lists or table did not fit)
 
   friend bool operator==(const CountSummary&, const CountSummary&) = default;
 };
