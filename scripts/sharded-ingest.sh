@@ -11,6 +11,8 @@
 #   --work W          work folder (default D.work; kept on failure or input problems, else removed unless --keep-work)
 #   --memory-mb M     memory of each worker process (default 2048)
 #   --threads T       threads of each worker (default 1)
+#   --count-parts Q   count each shard's kept set in Q processes, each holding
+#                     1/Q of it (N x Q count processes, N at a time; default 1)
 #   --keep-work       keep the work folder after success
 #   --sgfpat PATH     the sgfpat binary (default: $SGFPAT or sgfpat on PATH)
 #   --levels, --min-played, --no-symmetry, --sizes, --skip-handicap,
@@ -24,10 +26,10 @@
 # step redoes only its own, atomically written output.
 set -uo pipefail
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "sharded-ingest: $*" >&2; exit "${2:-1}"; }
 
-workers="" db="" work="" memory=2048 threads=1 keep=0 sgfpat="${SGFPAT:-sgfpat}"
+workers="" db="" work="" memory=2048 threads=1 keep=0 sgfpat="${SGFPAT:-sgfpat}" count_parts=1
 plan_args=() inputs=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -36,6 +38,7 @@ while [ $# -gt 0 ]; do
     --work) work="${2:-}"; shift 2 ;;
     --memory-mb) memory="${2:-}"; shift 2 ;;
     --threads) threads="${2:-}"; shift 2 ;;
+    --count-parts) count_parts="${2:-}"; shift 2 ;;
     --keep-work) keep=1; shift ;;
     --sgfpat) sgfpat="${2:-}"; shift 2 ;;
     --levels|-L|--min-played|--sizes|--min-rank|--sketch-mb) plan_args+=("$1" "${2:-}"); shift 2 ;;
@@ -48,6 +51,7 @@ while [ $# -gt 0 ]; do
 done
 [[ "$workers" =~ ^[1-9][0-9]*$ ]] || { echo "sharded-ingest: --workers N (N >= 1) is required" >&2; usage; }
 [ -n "$db" ] || { echo "sharded-ingest: --db D is required" >&2; usage; }
+[[ "$count_parts" =~ ^[1-9][0-9]*$ ]] && [ "$count_parts" -le 64 ] || { echo "sharded-ingest: --count-parts Q wants 1..64" >&2; usage; }
 [ ${#inputs[@]} -gt 0 ] || { echo "sharded-ingest: no inputs" >&2; usage; }
 command -v "$sgfpat" >/dev/null 2>&1 || die "cannot run sgfpat ('$sgfpat'): give --sgfpat PATH or set SGFPAT" 2
 [ -e "$db" ] && [ -n "$(ls -A "$db" 2>/dev/null)" ] && die "$db already exists: the sharded ingest makes a new database" 2
@@ -66,12 +70,21 @@ run() {
   return $rc
 }
 
-# each STEP: the step for every shard, N processes at a time.
+# each STEP [Q]: the step for every shard (and, for count, each of its Q
+# parts), N processes at a time.
 each() {
-  local step="$1" pids=() names=() failed=0 i
+  local step="$1" q="${2:-1}" pids=() failed=0 i p
   for ((i = 0; i < workers; i++)); do
-    run "$step-$i" "$sgfpat" shard "$step" --work "$work" --shard "$i" --memory-mb "$memory" --threads "$threads" --json &
-    pids+=($!)
+    for ((p = 1; p <= q; p++)); do
+      local name="$step-$i" part=()
+      [ "$q" -gt 1 ] && name="$step-$i-$p" && part=(--part "$p/$q")
+      if [ ${#pids[@]} -ge "$workers" ]; then
+        wait "${pids[0]}" || failed=1
+        pids=("${pids[@]:1}")
+      fi
+      run "$name" "$sgfpat" shard "$step" --work "$work" --shard "$i" "${part[@]}" --memory-mb "$memory" --threads "$threads" --json &
+      pids+=($!)
+    done
   done
   for i in "${!pids[@]}"; do
     wait "${pids[$i]}" || failed=1
@@ -101,7 +114,7 @@ ts=$(now); each import; record import "$(since "$ts")"
 ts=$(now); run sum-sketches "$sgfpat" shard sum-sketches --work "$work" --json || exit 1; record sum-sketches "$(since "$ts")"
 ts=$(now); each kept; record kept "$(since "$ts")"
 ts=$(now); run merge-kept "$sgfpat" shard merge-kept --work "$work" --json || exit 1; record merge-kept "$(since "$ts")"
-ts=$(now); each count; record count "$(since "$ts")"
+ts=$(now); each count "$count_parts"; record count "$(since "$ts")"
 ts=$(now)
 run finish "$sgfpat" shard finish --work "$work" --db "$db" --memory-mb "$memory" --threads "$threads" --json || exit 1
 record finish "$(since "$ts")"

@@ -20,10 +20,11 @@ struct Config {
 };
 
 // The plan and every step, in order, N processes per shard step.
-// `count_mb` > 0: the count steps' --memory-mb; *parts gets their most parts.
+// `count_mb` > 0: the count steps' --memory-mb; *parts gets their most
+// parts; `tasks` > 1: each shard's count in that many tasks (--part P/Q).
 void run_shards(const std::string& work, const std::string& db, int n, const std::vector<std::string>& flags,
                 const std::vector<std::string>& inputs, const std::string& scratch, int count_mb = 0,
-                uint64_t* parts = nullptr) {
+                uint64_t* parts = nullptr, int tasks = 1) {
   std::vector<std::string> plan = {"plan", "--work", work, "--shards", std::to_string(n), "--sketch-mb", "2"};
   plan.insert(plan.end(), flags.begin(), flags.end());
   plan.insert(plan.end(), inputs.begin(), inputs.end());
@@ -39,13 +40,15 @@ void run_shards(const std::string& work, const std::string& db, int n, const std
   shard_step({"sum-sketches", "--work", work}, scratch);
   for (int i = 0; i < n; ++i) shard_step({"kept", "--work", work, "--shard", std::to_string(i), "--threads", "1"}, scratch);
   shard_step({"merge-kept", "--work", work}, scratch);
-  for (int i = 0; i < n; ++i) {
-    std::vector<std::string> count = {"count", "--work", work, "--shard", std::to_string(i), "--threads", "1"};
-    if (count_mb > 0) count.insert(count.end(), {"--memory-mb", std::to_string(count_mb)});
-    auto j = shard_step(count, scratch);
-    CHECK(j["parts"].get<uint64_t>() >= 1);
-    if (parts) *parts = std::max(*parts, j["parts"].get<uint64_t>());
-  }
+  for (int i = 0; i < n; ++i)
+    for (int p = 1; p <= tasks; ++p) {
+      std::vector<std::string> count = {"count", "--work", work, "--shard", std::to_string(i), "--threads", "1"};
+      if (count_mb > 0) count.insert(count.end(), {"--memory-mb", std::to_string(count_mb)});
+      if (tasks > 1) count.insert(count.end(), {"--part", std::to_string(p) + "/" + std::to_string(tasks)});
+      auto j = shard_step(count, scratch);
+      CHECK(j["parts"].get<uint64_t>() >= 1);
+      if (parts) *parts = std::max(*parts, j["parts"].get<uint64_t>());
+    }
   auto j = shard_step({"finish", "--work", work, "--db", db}, scratch);
   CHECK(j["games"].get<uint64_t>() == imported);
 }
@@ -84,8 +87,10 @@ TEST_CASE("shards == one ingest, byte for byte, for N = 1, 2, 3, K = 1 and 2, sy
 }
 
 // A count step whose budget does not hold the kept set counts it in parts
-// (runs of the buckets the kept lists name): the same export, whatever the
-// number of parts.
+// (runs of the buckets the kept lists name), and a shard's count can be
+// split into tasks (--part P/Q, each maybe in parts again): the same
+// export, whatever the number of parts.  Counts of an earlier split are
+// replaced, a missing task's part is an error at finish.
 TEST_CASE("count steps with a budget too small for the kept set count it in parts: same export") {
   TempDir dir("sgfpat-shard-parts");
   const auto inputs = write_corpus(dir.path(), 600);
@@ -102,6 +107,30 @@ TEST_CASE("count steps with a budget too small for the kept set count it in part
     CHECK(parts > 1);
     CHECK(export_tsv(db, dir.path()) == expected);
   }
+  // Three tasks a shard, then two tasks of 8 MB each (split again inside),
+  // in the same work folder: the second split replaces the first.
+  const std::string work = dir / "tasks.work";
+  uint64_t parts = 0;
+  run_shards(work, dir / "tasks3", 2, flags, inputs, dir.path(), 0, &parts, 3);
+  CHECK(testutil::fs::exists(work + "/shard-0/counts-3-of-3.records"));
+  CHECK(!testutil::fs::exists(work + "/shard-0/counts.records"));
+  CHECK(export_tsv(dir / "tasks3", dir.path()) == expected);
+  for (int i = 0; i < 2; ++i)
+    for (int p = 1; p <= 2; ++p) {
+      auto j = shard_step({"count", "--work", work, "--shard", std::to_string(i), "--threads", "1", "--memory-mb", "8",
+                           "--part", std::to_string(p) + "/2"},
+                          dir.path());
+      CHECK(j["part"] == std::to_string(p) + "/2");
+      CHECK(j["parts"].get<uint64_t>() > 1);  // split again inside the task
+    }
+  shard_step({"finish", "--work", work, "--db", dir / "tasks2"}, dir.path());
+  CHECK(export_tsv(dir / "tasks2", dir.path()) == expected);
+  CHECK(!testutil::fs::exists(work + "/shard-1/counts-3-of-3.records"));
+  testutil::fs::remove(work + "/shard-1/counts-2-of-2.records");
+  RunResult r = run_cli({"shard", "finish", "--work", work, "--db", dir / "incomplete"}, dir.path());
+  CHECK(r.exit_code != 0);
+  CHECK(r.err.find("counts part 2 of 2 is missing") != std::string::npos);
+  CHECK(!testutil::fs::exists(dir / "incomplete"));
 }
 
 TEST_CASE("the combined database takes later games incrementally, like the single one") {
@@ -126,7 +155,7 @@ TEST_CASE("scripts/sharded-ingest.sh runs the same steps: same export; clear err
   ingest_ok(single, {"--min-played", "2"}, inputs, dir.path());
   const std::string script = std::string(SGFPAT_SOURCE_DIR) + "/scripts/sharded-ingest.sh";
   std::vector<std::string> args = {"/bin/bash", script, "--workers", "3", "--db", db, "--sgfpat", sgfpat_binary(),
-                                   "--sketch-mb", "2", "--min-played", "2"};
+                                   "--sketch-mb", "2", "--min-played", "2", "--count-parts", "2"};
   args.insert(args.end(), inputs.begin(), inputs.end());
   RunResult r = run(args, dir.path());
   INFO(r.err);

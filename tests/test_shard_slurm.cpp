@@ -80,7 +80,7 @@ class Cluster {
 
 }  // namespace
 
-TEST_CASE("a 3-shard count submitted to a single-node Slurm cluster equals one ingest, byte for byte" *
+TEST_CASE("a 3-shard count (each shard counted in 2 tasks) submitted to a single-node Slurm cluster equals one ingest, byte for byte" *
           doctest::skip(skip_slurm())) {
   TempDir dir("sgfpat-slurm");
   REQUIRE(::chmod(dir.path().c_str(), 0755) == 0);
@@ -98,6 +98,7 @@ TEST_CASE("a 3-shard count submitted to a single-node Slurm cluster equals one i
                                      "--memory-mb", "512",
                                      "--threads",   "1",
                                      "--sketch-mb", "2",
+                                     "--count-parts", "2",
                                      "--sgfpat",    sgfpat_binary(),
                                      "--wait"};
     args.insert(args.end(), inputs.begin(), inputs.end());
@@ -109,7 +110,11 @@ TEST_CASE("a 3-shard count submitted to a single-node Slurm cluster equals one i
     // The closing table has a row for every step.
     for (const std::string step : {"import", "sum-sketches", "kept", "merge-kept", "count", "finish"})
       CHECK_MESSAGE(r.err.find("\n" + step + " ") != std::string::npos, step);
-    for (int i = 0; i < 3; ++i) CHECK(testutil::fs::exists(dir / ("work/logs/sgfpat-count-" + std::to_string(i) + ".out")));
+    // Counted in two tasks a shard: 6 count tasks, two count files a shard.
+    for (int i = 0; i < 6; ++i) CHECK(testutil::fs::exists(dir / ("work/logs/sgfpat-count-" + std::to_string(i) + ".out")));
+    for (int i = 0; i < 3; ++i)
+      for (int p = 1; p <= 2; ++p)
+        CHECK(testutil::fs::exists(dir / ("work/shard-" + std::to_string(i) + "/counts-" + std::to_string(p) + "-of-2.records")));
     cluster.stop();
     CHECK(cluster.stopped().size() == 3);
     for (pid_t pid : cluster.stopped()) CHECK(::kill(pid, 0) != 0);

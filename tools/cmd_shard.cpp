@@ -1,6 +1,7 @@
 // sgfpat shard STEP: counting a corpus in shards on several machines (or
 // processes) sharing a file system, exactly.  The logic is in
 // lib/shard/shard_steps.h; this file parses flags, runs one step, prints.
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include "ingest/ingest_policy.h"
 #include "process_stats.h"
 #include "progress.h"
+#include "count/part_range.h"
 #include "shard/shard_steps.h"
 
 namespace sgfpat::cli {
@@ -32,7 +34,16 @@ struct ShardArgs {
   std::vector<std::string> inputs;
   CountFlags count;
   int sketch_mb = 512;
+  // count
+  std::string part = "1/1";
 };
+
+// "P/Q" with 1 <= P <= Q <= 64.
+bool parse_part(const std::string& text, int* p, int* q) {
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%d/%d%c", p, q, &tail) != 2) return false;
+  return *p >= 1 && *p <= *q && *q <= kPartBuckets;
+}
 
 const char* const kMe = "sgfpat shard: ";
 
@@ -82,10 +93,15 @@ int run_step(const std::string& step, const ShardArgs& a) {
   if (!st.ok()) return fail(kMe, st);
   const ShardPaths paths{a.work};
   ProgressLine progress(a.progress_lines ? ProgressLine::Mode::kLines : ProgressLine::Mode::kTerminalOnly);
-  const std::string who = step + (a.shard >= 0 ? " " + std::to_string(a.shard) : std::string());
+  const std::string who = step + (a.shard >= 0 ? " " + std::to_string(a.shard) : std::string()) +
+                          (step == "count" && a.part != "1/1" ? " part " + a.part : std::string());
   ShardRunOptions options;
   options.threads = a.threads;
   options.memory_budget = size_t(a.memory_mb) << 20;
+  if (!parse_part(a.part, &options.part, &options.parts)) {
+    std::cerr << kMe << "--part " << a.part << ": want P/Q with 1 <= P <= Q <= " << kPartBuckets << "\n";
+    return kUsage;
+  }
   options.progress = [&](uint64_t games) { progress.update(who + ": " + with_commas(games) + " games"); };
   ShardStepReport r;
   uint64_t shown = 0;
@@ -135,7 +151,10 @@ int run_step(const std::string& step, const ShardArgs& a) {
     j["positions"] = r.positions;
     j["candidates"] = r.candidates;
     j["kept_keys"] = r.kept_keys;
-    if (step == "count") j["parts"] = r.parts;
+    if (step == "count") {
+      j["part"] = a.part;
+      j["parts"] = r.parts;
+    }
     if (step == "finish") {
       j["db"] = a.db;
       j["pruned"] = r.pruned;
@@ -237,6 +256,11 @@ Runner register_shard(CLI::App& app) {
   steps[1].first->add_option("--max-errors-shown", a->max_errors_shown, "Print at most this many problems")
       ->capture_default_str();
   steps.back().first->add_option("--db", a->db, "The database to make (must not exist)")->required();
+  steps[5].first
+      ->add_option("--part", a->part,
+                   "Count only part P of Q of the kept set (a task per shard and part, each with its own memory; "
+                   "finish takes the Q parts of each shard)")
+      ->capture_default_str();
   return [a, steps]() {
     for (const auto& [sub, name] : steps)
       if (sub->parsed()) return name == "plan" ? run_plan(*a) : run_step(name, *a);

@@ -12,6 +12,8 @@
 //   shard-<i>/played.sketch   sketch of the shard's played patterns
 //   shard-<i>/kept.records    its played patterns the summed sketch may keep
 //   shard-<i>/counts.records  exact counts of the kept set over its games
+//   shard-<i>/counts-<p>-of-<q>.records
+//                             or those counts in q parts, one a task
 //   played.sketch             the shards' sketches summed
 //   kept.records              the union of the shards' kept lists
 // Every file is written to a temporary name and renamed when whole.
@@ -62,6 +64,10 @@ struct ShardPaths {
   std::string shard_sketch(int i) const { return shard_dir(i) + "/played.sketch"; }
   std::string shard_kept(int i) const { return shard_dir(i) + "/kept.records"; }
   std::string shard_counts(int i) const { return shard_dir(i) + "/counts.records"; }
+  // Part p of q of the shard's counts, when its count is split into tasks.
+  std::string shard_counts_part(int i, int p, int q) const {
+    return shard_dir(i) + "/counts-" + std::to_string(p) + "-of-" + std::to_string(q) + ".records";
+  }
   std::string sketch() const { return work + "/played.sketch"; }
   std::string kept() const { return work + "/kept.records"; }
 };

@@ -45,10 +45,15 @@ Status check_shard(const ShardPlan& plan, int shard) {
 }
 
 // Opens a shard's database (its own games only; nobody else writes it).
-Status open_shard_db(const ShardPaths& paths, const ShardPlan& plan, int shard, bool create, size_t memory_budget,
+// A reader (the steps that only replay its games) can share it with other
+// readers: the count tasks of one shard run at the same time.
+enum class ShardDbUse { kCreate, kRead };
+Status open_shard_db(const ShardPaths& paths, const ShardPlan& plan, int shard, ShardDbUse use, size_t memory_budget,
                      std::unique_ptr<PatternDb>* db) {
+  const bool create = use == ShardDbUse::kCreate;
   OpenOptions open;
   open.create_if_missing = create;
+  open.secondary = use == ShardDbUse::kRead;
   open.settings = plan.settings;
   open.check_settings = true;
   open.memory_bytes = split_memory(memory_budget).db_bytes;
@@ -89,7 +94,7 @@ Status import_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, c
   fs::create_directories(paths.shard_dir(shard), ec);
   if (ec) return Status::IOError("cannot create " + paths.shard_dir(shard) + ": " + ec.message());
   std::unique_ptr<PatternDb> db;
-  st = open_shard_db(paths, plan, shard, true, options.memory_budget, &db);
+  st = open_shard_db(paths, plan, shard, ShardDbUse::kCreate, options.memory_budget, &db);
   if (!st.ok()) return st;
 
   Importer importer(db.get(), plan.filter, plan.min_rank);
@@ -154,7 +159,7 @@ Status list_kept(const ShardPaths& paths, const ShardPlan& plan, int shard, cons
   if (!st.ok()) return st.with_context("the summed sketch (did sum-sketches finish?)");
   const CountMinSketch& sketch = *summed.sketch;
   std::unique_ptr<PatternDb> db;
-  st = open_shard_db(paths, plan, shard, false, options.memory_budget, &db);
+  st = open_shard_db(paths, plan, shard, ShardDbUse::kRead, options.memory_budget, &db);
   if (!st.ok()) return st;
 
   // As pass 1 of recount(), with the estimate over all shards' games: a
@@ -270,6 +275,24 @@ Status merge_kept(const ShardPaths& paths, const ShardPlan& plan, ShardStepRepor
 }
 
 namespace {
+// True if `name` is that of part *p of *q of a shard's counts.
+bool counts_part_name(const std::string& name, int* p, int* q) {
+  if (std::sscanf(name.c_str(), "counts-%d-of-%d.", p, q) != 2 || *p < 1 || *q < 1) return false;
+  return name == "counts-" + std::to_string(*p) + "-of-" + std::to_string(*q) + ".records";
+}
+
+// The shard's counts files of splits other than into `parts` tasks.
+std::vector<std::string> other_counts_files(const ShardPaths& paths, int shard, int parts) {
+  std::vector<std::string> out;
+  if (parts != 1) out.push_back(paths.shard_counts(shard));
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(paths.shard_dir(shard), ec)) {
+    int p = 0, q = 0;
+    if (counts_part_name(entry.path().filename().string(), &p, &q) && q != parts) out.push_back(entry.path().string());
+  }
+  return out;
+}
+
 // The union's patterns: the base (below the split level: in every part)
 // and each bucket's (the split level and above), as kept and extended.
 struct UnionSizes {
@@ -318,19 +341,27 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
   const auto t0 = Clock::now();
   Status st = check_shard(plan, shard);
   if (!st.ok()) return st;
+  const int task_part = options.part, task_parts = options.parts;
+  if (task_parts < 1 || task_parts > kPartBuckets || task_part < 1 || task_part > task_parts)
+    return Status::InvalidArgument("part " + std::to_string(task_part) + " of " + std::to_string(task_parts) +
+                                   ": want 1 <= part <= parts <= " + std::to_string(kPartBuckets));
   const int levels = plan.settings.scheme.levels;
   UnionSizes sizes;
   st = measure_union(paths.kept(), levels, &sizes);
   if (!st.ok()) return st;
 
-  // Parts: runs of buckets whose patterns, with the base, fit the budget
-  // (count/key_parts.h: a part counts exactly what one table would).
+  // This task's buckets, then runs of them whose patterns, with the base,
+  // fit the budget (count/key_parts.h: a part counts exactly what one
+  // table would).  The task of part 1 writes the base and the games'
+  // figures; the others only their buckets.
+  const int task_first = kPartBuckets * (task_part - 1) / task_parts;
+  const int task_last = kPartBuckets * task_part / task_parts - 1;
   const size_t have = split_memory(options.memory_budget).count_bytes;
   std::vector<std::pair<int, int>> parts;
-  for (int first = 0; first < kPartBuckets;) {
+  for (int first = task_first; first <= task_last;) {
     uint64_t k = sizes.base_keys, e = sizes.base_extended;
     int last = first - 1;
-    while (last + 1 < kPartBuckets) {
+    while (last + 1 <= task_last) {
       const uint64_t k2 = k + sizes.keys[last + 1], e2 = e + sizes.extended[last + 1];
       if (part_bytes_for(k2, e2) > have) break;
       k = k2, e = e2, ++last;
@@ -349,12 +380,14 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
   }
 
   std::unique_ptr<PatternDb> db;
-  st = open_shard_db(paths, plan, shard, false, options.memory_budget, &db);
+  st = open_shard_db(paths, plan, shard, ShardDbUse::kRead, options.memory_budget, &db);
   if (!st.ok()) return st;
   // One part writes the counts file itself; several write a file each,
   // merged into it at the end (each part's records are in order, the
   // parts' interleave).
-  const std::string counts_path = paths.shard_counts(shard);
+  const std::string counts_path =
+      task_parts == 1 ? paths.shard_counts(shard) : paths.shard_counts_part(shard, task_part, task_parts);
+  const bool writes_base = task_part == 1;
   auto part_path = [&](size_t p) {
     return parts.size() == 1 ? counts_path : counts_path + ".part-" + std::to_string(p + 1);
   };
@@ -367,7 +400,8 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
     ResidentTable table(keys, extended);
     keys.clear();
     extended.clear();
-    if (parts.size() > 1) table.restrict_to(PartRange::buckets(parts[p].first, parts[p].second));
+    if (parts[p] != std::make_pair(0, kPartBuckets - 1))
+      table.restrict_to(PartRange::buckets(parts[p].first, parts[p].second));
     positions = 0;
     candidates = 0;
     st = count_resident(plan.settings.scheme, all_games(*db), db->game_count(), std::max(1, options.threads), &table,
@@ -379,7 +413,7 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
     if (!st.ok()) return st;
     std::vector<std::pair<uint64_t, PatternCounts>> sorted;
     // The base is counted whole in every part: the first part writes it.
-    for (int level = p == 0 ? 1 : kSplitLevel; level <= levels; ++level) {
+    for (int level = p == 0 && writes_base ? 1 : kSplitLevel; level <= levels; ++level) {
       sorted.clear();
       table.for_each_at(level, [&](uint64_t key, const PatternCounts& c) {
         if (c.seen || c.played) sorted.emplace_back(key, c);  // zeros add nothing to the sums
@@ -394,14 +428,14 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
       }
     }
     RecordMeta meta;
-    if (p == 0) {
+    if (p == 0 && writes_base) {
       meta.games = db->game_count();
       meta.positions = positions;
       meta.candidates = candidates;
     }
     st = out.commit(meta);
     if (!st.ok()) return st;
-    report->kept_keys += table.size() - (p == 0 ? 0 : sizes.base_keys);
+    report->kept_keys += table.size() - (p == 0 && writes_base ? 0 : sizes.base_keys);
     part_files.push_back(part_path(p));
   }
   if (parts.size() > 1) {
@@ -424,10 +458,15 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
       fs::remove(f, ec);  // a leftover is only disk space: a rerun writes it again
     }
   }
+  // Counts of another split of this shard (an earlier run's) are stale now.
+  for (const std::string& f : other_counts_files(paths, shard, task_parts)) {
+    std::error_code ec;
+    fs::remove(f, ec);
+  }
   RecordReader check;
   st = check.open(counts_path, RecordKind::kCounts, levels);
   if (!st.ok()) return st;
-  report->games = check.meta().games;
+  report->games = db->game_count();
   report->positions = check.meta().positions;
   report->candidates = check.meta().candidates;
   report->records = check.records();
@@ -438,6 +477,37 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
 }
 
 namespace {
+// The counts files of shard i: counts.records, or all q parts of a count
+// split into tasks (part 1 first: it holds the games' figures).
+Status counts_files(const ShardPaths& paths, int shard, std::vector<std::string>* out) {
+  out->clear();
+  std::error_code ec;
+  if (fs::exists(paths.shard_counts(shard), ec)) {
+    out->push_back(paths.shard_counts(shard));
+    return Status::OK();
+  }
+  int parts = 0;
+  for (const auto& entry : fs::directory_iterator(paths.shard_dir(shard), ec)) {
+    int p = 0, q = 0;
+    if (!counts_part_name(entry.path().filename().string(), &p, &q)) continue;
+    if (parts && q != parts)
+      return Status::InvalidArgument("shard " + std::to_string(shard) + " has counts split into " +
+                                     std::to_string(parts) + " and into " + std::to_string(q) +
+                                     " parts: run its count tasks again, all with the same number of parts");
+    parts = q;
+  }
+  if (parts == 0)
+    return Status::NotFound("shard " + std::to_string(shard) + " has no counts (did its count step finish?)");
+  for (int p = 1; p <= parts; ++p) {
+    const std::string f = paths.shard_counts_part(shard, p, parts);
+    if (!fs::exists(f, ec))
+      return Status::NotFound("shard " + std::to_string(shard) + ": counts part " + std::to_string(p) + " of " +
+                              std::to_string(parts) + " is missing (did that count task finish?)");
+    out->push_back(f);
+  }
+  return Status::OK();
+}
+
 // Every shard's kept list and counts must come from the games its sketch
 // was made of: an import run again after the sketches were summed (inputs
 // that changed on disk) would break exactness, and is refused.
@@ -446,8 +516,10 @@ Status check_chain(const ShardPaths& paths, const ShardPlan& plan, uint64_t summ
   uint64_t items = 0;
   for (int i = 0; i < plan.shards; ++i) {
     RecordReader kept, counts;
+    std::vector<std::string> files;
     Status st = kept.open(paths.shard_kept(i), RecordKind::kKept, levels);
-    if (st.ok()) st = counts.open(paths.shard_counts(i), RecordKind::kCounts, levels);
+    if (st.ok()) st = counts_files(paths, i, &files);
+    if (st.ok()) st = counts.open(files.front(), RecordKind::kCounts, levels);
     if (!st.ok()) return st;
     if (kept.meta().games != counts.meta().games)
       return Status::InvalidArgument("shard " + std::to_string(i) + " was counted over " +
@@ -468,7 +540,7 @@ Status copy_games(const ShardPaths& paths, const ShardPlan& plan, size_t memory_
   bool all_indexed = true;
   for (int i = 0; i < plan.shards; ++i) {
     std::unique_ptr<PatternDb> shard;
-    Status st = open_shard_db(paths, plan, i, false, memory_budget, &shard);
+    Status st = open_shard_db(paths, plan, i, ShardDbUse::kRead, memory_budget, &shard);
     if (!st.ok()) return st;
     all_indexed &= shard->has_position_index();
     std::vector<std::pair<Fingerprint, std::string>> batch;
@@ -495,7 +567,7 @@ Status copy_games(const ShardPaths& paths, const ShardPlan& plan, size_t memory_
   if (!st.ok()) return st;
   for (int i = 0; i < plan.shards; ++i) {
     std::unique_ptr<PatternDb> shard;
-    st = open_shard_db(paths, plan, i, false, memory_budget, &shard);
+    st = open_shard_db(paths, plan, i, ShardDbUse::kRead, memory_budget, &shard);
     if (!st.ok()) return st;
     PatternDb::Entries entries;
     Status put;
@@ -554,9 +626,16 @@ Status finish_unguarded(const ShardPaths& paths, const ShardPlan& plan, const st
     st = db->begin_generation(&gen);
     if (!st.ok()) return st;
     RecordMeta meta;
+    std::vector<std::string> all_counts;
+    for (int i = 0; i < plan.shards; ++i) {
+      std::vector<std::string> files;
+      st = counts_files(paths, i, &files);
+      if (!st.ok()) return st;
+      all_counts.insert(all_counts.end(), files.begin(), files.end());
+    }
     st = db->write_sorted_counts(gen, [&](const PatternDb::CountSink& sink) -> Status {
       return merge_records(
-          shard_files(plan, &ShardPaths::shard_counts, paths), RecordKind::kCounts, levels,
+          all_counts, RecordKind::kCounts, levels,
           [&](const ShardRecord& r) -> Status {
             ++summary.kept_keys;
             if (r.counts.played < min_played) {

@@ -9,6 +9,7 @@
 //   kept    (shard)  list_kept()             the shard's played patterns the summed sketch may keep
 //   merge-kept       merge_kept()            the union of those lists
 //   count   (shard)  count_shard()           exact counts of the union over the shard's games
+//                                            (or of one part of it: a task per shard and part)
 //   finish           finish_shards()         one ordinary database: every game, the summed counts
 //
 // Why it is exact (the two passes of count/recount.h, spread over shards):
@@ -50,6 +51,9 @@ namespace sgfpat {
 struct ShardRunOptions {
   int threads = 2;
   size_t memory_budget = size_t(2) << 30;  // the whole process's, bytes
+  // count: this task counts part `part` (1..parts) of the kept set's 64
+  // buckets (parts <= 64); parts == 1: all of it.
+  int part = 1, parts = 1;
   // Games done in the current pass (from the calling thread).
   std::function<void(uint64_t)> progress;
 };

@@ -12,6 +12,8 @@
 #   --db D           the database to make, ditto (must not exist) (required)
 #   --memory-mb M    memory of each shard task, MiB (default 4096; also --mem)
 #   --threads T      threads (= --cpus-per-task) of each task (default 2)
+#   --count-parts Q  count each shard's kept set in Q tasks, each holding 1/Q
+#                    of it (the count array then has N x Q tasks; default 1)
 #   --partition P    Slurm partition (default: the cluster's default)
 #   --sgfpat PATH    the sgfpat binary, as every node sees it (default: which sgfpat)
 #   --wait           wait for the last job; exit 0 when the database is made
@@ -26,10 +28,10 @@
 # not be read.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "slurm/submit: $*" >&2; exit "${2:-1}"; }
 
-shards="" work="" db="" memory=4096 threads=2 partition="" sgfpat="" wait=0
+shards="" work="" db="" memory=4096 threads=2 partition="" sgfpat="" wait=0 count_parts=1
 plan_args=() inputs=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -38,6 +40,7 @@ while [ $# -gt 0 ]; do
     --db) db="${2:-}"; shift 2 ;;
     --memory-mb) memory="${2:-}"; shift 2 ;;
     --threads) threads="${2:-}"; shift 2 ;;
+    --count-parts) count_parts="${2:-}"; shift 2 ;;
     --partition) partition="${2:-}"; shift 2 ;;
     --sgfpat) sgfpat="${2:-}"; shift 2 ;;
     --wait) wait=1; shift ;;
@@ -50,6 +53,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [[ "$shards" =~ ^[1-9][0-9]*$ ]] || { echo "slurm/submit: --shards N is required" >&2; usage; }
+[[ "$count_parts" =~ ^[1-9][0-9]*$ ]] && [ "$count_parts" -le 64 ] || { echo "slurm/submit: --count-parts Q wants 1..64" >&2; usage; }
 [ -n "$work" ] && [ -n "$db" ] || { echo "slurm/submit: --work and --db are required" >&2; usage; }
 [ ${#inputs[@]} -gt 0 ] || { echo "slurm/submit: no inputs" >&2; usage; }
 sgfpat="${sgfpat:-$(command -v sgfpat)}"
@@ -71,12 +75,15 @@ rm -f "$work/input-problems"
 common=(--parsable --kill-on-invalid-dep=yes --chdir="$work")
 [ -n "$partition" ] && common+=(--partition="$partition")
 last=""
-# submit NAME ARRAY(0/1) STEP [ARGS...]: echoes the job id.
+# submit NAME ARRAY(0, or tasks per shard) STEP [ARGS...]: echoes the job id.
+# A task per shard and part: task t is part t % Q + 1 of shard t / Q
+# (shard-step.sbatch reads Q from SGFPAT_PARTS).
 submit() {
   local name="$1" array="$2" step="$3"; shift 3
   local opts=("${common[@]}" --job-name="sgfpat-$name")
-  if [ "$array" = 1 ]; then
-    opts+=(--array="0-$((shards - 1))" --cpus-per-task="$threads" --mem="${memory}M" --output="$work/logs/%x-%a.out")
+  if [ "$array" != 0 ]; then
+    opts+=(--array="0-$((shards * array - 1))" --export="ALL,SGFPAT_PARTS=$array")
+    opts+=(--cpus-per-task="$threads" --mem="${memory}M" --output="$work/logs/%x-%a.out")
   else
     opts+=(--output="$work/logs/%x.out")
   fi
@@ -93,7 +100,7 @@ submit import 1 import "${run_opts[@]}" || exit 1
 submit sum-sketches 0 sum-sketches || exit 1
 submit kept 1 kept "${run_opts[@]}" || exit 1
 submit merge-kept 0 merge-kept || exit 1
-submit count 1 count "${run_opts[@]}" || exit 1
+submit count "$count_parts" count "${run_opts[@]}" || exit 1
 # finish runs where the combined database's memory is: one task, all threads
 common+=(--cpus-per-task="$threads" --mem="${memory}M")
 submit finish 0 finish --db "$db" "${run_opts[@]}" || exit 1
