@@ -453,10 +453,15 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
     if (!st.ok()) return st;
     st = out.commit(meta);
     if (!st.ok()) return st;
-    for (const std::string& f : part_files) {
-      std::error_code ec;
-      fs::remove(f, ec);  // a leftover is only disk space: a rerun writes it again
-    }
+  }
+  // The parts' files, and those a killed run with another split left.
+  {
+    const std::string prefix = fs::path(counts_path).filename().string() + ".part-";
+    std::error_code ec;
+    std::vector<fs::path> leftovers;
+    for (const auto& entry : fs::directory_iterator(paths.shard_dir(shard), ec))
+      if (entry.path().filename().string().rfind(prefix, 0) == 0) leftovers.push_back(entry.path());
+    for (const fs::path& f : leftovers) fs::remove(f, ec);  // a leftover is only disk space
   }
   // Counts of another split of this shard (an earlier run's) are stale now.
   for (const std::string& f : other_counts_files(paths, shard, task_parts)) {
