@@ -243,7 +243,7 @@ Runner register_shard(CLI::App& app) {
       {"sum-sketches", "Sum the shards' sketches (after every import)", false, false},
       {"kept", "List this shard's played patterns the summed sketch may keep", true, true},
       {"merge-kept", "Merge the shards' kept lists (after every kept step)", false, false},
-      {"count", "Count the merged kept set exactly over this shard's games", true, true},
+      {"count", "Count the merged kept set exactly over this shard's games (in parts when it does not fit --memory-mb)", true, true},
       {"finish", "Sum the shards' counts into one new database with every game", true, false},
   };
   for (const StepFlags& f : kSteps) {
