@@ -102,7 +102,13 @@ int run_step(const std::string& step, const ShardArgs& a) {
     std::cerr << kMe << "--part " << a.part << ": want P/Q with 1 <= P <= Q <= " << kPartBuckets << "\n";
     return kUsage;
   }
-  options.progress = [&](uint64_t games) { progress.update(who + ": " + with_commas(games) + " games"); };
+  std::string part_label;  // "(part i of n) " while a count runs in parts
+  options.progress = [&](uint64_t games) {
+    progress.update(who + ": " + part_label + with_commas(games) + " games");
+  };
+  options.on_part = [&](int part, int parts) {
+    part_label = parts > 1 ? "(part " + std::to_string(part) + " of " + std::to_string(parts) + ") " : "";
+  };
   ShardStepReport r;
   uint64_t shown = 0;
   if (step == "import") {

@@ -404,6 +404,7 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
       table.restrict_to(PartRange::buckets(parts[p].first, parts[p].second));
     positions = 0;
     candidates = 0;
+    if (options.on_part) options.on_part(int(p) + 1, int(parts.size()));
     st = count_resident(plan.settings.scheme, all_games(*db), db->game_count(), std::max(1, options.threads), &table,
                         options.progress, &positions, &candidates);
     if (!st.ok()) return st;

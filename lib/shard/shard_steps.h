@@ -56,6 +56,8 @@ struct ShardRunOptions {
   int part = 1, parts = 1;
   // Games done in the current pass (from the calling thread).
   std::function<void(uint64_t)> progress;
+  // count: a part (1..parts) of this task's count begins its replay.
+  std::function<void(int part, int parts)> on_part;
 };
 
 // What a step did, for its summary.
