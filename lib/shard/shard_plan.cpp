@@ -1,6 +1,7 @@
 #include "shard/shard_plan.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -117,6 +118,54 @@ Status write_plan(const std::string& work, const ShardPlan& plan) {
   const std::string bytes = encode_plan(plan);
   file.write(bytes.data(), bytes.size());
   return file.commit();
+}
+
+namespace {
+// True if `name` is that of part *p of *q of a shard's counts.
+bool counts_part_name(const std::string& name, int* p, int* q) {
+  if (std::sscanf(name.c_str(), "counts-%d-of-%d.", p, q) != 2 || *p < 1 || *q < 1) return false;
+  return name == "counts-" + std::to_string(*p) + "-of-" + std::to_string(*q) + ".records";
+}
+}  // namespace
+
+std::vector<std::string> stale_counts_files(const ShardPaths& paths, int shard, int parts) {
+  std::vector<std::string> out;
+  if (parts != 1) out.push_back(paths.shard_counts(shard));
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(paths.shard_dir(shard), ec)) {
+    int p = 0, q = 0;
+    if (counts_part_name(entry.path().filename().string(), &p, &q) && q != parts) out.push_back(entry.path().string());
+  }
+  return out;
+}
+
+Status shard_counts_files(const ShardPaths& paths, int shard, std::vector<std::string>* out) {
+  out->clear();
+  std::error_code ec;
+  if (std::filesystem::exists(paths.shard_counts(shard), ec)) {
+    out->push_back(paths.shard_counts(shard));
+    return Status::OK();
+  }
+  int parts = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(paths.shard_dir(shard), ec)) {
+    int p = 0, q = 0;
+    if (!counts_part_name(entry.path().filename().string(), &p, &q)) continue;
+    if (parts && q != parts)
+      return Status::InvalidArgument("shard " + std::to_string(shard) + " has counts split into " +
+                                     std::to_string(parts) + " and into " + std::to_string(q) +
+                                     " parts: run its count tasks again, all with the same number of parts");
+    parts = q;
+  }
+  if (parts == 0)
+    return Status::NotFound("shard " + std::to_string(shard) + " has no counts (did its count step finish?)");
+  for (int p = 1; p <= parts; ++p) {
+    const std::string f = paths.shard_counts_part(shard, p, parts);
+    if (!std::filesystem::exists(f, ec))
+      return Status::NotFound("shard " + std::to_string(shard) + ": counts part " + std::to_string(p) + " of " +
+                              std::to_string(parts) + " is missing (did that count task finish?)");
+    out->push_back(f);
+  }
+  return Status::OK();
 }
 
 }  // namespace sgfpat

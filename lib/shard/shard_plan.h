@@ -72,6 +72,15 @@ struct ShardPaths {
   std::string kept() const { return work + "/kept.records"; }
 };
 
+// The counts files of shard i: counts.records, or all q parts of a count
+// split into tasks, part 1 first (it holds the games' figures).  NotFound
+// when there are none or a part is missing; InvalidArgument when parts of
+// two splits are there.
+Status shard_counts_files(const ShardPaths& paths, int shard, std::vector<std::string>* out);
+// The shard's counts files of splits other than into `parts` tasks (what
+// a count into `parts` tasks makes stale).
+std::vector<std::string> stale_counts_files(const ShardPaths& paths, int shard, int parts);
+
 // Writes the plan to the work folder (created if missing).  A folder that
 // already holds the same plan is fine (a rerun); another plan is refused
 // (InvalidArgument): its shards would not fit together.

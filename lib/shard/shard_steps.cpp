@@ -275,24 +275,6 @@ Status merge_kept(const ShardPaths& paths, const ShardPlan& plan, ShardStepRepor
 }
 
 namespace {
-// True if `name` is that of part *p of *q of a shard's counts.
-bool counts_part_name(const std::string& name, int* p, int* q) {
-  if (std::sscanf(name.c_str(), "counts-%d-of-%d.", p, q) != 2 || *p < 1 || *q < 1) return false;
-  return name == "counts-" + std::to_string(*p) + "-of-" + std::to_string(*q) + ".records";
-}
-
-// The shard's counts files of splits other than into `parts` tasks.
-std::vector<std::string> other_counts_files(const ShardPaths& paths, int shard, int parts) {
-  std::vector<std::string> out;
-  if (parts != 1) out.push_back(paths.shard_counts(shard));
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(paths.shard_dir(shard), ec)) {
-    int p = 0, q = 0;
-    if (counts_part_name(entry.path().filename().string(), &p, &q) && q != parts) out.push_back(entry.path().string());
-  }
-  return out;
-}
-
 // The union's patterns: the base (below the split level: in every part)
 // and each bucket's (the split level and above), as kept and extended.
 struct UnionSizes {
@@ -465,7 +447,7 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
     for (const fs::path& f : leftovers) fs::remove(f, ec);  // a leftover is only disk space
   }
   // Counts of another split of this shard (an earlier run's) are stale now.
-  for (const std::string& f : other_counts_files(paths, shard, task_parts)) {
+  for (const std::string& f : stale_counts_files(paths, shard, task_parts)) {
     std::error_code ec;
     fs::remove(f, ec);
   }
@@ -483,37 +465,6 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
 }
 
 namespace {
-// The counts files of shard i: counts.records, or all q parts of a count
-// split into tasks (part 1 first: it holds the games' figures).
-Status counts_files(const ShardPaths& paths, int shard, std::vector<std::string>* out) {
-  out->clear();
-  std::error_code ec;
-  if (fs::exists(paths.shard_counts(shard), ec)) {
-    out->push_back(paths.shard_counts(shard));
-    return Status::OK();
-  }
-  int parts = 0;
-  for (const auto& entry : fs::directory_iterator(paths.shard_dir(shard), ec)) {
-    int p = 0, q = 0;
-    if (!counts_part_name(entry.path().filename().string(), &p, &q)) continue;
-    if (parts && q != parts)
-      return Status::InvalidArgument("shard " + std::to_string(shard) + " has counts split into " +
-                                     std::to_string(parts) + " and into " + std::to_string(q) +
-                                     " parts: run its count tasks again, all with the same number of parts");
-    parts = q;
-  }
-  if (parts == 0)
-    return Status::NotFound("shard " + std::to_string(shard) + " has no counts (did its count step finish?)");
-  for (int p = 1; p <= parts; ++p) {
-    const std::string f = paths.shard_counts_part(shard, p, parts);
-    if (!fs::exists(f, ec))
-      return Status::NotFound("shard " + std::to_string(shard) + ": counts part " + std::to_string(p) + " of " +
-                              std::to_string(parts) + " is missing (did that count task finish?)");
-    out->push_back(f);
-  }
-  return Status::OK();
-}
-
 // Every shard's kept list and counts must come from the games its sketch
 // was made of: an import run again after the sketches were summed (inputs
 // that changed on disk) would break exactness, and is refused.
@@ -524,7 +475,7 @@ Status check_chain(const ShardPaths& paths, const ShardPlan& plan, uint64_t summ
     RecordReader kept, counts;
     std::vector<std::string> files;
     Status st = kept.open(paths.shard_kept(i), RecordKind::kKept, levels);
-    if (st.ok()) st = counts_files(paths, i, &files);
+    if (st.ok()) st = shard_counts_files(paths, i, &files);
     if (st.ok()) st = counts.open(files.front(), RecordKind::kCounts, levels);
     if (!st.ok()) return st;
     if (kept.meta().games != counts.meta().games)
@@ -635,7 +586,7 @@ Status finish_unguarded(const ShardPaths& paths, const ShardPlan& plan, const st
     std::vector<std::string> all_counts;
     for (int i = 0; i < plan.shards; ++i) {
       std::vector<std::string> files;
-      st = counts_files(paths, i, &files);
+      st = shard_counts_files(paths, i, &files);
       if (!st.ok()) return st;
       all_counts.insert(all_counts.end(), files.begin(), files.end());
     }
