@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <filesystem>
 #include <memory>
-#include <mutex>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -13,13 +11,12 @@
 #include "count/count_steps.h"
 #include "count/game_feed.h"
 #include "count/kept_set.h"
-#include "count/key_parts.h"
 #include "count/part_range.h"
 #include "count/played_sketch_file.h"
-#include "count/resident_table.h"
 #include "ingest/ingest_policy.h"
 #include "search/position_index.h"
 #include "shard/record_file.h"
+#include "shard/step_support.h"
 #include "store/stored_replay.h"
 
 namespace sgfpat {
@@ -27,53 +24,7 @@ namespace sgfpat {
 namespace fs = std::filesystem;
 
 namespace {
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-uint64_t file_bytes(const std::string& path) {
-  std::error_code ec;
-  const auto n = fs::file_size(path, ec);
-  return ec ? 0 : uint64_t(n);
-}
-
-Status check_shard(const ShardPlan& plan, int shard) {
-  if (shard < 0 || shard >= plan.shards)
-    return Status::InvalidArgument("shard " + std::to_string(shard) + " is not in 0.." +
-                                   std::to_string(plan.shards - 1) + " (the plan has " +
-                                   std::to_string(plan.shards) + " shards)");
-  return Status::OK();
-}
-
-// Opens a shard's database (its own games only; nobody else writes it).
-// A reader (the steps that only replay its games) can share it with other
-// readers: the count tasks of one shard run at the same time.
-enum class ShardDbUse { kCreate, kRead };
-Status open_shard_db(const ShardPaths& paths, const ShardPlan& plan, int shard, ShardDbUse use, size_t memory_budget,
-                     std::unique_ptr<PatternDb>* db) {
-  const bool create = use == ShardDbUse::kCreate;
-  OpenOptions open;
-  open.create_if_missing = create;
-  open.secondary = use == ShardDbUse::kRead;
-  open.settings = plan.settings;
-  open.check_settings = true;
-  open.memory_bytes = split_memory(memory_budget).db_bytes;
-  Status st = PatternDb::Open(paths.shard_db(shard), open, db);
-  if (st.is_not_found() && !create) return st.with_context("run `sgfpat shard import` for this shard first");
-  return st;
-}
-
-// The steps that hold the plan's sketch refuse a budget it does not fit.
-Status check_sketch_fits(const ShardPlan& plan, size_t memory_budget) {
-  const size_t have = split_memory(memory_budget).count_bytes;
-  if (plan.sketch_bytes <= have) return Status::OK();
-  return Status::InvalidArgument("the plan's sketch (" + std::to_string(plan.sketch_bytes >> 20) +
-                                 " MiB) does not fit the " + std::to_string(have >> 20) +
-                                 " MiB --memory-mb leaves for counting: give this step more memory");
-}
-
-GameSource all_games(PatternDb& db) {
-  return [&db](const GameVisitor& v) { return db.for_each_game(v); };
-}
+using namespace shard_internal;
 
 std::vector<std::string> shard_files(const ShardPlan& plan, std::string (ShardPaths::*file)(int) const,
                                      const ShardPaths& paths) {
@@ -270,196 +221,6 @@ Status merge_kept(const ShardPaths& paths, const ShardPlan& plan, ShardStepRepor
   if (!st.ok()) return st;
   report->games = meta.games;
   report->bytes_written = file_bytes(paths.kept());
-  report->seconds = since(t0);
-  return Status::OK();
-}
-
-namespace {
-// The union's patterns: the base (below the split level: in every part)
-// and each bucket's (the split level and above), as kept and extended.
-struct UnionSizes {
-  uint64_t records = 0;
-  uint64_t base_keys = 0, base_extended = 0;
-  uint64_t keys[kPartBuckets] = {}, extended[kPartBuckets] = {};
-};
-
-Status measure_union(const std::string& path, int levels, UnionSizes* sizes) {
-  *sizes = UnionSizes{};
-  RecordReader in;
-  Status st = in.open(path, RecordKind::kKept, levels);
-  if (!st.ok()) return st.with_context("the union of the kept lists (did merge-kept finish?)");
-  ShardRecord r;
-  while (in.next(&r)) {
-    const bool base = r.level < kSplitLevel;
-    const bool kept = r.flags & kRecordKept, ext = r.flags & kRecordExtended;
-    (base ? sizes->base_keys : sizes->keys[r.bucket]) += kept;
-    (base ? sizes->base_extended : sizes->extended[r.bucket]) += ext;
-    ++sizes->records;
-  }
-  return in.status();
-}
-
-// The union's base and buckets first..last as per-level key lists.
-Status read_union(const std::string& path, int levels, int first, int last,
-                  std::vector<std::vector<uint64_t>>* keys, std::vector<std::vector<uint64_t>>* extended) {
-  keys->assign(size_t(levels), {});
-  extended->assign(size_t(levels), {});
-  RecordReader in;
-  Status st = in.open(path, RecordKind::kKept, levels);
-  if (!st.ok()) return st;
-  ShardRecord r;
-  while (in.next(&r)) {
-    if (r.level >= kSplitLevel && (r.bucket < first || r.bucket > last)) continue;
-    if (r.flags & kRecordKept) (*keys)[size_t(r.level - 1)].push_back(r.key);
-    if (r.flags & kRecordExtended) (*extended)[size_t(r.level - 1)].push_back(r.key);
-  }
-  return in.status();
-}
-}  // namespace
-
-Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, const ShardRunOptions& options,
-                   ShardStepReport* report) {
-  *report = ShardStepReport{};
-  const auto t0 = Clock::now();
-  Status st = check_shard(plan, shard);
-  if (!st.ok()) return st;
-  const int task_part = options.part, task_parts = options.parts;
-  if (task_parts < 1 || task_parts > kPartBuckets || task_part < 1 || task_part > task_parts)
-    return Status::InvalidArgument("part " + std::to_string(task_part) + " of " + std::to_string(task_parts) +
-                                   ": want 1 <= part <= parts <= " + std::to_string(kPartBuckets));
-  const int levels = plan.settings.scheme.levels;
-  UnionSizes sizes;
-  st = measure_union(paths.kept(), levels, &sizes);
-  if (!st.ok()) return st;
-
-  // This task's buckets, then runs of them whose patterns, with the base,
-  // fit the budget (count/key_parts.h: a part counts exactly what one
-  // table would).  The task of part 1 writes the base and the games'
-  // figures; the others only their buckets.
-  const int task_first = kPartBuckets * (task_part - 1) / task_parts;
-  const int task_last = kPartBuckets * task_part / task_parts - 1;
-  const size_t have = split_memory(options.memory_budget).count_bytes;
-  std::vector<std::pair<int, int>> parts;
-  for (int first = task_first; first <= task_last;) {
-    uint64_t k = sizes.base_keys, e = sizes.base_extended;
-    int last = first - 1;
-    while (last + 1 <= task_last) {
-      const uint64_t k2 = k + sizes.keys[last + 1], e2 = e + sizes.extended[last + 1];
-      if (part_bytes_for(k2, e2) > have) break;
-      k = k2, e = e2, ++last;
-    }
-    if (last < first) {
-      const uint64_t need = (size_t(1) << 20) - 1 + part_bytes_for(sizes.base_keys + sizes.keys[first], sizes.base_extended + sizes.extended[first]);
-      return Status::NotSupported("the kept set (" + std::to_string(sizes.records) + " patterns) cannot be counted in " +
-                                  std::to_string(have >> 20) + " MiB, the memory --memory-mb leaves for counting: " +
-                                  "its smallest part (the " + std::to_string(sizes.base_keys) +
-                                  " patterns below level " + std::to_string(kSplitLevel) + " and one " +
-                                  std::to_string(kPartBuckets) + "th of the others) needs " +
-                                  std::to_string(need >> 20) + " MiB: give the count step more memory");
-    }
-    parts.emplace_back(first, last);
-    first = last + 1;
-  }
-
-  std::unique_ptr<PatternDb> db;
-  st = open_shard_db(paths, plan, shard, ShardDbUse::kRead, options.memory_budget, &db);
-  if (!st.ok()) return st;
-  // One part writes the counts file itself; several write a file each,
-  // merged into it at the end (each part's records are in order, the
-  // parts' interleave).
-  const std::string counts_path =
-      task_parts == 1 ? paths.shard_counts(shard) : paths.shard_counts_part(shard, task_part, task_parts);
-  const bool writes_base = task_part == 1;
-  auto part_path = [&](size_t p) {
-    return parts.size() == 1 ? counts_path : counts_path + ".part-" + std::to_string(p + 1);
-  };
-  std::atomic<uint64_t> positions{0}, candidates{0};
-  std::vector<std::string> part_files;
-  for (size_t p = 0; p < parts.size(); ++p) {
-    std::vector<std::vector<uint64_t>> keys, extended;
-    st = read_union(paths.kept(), levels, parts[p].first, parts[p].second, &keys, &extended);
-    if (!st.ok()) return st;
-    ResidentTable table(keys, extended);
-    keys.clear();
-    extended.clear();
-    if (parts[p] != std::make_pair(0, kPartBuckets - 1))
-      table.restrict_to(PartRange::buckets(parts[p].first, parts[p].second));
-    positions = 0;
-    candidates = 0;
-    if (options.on_part) options.on_part(int(p) + 1, int(parts.size()));
-    st = count_resident(plan.settings.scheme, all_games(*db), db->game_count(), std::max(1, options.threads), &table,
-                        options.progress, &positions, &candidates);
-    if (!st.ok()) return st;
-
-    RecordWriter out;
-    st = out.open(part_path(p), RecordKind::kCounts, levels);
-    if (!st.ok()) return st;
-    std::vector<std::pair<uint64_t, PatternCounts>> sorted;
-    // The base is counted whole in every part: the first part writes it.
-    for (int level = p == 0 && writes_base ? 1 : kSplitLevel; level <= levels; ++level) {
-      sorted.clear();
-      table.for_each_at(level, [&](uint64_t key, const PatternCounts& c) {
-        if (c.seen || c.played) sorted.emplace_back(key, c);  // zeros add nothing to the sums
-      });
-      std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (const auto& [key, c] : sorted) {
-        ShardRecord rec;
-        rec.level = level;
-        rec.key = key;
-        rec.counts = c;
-        out.add(rec);
-      }
-    }
-    RecordMeta meta;
-    if (p == 0 && writes_base) {
-      meta.games = db->game_count();
-      meta.positions = positions;
-      meta.candidates = candidates;
-    }
-    st = out.commit(meta);
-    if (!st.ok()) return st;
-    report->kept_keys += table.size() - (p == 0 && writes_base ? 0 : sizes.base_keys);
-    part_files.push_back(part_path(p));
-  }
-  if (parts.size() > 1) {
-    RecordWriter out;
-    st = out.open(counts_path, RecordKind::kCounts, levels);
-    if (!st.ok()) return st;
-    RecordMeta meta;
-    st = merge_records(
-        part_files, RecordKind::kCounts, levels,
-        [&](const ShardRecord& r) {
-          out.add(r);
-          return Status::OK();
-        },
-        &meta);
-    if (!st.ok()) return st;
-    st = out.commit(meta);
-    if (!st.ok()) return st;
-  }
-  // The parts' files, and those a killed run with another split left.
-  {
-    const std::string prefix = fs::path(counts_path).filename().string() + ".part-";
-    std::error_code ec;
-    std::vector<fs::path> leftovers;
-    for (const auto& entry : fs::directory_iterator(paths.shard_dir(shard), ec))
-      if (entry.path().filename().string().rfind(prefix, 0) == 0) leftovers.push_back(entry.path());
-    for (const fs::path& f : leftovers) fs::remove(f, ec);  // a leftover is only disk space
-  }
-  // Counts of another split of this shard (an earlier run's) are stale now.
-  for (const std::string& f : stale_counts_files(paths, shard, task_parts)) {
-    std::error_code ec;
-    fs::remove(f, ec);
-  }
-  RecordReader check;
-  st = check.open(counts_path, RecordKind::kCounts, levels);
-  if (!st.ok()) return st;
-  report->games = db->game_count();
-  report->positions = check.meta().positions;
-  report->candidates = check.meta().candidates;
-  report->records = check.records();
-  report->parts = parts.size();
-  report->bytes_written = file_bytes(counts_path);
   report->seconds = since(t0);
   return Status::OK();
 }
