@@ -50,6 +50,16 @@ Status count_resident(const KeyScheme& scheme, const GameSource& source, uint64_
                       std::atomic<uint64_t>* positions, std::atomic<uint64_t>* candidates,
                       int incremental_rings = 0);
 
+// How many levels of one played move (`keys[l - 1]` its level-l key) the
+// finished `sketch` may keep: the levels 1..top up to the first of 1..last
+// whose estimate is below min_played (a kept pattern's smaller parts were
+// played at least as often, so they are kept too).
+inline int levels_reaching(const CountMinSketch& sketch, const uint64_t* keys, int last, unsigned min_played) {
+  int top = 0;
+  while (top < last && sketch.estimate(level_item(top + 1, keys[top])) >= min_played) ++top;
+  return top;
+}
+
 // Replays the stored game records of `batch` and appends to *keys the
 // keys of every played move, L per move (levels 1..L).
 Status played_keys(const KeyScheme& scheme, const std::vector<std::string>& batch, std::vector<uint64_t>* keys);

@@ -47,9 +47,7 @@ Status list_part(const KeyScheme& scheme, const GameSource& source, uint64_t tot
           // the split level need no estimate.
           const uint64_t* k = &keys[m * L];
           const size_t last = L >= size_t(kSplitLevel) && !range.contains(k[kSplitLevel - 1]) ? kSplitLevel : L;
-          uint8_t top = 0;
-          while (top < last && sketch.estimate(level_item(top + 1, k[top])) >= min_played) ++top;
-          tops[m] = top;
+          tops[m] = uint8_t(levels_reaching(sketch, k, int(last), min_played));
         }
         std::lock_guard<std::mutex> lock(mu);
         if (overflow) return Status::OK();

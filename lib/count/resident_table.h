@@ -42,7 +42,7 @@ class ResidentTable {
   // Slot handle of (level, key), or -1 when the key is not in the set.
   int32_t find(int level, uint64_t key) const;
   void prefetch(int level, uint64_t key) const {
-    if (restricted_ && level == kSplitLevel && !range_.contains(key)) return;
+    if (outside_part(level, key)) return;
     const Level& lv = levels_[size_t(level - 1)];
     prefetch_line(&lv.buckets[home(key, lv.buckets.size())]);
   }
@@ -80,7 +80,7 @@ class ResidentTable {
 
   // The interface CandidateCounter counts through (see DrainingCounts).
   int32_t lookup(int level, uint64_t key) const {
-    if (restricted_ && level == kSplitLevel && !range_.contains(key)) return -1;
+    if (outside_part(level, key)) return -1;
     return find(level, key);
   }
   bool must_drain() const { return false; }
@@ -134,6 +134,11 @@ class ResidentTable {
   Counts& counts(int level, int32_t slot) { return levels_[size_t(level - 1)].counts[size_t(slot) >> 1]; }
   const Counts& counts(int level, int32_t slot) const {
     return levels_[size_t(level - 1)].counts[size_t(slot) >> 1];
+  }
+
+  // A split-level key of another part (restrict_to()).
+  bool outside_part(int level, uint64_t key) const {
+    return restricted_ && level == kSplitLevel && !range_.contains(key);
   }
 
   std::vector<Level> levels_;

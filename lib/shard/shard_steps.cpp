@@ -132,25 +132,22 @@ Status list_kept(const ShardPaths& paths, const ShardPlan& plan, int shard, cons
         if (!s.ok()) return s;
         KeptCollector& c = collectors[size_t(t)];
         const size_t L = size_t(levels);
-        // A move's levels up to the first below min_played, as in pass 1
-        // of recount(): a kept pattern's smaller parts are kept too.
-        for (size_t m = 0; m + L <= keys.size(); m += L) {
-          int top = 0;
-          while (top < levels && sketch.estimate(level_item(top + 1, keys[m + size_t(top)])) >= min_played) ++top;
-          c.add_move(&keys[m], top);
-        }
+        // As pass 1 of recount(), with the estimate over all shards.
+        for (size_t m = 0; m + L <= keys.size(); m += L)
+          c.add_move(&keys[m], levels_reaching(sketch, &keys[m], levels, min_played));
         items += keys.size();
         return Status::OK();
       },
       options.progress);
   if (!st.ok()) return st;
   summed.sketch.reset();
-  KeySet kept(levels * kPartBuckets, 64), extended(levels * kPartBuckets, 64);
-  for (KeptCollector& c : collectors) {
-    kept.merge(std::move(c.kept));
-    extended.merge(std::move(c.extended));
+  KeptCollector& index = collectors.front();  // all lists, by list_index()
+  for (size_t t = 1; t < collectors.size(); ++t) {
+    index.kept.merge(std::move(collectors[t].kept));
+    index.extended.merge(std::move(collectors[t].extended));
   }
-  const KeptCollector& index = collectors.front();
+  KeySet& kept = index.kept;
+  KeySet& extended = index.extended;
 
   RecordWriter out;
   st = out.open(paths.shard_kept(shard), RecordKind::kKept, levels);
