@@ -4,6 +4,7 @@
 // the RocksDB copy of a table read back whole.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <random>
 #include <unordered_set>
 
@@ -36,12 +37,17 @@ Position play(const Position& pos, int p) {
 
 // Every position reachable from the empty board by legal moves that capture
 // nothing (the game goes on), as table numbers.
-std::vector<uint64_t> reachable(const RetroTable& t) {
+// Computed once per table (the test cases share them).
+const std::vector<uint64_t>& reachable(const RetroTable& t) {
+  static std::map<const RetroTable*, std::vector<uint64_t>> done;
+  auto it = done.find(&t);
+  if (it != done.end()) return it->second;
+  std::vector<uint64_t>& out = done[&t];
   const Geometry& g = t.geometry();
   std::unordered_set<uint64_t> seen;
   std::vector<Position> stack{Position{}};
   seen.insert(0);
-  std::vector<uint64_t> out{0};
+  out.push_back(0);
   while (!stack.empty()) {
     Position pos = stack.back();
     stack.pop_back();
@@ -132,7 +138,7 @@ TEST_CASE("table: 2x2 worked by hand") {
 TEST_CASE("table vs proving search: every reachable position of 3x3, 4x3 and 3x4") {
   for (auto [w, h] : {std::pair{3, 3}, std::pair{4, 3}, std::pair{3, 4}}) {
     const RetroTable& t = table(w, h);
-    std::vector<uint64_t> all = reachable(t);
+    const std::vector<uint64_t>& all = reachable(t);
     int wins = 0;
     compare(t, all, &wins);
     MESSAGE(w, "x", h, ": ", all.size(), " reachable positions, ", wins, " won by the side to move");
@@ -144,7 +150,7 @@ TEST_CASE("table vs proving search: every reachable position of 3x3, 4x3 and 3x4
 
 TEST_CASE("table vs proving search: 4x4, all positions up to 5 stones and a random sample") {
   const RetroTable& t = table(4, 4);
-  std::vector<uint64_t> all = reachable(t);
+  const std::vector<uint64_t>& all = reachable(t);
   MESSAGE("4x4: ", all.size(), " reachable positions, ", t.positions(), " in the table");
   std::vector<uint64_t> pick;
   std::mt19937_64 rng(4);
@@ -156,6 +162,38 @@ TEST_CASE("table vs proving search: 4x4, all positions up to 5 stones and a rand
   compare(t, pick, &wins);
   MESSAGE("4x4: compared ", pick.size(), " positions, ", wins, " wins");
   CHECK(pick.size() > 5000);
+}
+
+TEST_CASE("table vs every move classified, one search per move or split down to three plies") {
+  const RetroTable& t = table(4, 4);
+  const Geometry& g = t.geometry();
+  const std::vector<uint64_t>& all = reachable(t);
+  std::mt19937_64 rng(16);
+  int positions = 0, moves = 0;
+  for (uint64_t idx : all) {
+    Position pos = t.position(idx);
+    if (popcount(pos.occupied()) > 6 || rng() % 600) continue;
+    ++positions;
+    for (int depth = 1; depth <= 3; ++depth) {
+      SolveOptions o;
+      o.seconds = 0;
+      o.table_mb = 1;
+      o.split_depth = depth;
+      Solver solver(g, o);
+      for (const MoveResult& m : solver.solve_all_moves(pos)) {
+        MoveKind k = classify_move(g, pos, pos.to_move, m.move);
+        Verdict expect = k == MoveKind::Capture ? Verdict::Win
+                         : k == MoveKind::Suicide ? Verdict::Loss
+                         : table_verdict(t, play(pos, m.move)) == Verdict::Win ? Verdict::Loss
+                                                                                 : Verdict::Win;
+        INFO("split depth ", depth, ", move ", g.name(m.move), " of\n", to_rows(g, pos));
+        CHECK(m.verdict == expect);
+        ++moves;
+      }
+    }
+  }
+  MESSAGE("4x4: every move of ", positions, " positions classified at depths 1-3 (", moves, " answers)");
+  CHECK(positions > 100);
 }
 
 TEST_CASE("table in RocksDB: written, summarised and read back") {

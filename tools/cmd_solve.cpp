@@ -21,6 +21,7 @@ struct Args {
   int game = 1, move = -1, threads = 1, table_mb = 256, capture_plies = 13, init_spread = 1, init_mobility = 0;
   double seconds = 10;
   bool all_moves = false, json = false, table = false;
+  int split_depth = 1;
 };
 
 bool parse_size(const std::string& s, int* w, int* h) {
@@ -174,6 +175,10 @@ Runner register_solve(CLI::App& app) {
       ->check(CLI::Range(0, 100))
       ->capture_default_str();
   cmd->add_flag("--all-moves", a->all_moves, "Classify every move of the side to move");
+  cmd->add_option("--split-depth", a->split_depth,
+                  "With --all-moves: solve the replies move by move down to this many plies (each its own "
+                  "search, budgets shared out in passes), instead of one search per move")
+      ->check(CLI::Range(1, 4));
   cmd->add_flag("--json", a->json, "Print the result as one JSON object");
   cmd->add_flag("--table", a->table,
                 "Retrograde table: build it into --db for --size (at most 20 points) unless there, "
@@ -196,6 +201,7 @@ Runner register_solve(CLI::App& app) {
     opt.capture_plies = a->capture_plies;
     opt.init_spread = a->init_spread;
     opt.init_mobility = a->init_mobility;
+    opt.split_depth = a->split_depth;
     Solver solver(g, opt);
     nlohmann::json out = {{"size", std::to_string(g.width()) + "x" + std::to_string(g.height())},
                           {"to_move", side_name(pos.to_move)},

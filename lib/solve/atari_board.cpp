@@ -9,6 +9,7 @@ namespace sgfpat::solve {
 Geometry::Geometry(int width, int height) : width_(width), height_(height) {
   for (int y = 0; y < height_; ++y)
     for (int x = 0; x < width_; ++x) board_ |= bit(index(x, y));
+  fits64_ = (board_ >> 64) == 0;
 }
 
 std::string Geometry::name(int i) const {

@@ -128,6 +128,18 @@ struct Worker {
     return Verdict::Unknown;
   }
 
+  // Stores a child of ours as won by the opponent (its mover), who answers
+  // `reply`; `frame` is the symmetry of the child's canonical key.
+  void settle_lost(uint64_t child_key, int frame, int reply) {
+    TTEntry e;
+    e.key = child_key;
+    e.pn = 0;
+    e.dn = kInf;
+    e.work = 1;
+    e.best = to_frame(frame, reply);
+    tt.store(e);
+  }
+
   // df-pn's multiple iterative deepening at one node, negamax form: pn is
   // the proof number of "the mover wins", dn its disproof number.
   // `ks` holds the position's keys under every symmetry: the table is read
@@ -202,16 +214,15 @@ struct Worker {
             ++stats.moves_played;
             lost = can_capture(child_raw[i], theirs, mine | bit(p), &reply, threat);
           }
-          if (lost) {
-            TTEntry ce;
-            ce.key = child_key[i];
-            ce.pn = 0;
-            ce.dn = kInf;
-            ce.work = 1;
-            ce.best = to_frame(child_frame[i], reply);
-            tt.store(ce);
-          }
+          if (lost) settle_lost(child_key[i], child_frame[i], reply);
         }
+      } else if (opt.threat2) {
+        // No capture yet, but maybe a move after which none of our replies
+        // stops one: a move of ours off that threat's zone leaves it on.
+        zone = 0;
+        if (threat2_search(g, theirs, mine, opt.capture_plies, &stats.moves_played, &threat, &zone))
+          for (int i = 0; i < n; ++i)
+            if (!(zone & bit(t.moves[i].point))) settle_lost(child_key[i], child_frame[i], threat);
       }
     }
     // The move that settled this node before goes first.
@@ -433,6 +444,90 @@ std::vector<std::vector<int>> position_symmetries(const Geometry& g, const Posit
   return out;
 }
 
+namespace {
+// Squared distance (in half points) from the board's centre.
+int centre_distance(const Geometry& g, int p) {
+  int dx = 2 * g.x_of(p) - (g.width() - 1), dy = 2 * g.y_of(p) - (g.height() - 1);
+  return dx * dx + dy * dy;
+}
+}  // namespace
+
+// A position above the proving searches: its moves are solved one by one,
+// each by its own search (or split again), so that the budget goes to every
+// move in turn instead of to the most promising one only.
+struct SplitNode {
+  Position pos;
+  Verdict verdict = Verdict::Unknown;  // for pos.to_move
+  uint64_t proof_size = 0;
+  SolveStats stats;
+  bool expanded = false;
+  std::vector<SplitNode> kids;  // one per legal move up to the position's symmetries, centre first
+};
+
+void Solver::split_pass(SplitNode& n, int depth, double budget, std::chrono::steady_clock::time_point end) {
+  if (n.verdict != Verdict::Unknown) return;
+  double left = std::chrono::duration<double>(end - Clock::now()).count();
+  if (left <= 0) return;
+  if (depth <= 0) {
+    opt_.seconds = std::min(budget, left);
+    SolveResult r = solve(n.pos);
+    n.stats.nodes += r.stats.nodes;
+    n.stats.moves_played += r.stats.moves_played;
+    n.stats.tt_lookups += r.stats.tt_lookups;
+    n.stats.tt_hits += r.stats.tt_hits;
+    n.stats.seconds += r.stats.seconds;
+    n.stats.cpu_seconds += r.stats.cpu_seconds;
+    n.verdict = r.verdict;
+    n.proof_size = r.proof_size;
+    return;
+  }
+  if (!n.expanded) {
+    n.expanded = true;
+    auto syms = position_symmetries(g_, n.pos);
+    std::vector<int> moves;
+    for (Bits e = g_.board() & ~n.pos.occupied(); e; e &= e - 1) {
+      int p = lowest(e), r = p;
+      for (auto& m : syms) r = std::min(r, m[size_t(p)]);
+      MoveKind kind = classify_move(g_, n.pos, n.pos.to_move, p);
+      if (kind == MoveKind::Capture) {
+        n.verdict = Verdict::Win;
+        n.proof_size = 1;
+        n.kids.clear();
+        return;
+      }
+      if (r == p && kind == MoveKind::Normal) moves.push_back(p);
+    }
+    std::stable_sort(moves.begin(), moves.end(),
+                     [&](int a, int b) { return centre_distance(g_, a) < centre_distance(g_, b); });
+    for (int p : moves) n.kids.push_back(SplitNode{apply(n.pos, p), Verdict::Unknown, 0, {}, false, {}});
+  }
+  bool all_won = true;
+  uint64_t proof = 1;
+  for (SplitNode& k : n.kids) {
+    split_pass(k, depth - 1, budget, end);
+    n.stats.nodes += k.stats.nodes;
+    n.stats.moves_played += k.stats.moves_played;
+    n.stats.tt_lookups += k.stats.tt_lookups;
+    n.stats.tt_hits += k.stats.tt_hits;
+    n.stats.seconds += k.stats.seconds;
+    n.stats.cpu_seconds += k.stats.cpu_seconds;
+    k.stats = SolveStats{};  // counted once
+    if (k.verdict == Verdict::Loss) {
+      n.verdict = Verdict::Win;
+      n.proof_size = 1 + k.proof_size;
+      n.kids.clear();
+      return;
+    }
+    if (k.verdict != Verdict::Win) all_won = false;
+    proof += k.proof_size;
+  }
+  if (all_won) {  // every move loses (or there is none)
+    n.verdict = Verdict::Loss;
+    n.proof_size = proof;
+    n.kids.clear();
+  }
+}
+
 std::vector<MoveResult> Solver::solve_all_moves(const Position& pos) {
   std::vector<MoveResult> out;
   auto syms = position_symmetries(g_, pos);
@@ -474,41 +569,36 @@ std::vector<MoveResult> Solver::solve_all_moves(const Position& pos) {
   // Central moves first: on an empty board they are the likely wins (Black
   // wins the empty 6x6 with a move near the centre), and a pass that runs out
   // of time has then spent it on them.
-  auto centre_distance = [&](int p) {
-    int dx = 2 * g_.x_of(p) - (g_.width() - 1), dy = 2 * g_.y_of(p) - (g_.height() - 1);
-    return dx * dx + dy * dy;
-  };
   std::stable_sort(todo.begin(), todo.end(),
-                   [&](int a, int b) { return centre_distance(a) < centre_distance(b); });
+                   [&](int a, int b) { return centre_distance(g_, a) < centre_distance(g_, b); });
+  std::vector<SplitNode> nodes(todo.size());
+  for (size_t i = 0; i < todo.size(); ++i) nodes[i].pos = apply(pos, todo[i]);
   // Passes of growing budgets over the open moves, the table kept between
   // them, so that one hard move does not starve the others.
-  double budget = 0.5;
   SolveOptions saved = opt_;
-  for (;;) {
+  // A first pass of about the same total at every depth: each ply of
+  // splitting multiplies the searches by some 16 to 30 moves, most of them
+  // settled in milliseconds by the tactics.
+  double first = 0.5;
+  for (int d = 1; d < opt_.split_depth; ++d) first /= 16;
+  for (double budget = std::max(first, 0.002);; budget *= 4) {
     bool open = false;
-    for (int p : todo) {
-      MoveResult* mr = nullptr;
-      for (auto& m : out)
-        if (m.move == p) mr = &m;
-      if (mr->verdict != Verdict::Unknown) continue;
-      double left = std::chrono::duration<double>(t_end - Clock::now()).count();
-      if (left <= 0) break;
-      opt_.seconds = std::min(budget, left);
-      SolveResult r = solve(apply(pos, p));
-      mr->stats.nodes += r.stats.nodes;
-      mr->stats.moves_played += r.stats.moves_played + 1;
-      mr->stats.tt_lookups += r.stats.tt_lookups;
-      mr->stats.tt_hits += r.stats.tt_hits;
-      mr->stats.seconds += r.stats.seconds;
-      mr->stats.cpu_seconds += r.stats.cpu_seconds;
-      mr->proof_size = r.proof_size ? r.proof_size + 1 : 0;
-      mr->verdict = r.verdict == Verdict::Win ? Verdict::Loss : r.verdict == Verdict::Loss ? Verdict::Win
-                                                                                         : Verdict::Unknown;
-      if (mr->verdict == Verdict::Unknown) open = true;
+    for (size_t i = 0; i < todo.size() && Clock::now() < t_end; ++i) {
+      split_pass(nodes[i], opt_.split_depth - 1, budget, t_end);
+      open |= nodes[i].verdict == Verdict::Unknown;
     }
     if (!open || Clock::now() >= t_end) break;
-    budget *= 4;
   }
+  for (size_t i = 0; i < todo.size(); ++i)
+    for (auto& m : out)
+      if (m.move == todo[i]) {
+        const SplitNode& n = nodes[i];
+        m.stats = n.stats;
+        m.stats.moves_played += 1;
+        m.proof_size = n.proof_size ? n.proof_size + 1 : 0;
+        m.verdict = n.verdict == Verdict::Win ? Verdict::Loss : n.verdict == Verdict::Loss ? Verdict::Win
+                                                                                         : Verdict::Unknown;
+      }
   opt_ = saved;
   // Symmetric copies take the answer of their representative.
   for (auto& m : out) {

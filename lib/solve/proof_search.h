@@ -2,7 +2,9 @@
 // with the 1+epsilon threshold trick) over a shared transposition table on
 // Zobrist keys.  Every node first applies the exact tactics of tactics.h
 // (immediate capture, forced replies to ataris, no self-ataris) and the
-// bounded capture search; moves are tried in the order of liberties taken
+// bounded capture search; the moves that leave on an opponent's capture or
+// two-move threat (tactics.h, with the zones that make that exact) are
+// settled as lost without search; the others are tried in the order of liberties taken
 // from enemy chains, then closeness to own chains, and the move that proved
 // or refuted a node before (kept in the table) comes first.
 //
@@ -11,6 +13,7 @@
 // proved; when the time or node budget runs out the answer is Unknown.
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -32,6 +35,8 @@ struct SolveOptions {
   int init_mobility = 0;      // unvisited children start at (empty points - 1) / this (0: at 1)
   bool symmetric_keys = true;  // one table entry for a position and its mirror images
   bool threat_check = true;   // settle at once the moves that leave an opponent's capture search on
+  bool threat2 = true;        // ... and those that leave on an opponent's two-move threat
+  int split_depth = 1;         // solve_all_moves(): plies solved move by move above the searches
   bool count_proof = true;     // walk the proof tree to report its size
   uint64_t max_proof_nodes = 50'000'000;
 };
@@ -61,6 +66,8 @@ struct MoveResult {
   SolveStats stats;
 };
 
+struct SplitNode;
+
 class Solver {
  public:
   Solver(const Geometry& g, SolveOptions options);
@@ -70,13 +77,20 @@ class Solver {
 
   // Classifies every first move of the side to move (moves the same by a
   // symmetry of the position are searched once and reported for each).
-  // The budget in the options is for the whole call.
+  // The budget in the options is for the whole call, given out in passes
+  // of growing budgets to the moves still open; with split_depth d > 1 the
+  // replies to each move, down to d plies, are solved one by one the same
+  // way (a position is won as soon as one move is proved, lost when all are).
+  // The proof sizes are then summed over the separate searches.
   std::vector<MoveResult> solve_all_moves(const Position& pos);
 
   const Geometry& geometry() const { return g_; }
 
  private:
   friend struct Worker;
+  // One pass over an open split node: every open move `depth` plies down
+  // gets `budget` seconds of search, none past `end`.
+  void split_pass(SplitNode& node, int depth, double budget, std::chrono::steady_clock::time_point end);
   Geometry g_;
   SolveOptions opt_;
   BoardSymmetries sym_;

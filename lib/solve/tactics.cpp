@@ -86,7 +86,8 @@ void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out) {
 }
 
 bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64_t* moves_played,
-                    int* first_move, int hint, Bits* zone) {
+                    int* first_move, int hint, Bits* zone, int extra_stones) {
+  const int guard = extra_stones + 1;
   Bits empty = g.board() & ~(mine | theirs);
   Bits targets = 0;  // liberties of enemy chains with two liberties
   for (Bits s = theirs; s;) {
@@ -96,7 +97,7 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
     int n = popcount(libs);
     if (n == 1) {
       *first_move = lowest(libs);
-      if (zone) *zone |= libs | liberties_of_short_chains(g, mine, empty, 2);
+      if (zone) *zone |= libs | liberties_of_short_chains(g, mine, empty, guard);
       return true;
     }
     if (n == 2) targets |= libs;
@@ -131,8 +132,8 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
     // line: the chains it reads and the attacker's short liberties.
     auto mark = [&](Bits extra) {
       if (!zone) return;
-      Bits z = extra | bit(p) | liberties_of_short_chains(g, mine, empty, 2) |
-               liberties_of_short_chains(g, mine2, empty2, 2);
+      Bits z = extra | bit(p) | liberties_of_short_chains(g, mine, empty, guard) |
+               liberties_of_short_chains(g, mine2, empty2, guard);
       for (Bits s = theirs & g.neighbours(bit(p)); s; s &= s - 1) z |= g.neighbours(g.chain(theirs, lowest(s))) & empty;
       *zone |= z;
     };
@@ -160,11 +161,54 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
     *moves_played += 2;
     int dummy;
     Bits sub = 0;
-    if (capture_search(g, mine2, theirs2, plies - 2, moves_played, &dummy, -1, zone ? &sub : nullptr)) {
+    if (capture_search(g, mine2, theirs2, plies - 2, moves_played, &dummy, -1, zone ? &sub : nullptr,
+                       extra_stones)) {
       *first_move = p;
       mark(escape_zone | sub);
       return true;
     }
+  }
+  return false;
+}
+
+bool threat2_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64_t* moves_played,
+                    int* first_move, Bits* zone) {
+  const Bits empty = g.board() & ~(mine | theirs);
+  if (liberties_of_short_chains(g, mine, empty, 1)) return false;  // the defender captures first
+  // A threat starts by making a defender chain short of liberties (the
+  // capture search attacks chains of two), or by mending the mover's own
+  // short chains that spoil an attack.
+  Bits cands = liberties_of_short_chains(g, theirs, empty, 3) | liberties_of_short_chains(g, mine, empty, 2);
+  for (Bits c = cands; c; c &= c - 1) {
+    const int m = lowest(c);
+    const Bits mine2 = mine | bit(m), empty2 = empty & ~bit(m);
+    // m may be neither suicide nor a self-atari (no other chain of the
+    // mover is in atari: the defender would have captured it).
+    if (popcount(g.neighbours(g.chain(mine2, m)) & empty2) < 2) continue;
+    ++*moves_played;
+    int first;
+    // The threat's zone holds against two extra stones: the defender's reply
+    // and the stone the caller asks about.
+    Bits threat_zone = 0;
+    if (!capture_search(g, mine2, theirs, plies, moves_played, &first, -1, &threat_zone, 2)) continue;
+    // (The threat's zone holds the liberties of the mover's chains with up
+    // to three once m is played, so the two extra stones can atari none.)
+    Bits z = bit(m) | threat_zone;
+    bool holds = true;
+    for (Bits r = threat_zone & empty2; r && holds; r &= r - 1) {
+      const int q = lowest(r);
+      const Bits theirs3 = theirs | bit(q), empty3 = empty2 & ~bit(q);
+      if (!(g.neighbours(g.chain(theirs3, q)) & empty3)) continue;  // suicide: not a move
+      ++*moves_played;
+      Bits reply_zone = 0;
+      int again;
+      holds = capture_search(g, mine2, theirs3, plies, moves_played, &again, first, &reply_zone, 1);
+      z |= reply_zone;
+    }
+    if (!holds) continue;
+    *first_move = m;
+    if (zone) *zone |= z & empty;
+    return true;
   }
   return false;
 }

@@ -62,9 +62,22 @@ void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out);
 // capture is immediate).
 // `hint`, if >= 0, is tried first (a move that worked in a similar position).
 // `zone`, if given, gets on true the empty points the found capture depends
-// on: a stone of the defender on any other empty point (that neither
-// captures nor is a self-atari) leaves the same capture working.
+// on: up to `extra_stones` stones of the defender on other empty points
+// (none capturing) leave the same capture working.  (The zone holds the
+// liberties of every attacker chain the line passes with at most
+// extra_stones + 1 of them, so that so many stones can neither atari nor
+// capture one.)
 bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64_t* moves_played,
-                    int* first_move, int hint = -1, Bits* zone = nullptr);
+                    int* first_move, int hint = -1, Bits* zone = nullptr, int extra_stones = 1);
+
+// Two-move threat ("lambda 2"): the defender (`theirs`) to move, passes; the
+// mover then has a move after which every reply of the defender loses to
+// capture_search().  On true, *first_move is that move and *zone the empty
+// points the proof depends on: a defender's stone on any other empty point
+// (that neither captures nor is a self-atari) leaves the threat working, so
+// such a move of the defender loses.  Only tried when the mover has no
+// capture_search() win at once (the caller checked).
+bool threat2_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64_t* moves_played,
+                    int* first_move, Bits* zone);
 
 }  // namespace sgfpat::solve

@@ -1,5 +1,7 @@
 #include "solve/transposition_table.h"
 
+#include <sys/mman.h>
+
 #include <new>
 #include <type_traits>
 
@@ -10,12 +12,20 @@ TranspositionTable::TranspositionTable(size_t megabytes) : locks_(new Lock[kLock
   size_t n = 1024;
   while (n * 2 <= want) n *= 2;
   static_assert(std::is_aggregate_v<Bucket> && std::is_trivially_destructible_v<Bucket>,
-                "buckets are made by calloc: all-zero bytes must be an empty bucket");
-  buckets_.reset(static_cast<Bucket*>(std::calloc(n, sizeof(Bucket))));
-  if (!buckets_) throw std::bad_alloc();
+                "buckets are fresh anonymous pages: all-zero bytes must be an empty bucket");
+  bytes_ = n * sizeof(Bucket);
+  void* mem = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) throw std::bad_alloc();
+  // Every look-up lands on a random page: with 2 MB pages the address
+  // translations stay cached (a third of the search's time went to them).
+  // Where the system offers none this changes nothing.
+  madvise(mem, bytes_, MADV_HUGEPAGE);
+  buckets_ = static_cast<Bucket*>(mem);
   buckets_n_ = n;
   mask_ = n - 1;
 }
+
+TranspositionTable::~TranspositionTable() { munmap(buckets_, bytes_); }
 
 bool TranspositionTable::lookup(uint64_t key, TTEntry* out) const {
   size_t b = key & mask_;

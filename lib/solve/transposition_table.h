@@ -26,6 +26,7 @@ class TranspositionTable {
  public:
   // Rounds down to a power of two of buckets, at least 1024.
   explicit TranspositionTable(size_t megabytes);
+  ~TranspositionTable();
   TranspositionTable(const TranspositionTable&) = delete;
   TranspositionTable& operator=(const TranspositionTable&) = delete;
 
@@ -55,13 +56,11 @@ class TranspositionTable {
     }
     void unlock() { f.clear(std::memory_order_release); }
   };
-  // calloc'd: the system hands out zeroed pages as they are first touched,
-  // so a large table costs nothing until the search fills it (a vector
-  // would write every byte first: most of a short solve's time).
-  struct FreeBuckets {
-    void operator()(Bucket* b) const { std::free(b); }
-  };
-  std::unique_ptr<Bucket[], FreeBuckets> buckets_;
+  // Anonymous pages: the system hands them out zeroed as they are first
+  // touched, so a large table costs nothing until the search fills it (a
+  // vector would write every byte first: most of a short solve's time).
+  Bucket* buckets_ = nullptr;
+  size_t bytes_ = 0;
   size_t buckets_n_ = 0;
   size_t mask_;
   mutable std::unique_ptr<Lock[]> locks_;

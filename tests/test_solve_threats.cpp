@@ -1,0 +1,126 @@
+// The threat zones the proving search prunes with.  A move of the defender
+// off a threat's zone is settled as lost without being searched, so every
+// zone must hold on every position: checked here on the positions of random
+// games by brute force (the extra stones placed, every reply tried, the
+// capture search run again).
+#include <doctest/doctest.h>
+
+#include <random>
+#include <vector>
+
+#include "solve/atari_board.h"
+#include "solve/tactics.h"
+
+using namespace sgfpat;
+using namespace sgfpat::solve;
+
+namespace {
+
+// The positions of `games` random games on n x n boards (n = 5..7), the side
+// to move in each; moves that capture or are suicide are never played.
+template <typename Visit>
+void random_positions(uint32_t seed, int games, Visit visit) {
+  std::mt19937 rng(seed);
+  for (int game = 0; game < games; ++game) {
+    int n = 5 + game % 3;
+    Geometry g(n, n);
+    Position pos;
+    for (int ply = 0; ply < n * n; ++ply) {
+      visit(g, pos);
+      std::vector<int> moves;
+      for (Bits e = g.board() & ~pos.occupied(); e; e &= e - 1)
+        if (classify_move(g, pos, pos.to_move, lowest(e)) == MoveKind::Normal) moves.push_back(lowest(e));
+      if (moves.empty()) break;
+      pos = with_stone(pos, moves[rng() % moves.size()]);
+    }
+  }
+}
+
+// The defender (to move, stones `def`) loses at once to the attacker's
+// capture search whatever it plays: no reply captures, and after each legal
+// reply the attacker captures.
+bool every_reply_loses(const Geometry& g, Bits att, Bits def) {
+  Bits empty = g.board() & ~(att | def);
+  for (Bits s = att; s; s &= s - 1)  // the defender captures, or the attacker's last move was suicide
+    if (popcount(g.neighbours(g.chain(att, lowest(s))) & empty) < 2) return false;
+  for (Bits e = empty; e; e &= e - 1) {
+    int r = lowest(e);
+    Bits def2 = def | bit(r);
+    if (!(g.neighbours(g.chain(def2, r)) & empty & ~bit(r))) continue;  // suicide: not a move
+    uint64_t played = 0;
+    int first;
+    if (!capture_search(g, att, def2, 13, &played, &first)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("capture search: two defender stones off a zone built for two never stop the capture") {
+  std::mt19937 rng(77);
+  int captures = 0, pairs = 0;
+  random_positions(2024, 200, [&](const Geometry& g, const Position& pos) {
+    Bits mine = pos.stones(pos.to_move), theirs = pos.stones(opponent(pos.to_move));
+    uint64_t played = 0;
+    int first = -1;
+    Bits zone = 0;
+    if (!capture_search(g, mine, theirs, 13, &played, &first, -1, &zone, 2)) return;
+    ++captures;
+    std::vector<int> off;
+    Bits empty = g.board() & ~pos.occupied();
+    for (Bits e = empty & ~zone; e; e &= e - 1) off.push_back(lowest(e));
+    // Every pair on small sets, a sample on large ones.
+    for (size_t i = 0; i < off.size(); ++i)
+      for (size_t j = i + 1; j < off.size(); ++j) {
+        if (off.size() > 12 && rng() % 8) continue;
+        Bits def = theirs | bit(off[i]) | bit(off[j]);
+        Bits empty2 = empty & ~(bit(off[i]) | bit(off[j]));
+        // Stones that capture end the game first; stones without liberties
+        // are not a position a game reaches.
+        if (has_dead_chain(g, def, empty2) || has_dead_chain(g, mine, empty2)) continue;
+        ++pairs;
+        int again;
+        CHECK_MESSAGE(capture_search(g, mine, def, 13, &played, &again),
+                      to_rows(g, pos) << "defender at " << g.name(off[i]) << " and " << g.name(off[j]));
+      }
+  });
+  CHECK(captures > 500);
+  CHECK(pairs > 20000);
+}
+
+TEST_CASE("two-move threat: a defender's move off the zone loses to the threat's first move") {
+  int threats = 0, checked = 0;
+  random_positions(4711, 4000, [&](const Geometry& g, const Position& pos) {
+    // The attacker is the side not to move; the defender moves.
+    Bits def = pos.stones(pos.to_move), att = pos.stones(opponent(pos.to_move));
+    uint64_t played = 0;
+    int first;
+    // The caller's precondition: the attacker has no capture at once.
+    if (capture_search(g, att, def, 13, &played, &first)) return;
+    int m = -1;
+    Bits zone = 0;
+    if (!threat2_search(g, att, def, 13, &played, &m, &zone)) return;
+    ++threats;
+    Bits empty = g.board() & ~pos.occupied();
+    REQUIRE((empty & bit(m)) != 0);
+    CHECK((zone & bit(m)) != 0);
+    Position attacker_view = pos;
+    attacker_view.to_move = opponent(pos.to_move);
+    CHECK(classify_move(g, attacker_view, attacker_view.to_move, m) == MoveKind::Normal);
+    // The threat itself: after m, every reply loses.
+    CHECK_MESSAGE(every_reply_loses(g, att | bit(m), def), to_rows(g, pos) << "threat at " << g.name(m));
+    for (Bits e = empty & ~zone; e; e &= e - 1) {
+      int p = lowest(e);
+      MoveKind kind = classify_move(g, pos, pos.to_move, p);
+      if (kind != MoveKind::Normal) continue;
+      Bits def2 = def | bit(p);
+      if (popcount(g.neighbours(g.chain(def2, p)) & empty & ~bit(p)) < 2) continue;  // self-atari: lost anyway
+      ++checked;
+      CHECK_MESSAGE(every_reply_loses(g, att | bit(m), def2),
+                    to_rows(g, pos) << "threat at " << g.name(m) << ", defender at " << g.name(p));
+    }
+  });
+  CHECK(threats > 1500);
+  CHECK(checked > 20000);
+  MESSAGE("threats " << threats << ", moves off their zones " << checked);
+}
