@@ -214,12 +214,7 @@ Runner register_solve(CLI::App& app) {
       SolveStats total;
       nlohmann::json list = nlohmann::json::array();
       for (const MoveResult& m : moves) {
-        total.nodes += m.stats.nodes;
-        total.moves_played += m.stats.moves_played;
-        total.tt_hits += m.stats.tt_hits;
-        total.tt_lookups += m.stats.tt_lookups;
-        total.seconds += m.stats.seconds;
-        total.cpu_seconds += m.stats.cpu_seconds;
+        total.add(m.stats);
         undecided |= m.verdict == Verdict::Unknown;
         list.push_back({{"move", g.name(m.move)},
                         {"result", verdict_name(m.verdict)},

@@ -410,10 +410,7 @@ SolveResult Solver::solve(const Position& pos) {
     if (res.verdict == Verdict::Win) res.move = e.best < 0 ? -1 : sym_.preimage(frame, e.best);
   }
   for (const Worker& w : workers) {
-    res.stats.nodes += w.stats.nodes;
-    res.stats.moves_played += w.stats.moves_played;
-    res.stats.tt_lookups += w.stats.tt_lookups;
-    res.stats.tt_hits += w.stats.tt_hits;
+    res.stats.add(w.stats);  // the workers keep no times: set below
   }
   res.stats.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   res.stats.cpu_seconds = cpu_now() - c0;
@@ -471,12 +468,7 @@ void Solver::split_pass(SplitNode& n, int depth, double budget, std::chrono::ste
   if (depth <= 0) {
     opt_.seconds = std::min(budget, left);
     SolveResult r = solve(n.pos);
-    n.stats.nodes += r.stats.nodes;
-    n.stats.moves_played += r.stats.moves_played;
-    n.stats.tt_lookups += r.stats.tt_lookups;
-    n.stats.tt_hits += r.stats.tt_hits;
-    n.stats.seconds += r.stats.seconds;
-    n.stats.cpu_seconds += r.stats.cpu_seconds;
+    n.stats.add(r.stats);
     n.verdict = r.verdict;
     n.proof_size = r.proof_size;
     return;
@@ -505,12 +497,7 @@ void Solver::split_pass(SplitNode& n, int depth, double budget, std::chrono::ste
   uint64_t proof = 1;
   for (SplitNode& k : n.kids) {
     split_pass(k, depth - 1, budget, end);
-    n.stats.nodes += k.stats.nodes;
-    n.stats.moves_played += k.stats.moves_played;
-    n.stats.tt_lookups += k.stats.tt_lookups;
-    n.stats.tt_hits += k.stats.tt_hits;
-    n.stats.seconds += k.stats.seconds;
-    n.stats.cpu_seconds += k.stats.cpu_seconds;
+    n.stats.add(k.stats);
     k.stats = SolveStats{};  // counted once
     if (k.verdict == Verdict::Loss) {
       n.verdict = Verdict::Win;

@@ -48,6 +48,16 @@ struct SolveStats {
   uint64_t tt_hits = 0;
   double seconds = 0;
   double cpu_seconds = 0;     // process CPU time used by the search
+
+  // Adds the figures of another search (several searches of one answer).
+  void add(const SolveStats& o) {
+    nodes += o.nodes;
+    moves_played += o.moves_played;
+    tt_lookups += o.tt_lookups;
+    tt_hits += o.tt_hits;
+    seconds += o.seconds;
+    cpu_seconds += o.cpu_seconds;
+  }
 };
 
 struct SolveResult {
