@@ -362,13 +362,6 @@ struct ProofWalker {
   }
 };
 
-Position apply(const Position& pos, int p) {
-  Position next = pos;
-  next.stones(pos.to_move) |= bit(p);
-  next.to_move = opponent(pos.to_move);
-  return next;
-}
-
 }  // namespace
 
 Solver::Solver(const Geometry& g, SolveOptions options)
@@ -442,10 +435,21 @@ std::vector<std::vector<int>> position_symmetries(const Geometry& g, const Posit
 }
 
 namespace {
-// Squared distance (in half points) from the board's centre.
-int centre_distance(const Geometry& g, int p) {
-  int dx = 2 * g.x_of(p) - (g.width() - 1), dy = 2 * g.y_of(p) - (g.height() - 1);
-  return dx * dx + dy * dy;
+// Sorts moves nearest the board's centre first (stable).
+void sort_centre_first(const Geometry& g, std::vector<int>* moves) {
+  auto distance = [&](int p) {
+    int dx = 2 * g.x_of(p) - (g.width() - 1), dy = 2 * g.y_of(p) - (g.height() - 1);
+    return dx * dx + dy * dy;
+  };
+  std::stable_sort(moves->begin(), moves->end(), [&](int a, int b) { return distance(a) < distance(b); });
+}
+
+// The smallest image of point p under the symmetries (position_symmetries()):
+// the one move searched for all of them.
+int representative(const std::vector<std::vector<int>>& syms, int p) {
+  int r = p;
+  for (const auto& m : syms) r = std::min(r, m[size_t(p)]);
+  return r;
 }
 }  // namespace
 
@@ -457,8 +461,8 @@ struct SplitNode {
   Verdict verdict = Verdict::Unknown;  // for pos.to_move
   uint64_t proof_size = 0;
   SolveStats stats;
-  bool expanded = false;
   std::vector<SplitNode> kids;  // one per legal move up to the position's symmetries, centre first
+                                // (an open node has some once split: one with none is lost)
 };
 
 void Solver::split_pass(SplitNode& n, int depth, double budget, std::chrono::steady_clock::time_point end) {
@@ -473,13 +477,11 @@ void Solver::split_pass(SplitNode& n, int depth, double budget, std::chrono::ste
     n.proof_size = r.proof_size;
     return;
   }
-  if (!n.expanded) {
-    n.expanded = true;
+  if (n.kids.empty()) {
     auto syms = position_symmetries(g_, n.pos);
     std::vector<int> moves;
     for (Bits e = g_.board() & ~n.pos.occupied(); e; e &= e - 1) {
-      int p = lowest(e), r = p;
-      for (auto& m : syms) r = std::min(r, m[size_t(p)]);
+      int p = lowest(e);
       MoveKind kind = classify_move(g_, n.pos, n.pos.to_move, p);
       if (kind == MoveKind::Capture) {
         n.verdict = Verdict::Win;
@@ -487,11 +489,10 @@ void Solver::split_pass(SplitNode& n, int depth, double budget, std::chrono::ste
         n.kids.clear();
         return;
       }
-      if (r == p && kind == MoveKind::Normal) moves.push_back(p);
+      if (kind == MoveKind::Normal && representative(syms, p) == p) moves.push_back(p);
     }
-    std::stable_sort(moves.begin(), moves.end(),
-                     [&](int a, int b) { return centre_distance(g_, a) < centre_distance(g_, b); });
-    for (int p : moves) n.kids.push_back(SplitNode{apply(n.pos, p), Verdict::Unknown, 0, {}, false, {}});
+    sort_centre_first(g_, &moves);
+    for (int p : moves) n.kids.push_back(SplitNode{with_stone(n.pos, p), Verdict::Unknown, 0, {}, {}});
   }
   bool all_won = true;
   uint64_t proof = 1;
@@ -527,16 +528,15 @@ std::vector<MoveResult> Solver::solve_all_moves(const Position& pos) {
   Bits empty = g_.board() & ~pos.occupied();
   for (Bits e = empty; e; e &= e - 1) {
     int p = lowest(e);
-    int r = p;
-    for (auto& m : syms) r = std::min(r, m[size_t(p)]);
+    int r = representative(syms, p);
     rep[p] = r;
     MoveResult mr{p, Verdict::Unknown, "", 0, {}};
     switch (classify_move(g_, pos, pos.to_move, p)) {
       case MoveKind::Capture: mr.verdict = Verdict::Win; mr.reason = "capture"; break;
       case MoveKind::Suicide: mr.verdict = Verdict::Loss; mr.reason = "suicide (illegal)"; break;
       default: {
-        Position next = apply(pos, p);
-        Bits mine = next.stones(next.to_move), theirs = next.stones(pos.to_move);
+        Position next = with_stone(pos, p);
+        Bits theirs = next.stones(pos.to_move);
         Bits emp = g_.board() & ~next.occupied();
         for (Bits s = theirs; s;) {  // a chain of the mover left in atari is captured
           Bits ch = g_.chain(s, lowest(s));
@@ -547,7 +547,6 @@ std::vector<MoveResult> Solver::solve_all_moves(const Position& pos) {
             break;
           }
         }
-        (void)mine;
         if (mr.verdict == Verdict::Unknown && r == p) todo.push_back(p);
       }
     }
@@ -556,10 +555,9 @@ std::vector<MoveResult> Solver::solve_all_moves(const Position& pos) {
   // Central moves first: on an empty board they are the likely wins (Black
   // wins the empty 6x6 with a move near the centre), and a pass that runs out
   // of time has then spent it on them.
-  std::stable_sort(todo.begin(), todo.end(),
-                   [&](int a, int b) { return centre_distance(g_, a) < centre_distance(g_, b); });
+  sort_centre_first(g_, &todo);
   std::vector<SplitNode> nodes(todo.size());
-  for (size_t i = 0; i < todo.size(); ++i) nodes[i].pos = apply(pos, todo[i]);
+  for (size_t i = 0; i < todo.size(); ++i) nodes[i].pos = with_stone(pos, todo[i]);
   // Passes of growing budgets over the open moves, the table kept between
   // them, so that one hard move does not starve the others.
   SolveOptions saved = opt_;
