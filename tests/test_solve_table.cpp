@@ -164,7 +164,7 @@ TEST_CASE("table vs proving search: 4x4, all positions up to 5 stones and a rand
   CHECK(pick.size() > 5000);
 }
 
-TEST_CASE("table vs every move classified, one search per move or split down to three plies") {
+TEST_CASE("table vs every move classified, one search per move or split down to three plies, 1 or 2 threads") {
   const RetroTable& t = table(4, 4);
   const Geometry& g = t.geometry();
   const std::vector<uint64_t>& all = reachable(t);
@@ -174,11 +174,14 @@ TEST_CASE("table vs every move classified, one search per move or split down to 
     Position pos = t.position(idx);
     if (popcount(pos.occupied()) > 6 || rng() % 600) continue;
     ++positions;
-    for (int depth = 1; depth <= 3; ++depth) {
+    // Two threads run the searches side by side (and join each other's).
+    for (int run = 0; run < 6; ++run) {
+      const int depth = 1 + run % 3, threads = 1 + run / 3;
       SolveOptions o;
       o.seconds = 0;
       o.table_mb = 1;
       o.split_depth = depth;
+      o.threads = threads;
       Solver solver(g, o);
       for (const MoveResult& m : solver.solve_all_moves(pos)) {
         MoveKind k = classify_move(g, pos, pos.to_move, m.move);
@@ -186,13 +189,13 @@ TEST_CASE("table vs every move classified, one search per move or split down to 
                          : k == MoveKind::Suicide ? Verdict::Loss
                          : table_verdict(t, play(pos, m.move)) == Verdict::Win ? Verdict::Loss
                                                                                  : Verdict::Win;
-        INFO("split depth ", depth, ", move ", g.name(m.move), " of\n", to_rows(g, pos));
+        INFO("split depth ", depth, ", ", threads, " threads, move ", g.name(m.move), " of\n", to_rows(g, pos));
         CHECK(m.verdict == expect);
         ++moves;
       }
     }
   }
-  MESSAGE("4x4: every move of ", positions, " positions classified at depths 1-3 (", moves, " answers)");
+  MESSAGE("4x4: every move of ", positions, " positions classified at depths 1-3, 1 and 2 threads (", moves, " answers)");
   CHECK(positions > 100);
 }
 

@@ -210,11 +210,10 @@ Runner register_solve(CLI::App& app) {
                               side_name(pos.to_move).c_str());
     bool undecided = false;
     if (a->all_moves) {
-      auto moves = solver.solve_all_moves(pos);
       SolveStats total;
+      auto moves = solver.solve_all_moves(pos, &total);
       nlohmann::json list = nlohmann::json::array();
       for (const MoveResult& m : moves) {
-        total.add(m.stats);
         undecided |= m.verdict == Verdict::Unknown;
         list.push_back({{"move", g.name(m.move)},
                         {"result", verdict_name(m.verdict)},

@@ -14,9 +14,10 @@ namespace {
 constexpr uint32_t kInf = 0x7fffffff;
 using Clock = std::chrono::steady_clock;
 
-double cpu_now() {
+// CPU time of the calling thread: searches may run side by side.
+double thread_cpu_now() {
   timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
@@ -56,14 +57,6 @@ class CaptureCache {
   std::vector<Slot> slots_ = std::vector<Slot>(kSize);
 };
 
-struct Shared {
-  std::atomic<bool> stop{false};
-  Clock::time_point deadline;
-  bool has_deadline = false;
-  uint64_t max_nodes = 0;
-  std::atomic<uint64_t> nodes{0};
-};
-
 }  // namespace
 
 // One search thread.  All threads share the table; `salt` != 0 makes this
@@ -73,7 +66,7 @@ struct Worker {
   const SolveOptions& opt;
   const BoardSymmetries& sym;
   TranspositionTable& tt;
-  Shared& shared;
+  SearchControl& shared;
   uint64_t salt;
   SolveStats stats;
   uint64_t local_nodes = 0;
@@ -368,30 +361,35 @@ Solver::Solver(const Geometry& g, SolveOptions options)
     : g_(g), opt_(options), sym_(g, options.symmetric_keys), tt_(options.table_mb) {}
 
 SolveResult Solver::solve(const Position& pos) {
-  SolveResult res;
-  Shared shared;
+  SearchControl ctl;
   if (opt_.seconds > 0) {
-    shared.has_deadline = true;
-    shared.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                         std::chrono::duration<double>(opt_.seconds));
+    ctl.has_deadline = true;
+    ctl.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                      std::chrono::duration<double>(opt_.seconds));
   }
-  shared.max_nodes = opt_.max_nodes;
+  ctl.max_nodes = opt_.max_nodes;
+  return search(pos, ctl, opt_.threads);
+}
+
+SolveResult Solver::search(const Position& pos, SearchControl& shared, int nthreads) {
+  SolveResult res;
   auto t0 = Clock::now();
-  double c0 = cpu_now();
   Color mover = pos.to_move;
   Bits mine = pos.stones(mover), theirs = pos.stones(opponent(mover));
   const KeySet ks = sym_.keys(pos);
   int frame;
   const uint64_t key = sym_.canonical(ks, &frame);
-  int nthreads = std::max(1, opt_.threads);
+  nthreads = std::max(1, nthreads);
   std::vector<Worker> workers;
   workers.reserve(nthreads);
   for (int i = 0; i < nthreads; ++i)
     workers.push_back(Worker{g_, opt_, sym_, tt_, shared, i == 0 ? 0 : mix(0x5eed + i), {}, 0, {}});
   auto run = [&](Worker& w) {
+    const double c0 = thread_cpu_now();
     uint32_t pn, dn;
     w.mid(mine, theirs, mover, ks, kInf - 1, kInf - 1, &pn, &dn);
     if (pn == 0 || dn == 0) shared.stop = true;
+    w.stats.cpu_seconds = thread_cpu_now() - c0;
   };
   std::vector<std::thread> threads;
   for (int i = 1; i < nthreads; ++i) threads.emplace_back(run, std::ref(workers[i]));
@@ -402,15 +400,12 @@ SolveResult Solver::solve(const Position& pos) {
     res.verdict = e.pn == 0 ? Verdict::Win : Verdict::Loss;
     if (res.verdict == Verdict::Win) res.move = e.best < 0 ? -1 : sym_.preimage(frame, e.best);
   }
-  for (const Worker& w : workers) {
-    res.stats.add(w.stats);  // the workers keep no times: set below
-  }
+  for (const Worker& w : workers) res.stats.add(w.stats);
   res.stats.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  res.stats.cpu_seconds = cpu_now() - c0;
   if (res.verdict != Verdict::Unknown && opt_.count_proof) {
     // The walk may re-prove children the table dropped: give it its own
     // budget so a settled answer is never lost to it.
-    Shared walk_shared;
+    SearchControl walk_shared;
     Worker w{g_, opt_, sym_, tt_, walk_shared, 0, {}, 0, {}};
     ProofWalker pw{w, opt_.max_proof_nodes, {}, false};
     if (pw.walk(mine, theirs, mover, ks, res.verdict)) {
@@ -421,182 +416,15 @@ SolveResult Solver::solve(const Position& pos) {
   return res;
 }
 
-std::vector<std::vector<int>> position_symmetries(const Geometry& g, const Position& pos) {
-  std::vector<std::vector<int>> out;
-  BoardSymmetries sym(g);
-  for (int s = 0; s < sym.count(); ++s) {
-    Position img = sym.image(s, pos);
-    if (img.black != pos.black || img.white != pos.white) continue;
-    std::vector<int> map(size_t(g.index(g.width() - 1, g.height() - 1) + 1), -1);
-    for (Bits b = g.board(); b; b &= b - 1) map[size_t(lowest(b))] = sym.image(s, lowest(b));
-    out.push_back(std::move(map));
-  }
-  return out;
-}
-
-namespace {
-// Sorts moves nearest the board's centre first (stable).
-void sort_centre_first(const Geometry& g, std::vector<int>* moves) {
-  auto distance = [&](int p) {
-    int dx = 2 * g.x_of(p) - (g.width() - 1), dy = 2 * g.y_of(p) - (g.height() - 1);
-    return dx * dx + dy * dy;
-  };
-  std::stable_sort(moves->begin(), moves->end(), [&](int a, int b) { return distance(a) < distance(b); });
-}
-
-// The smallest image of point p under the symmetries (position_symmetries()):
-// the one move searched for all of them.
-int representative(const std::vector<std::vector<int>>& syms, int p) {
-  int r = p;
-  for (const auto& m : syms) r = std::min(r, m[size_t(p)]);
-  return r;
-}
-}  // namespace
-
-// A position above the proving searches: its moves are solved one by one,
-// each by its own search (or split again), so that the budget goes to every
-// move in turn instead of to the most promising one only.
-struct SplitNode {
-  Position pos;
-  Verdict verdict = Verdict::Unknown;  // for pos.to_move
-  uint64_t proof_size = 0;
-  SolveStats stats;
-  std::vector<SplitNode> kids;  // one per legal move up to the position's symmetries, centre first
-                                // (an open node has some once split: one with none is lost)
-};
-
-void Solver::split_pass(SplitNode& n, int depth, double budget, std::chrono::steady_clock::time_point end) {
-  if (n.verdict != Verdict::Unknown) return;
-  double left = std::chrono::duration<double>(end - Clock::now()).count();
-  if (left <= 0) return;
-  if (depth <= 0) {
-    opt_.seconds = std::min(budget, left);
-    SolveResult r = solve(n.pos);
-    n.stats.add(r.stats);
-    n.verdict = r.verdict;
-    n.proof_size = r.proof_size;
-    return;
-  }
-  if (n.kids.empty()) {
-    auto syms = position_symmetries(g_, n.pos);
-    std::vector<int> moves;
-    for (Bits e = g_.board() & ~n.pos.occupied(); e; e &= e - 1) {
-      int p = lowest(e);
-      MoveKind kind = classify_move(g_, n.pos, n.pos.to_move, p);
-      if (kind == MoveKind::Capture) {
-        n.verdict = Verdict::Win;
-        n.proof_size = 1;
-        n.kids.clear();
-        return;
-      }
-      if (kind == MoveKind::Normal && representative(syms, p) == p) moves.push_back(p);
-    }
-    sort_centre_first(g_, &moves);
-    for (int p : moves) n.kids.push_back(SplitNode{with_stone(n.pos, p), Verdict::Unknown, 0, {}, {}});
-  }
-  bool all_won = true;
-  uint64_t proof = 1;
-  for (SplitNode& k : n.kids) {
-    split_pass(k, depth - 1, budget, end);
-    n.stats.add(k.stats);
-    k.stats = SolveStats{};  // counted once
-    if (k.verdict == Verdict::Loss) {
-      n.verdict = Verdict::Win;
-      n.proof_size = 1 + k.proof_size;
-      n.kids.clear();
-      return;
-    }
-    if (k.verdict != Verdict::Win) all_won = false;
-    proof += k.proof_size;
-  }
-  if (all_won) {  // every move loses (or there is none)
-    n.verdict = Verdict::Loss;
-    n.proof_size = proof;
-    n.kids.clear();
-  }
-}
-
-std::vector<MoveResult> Solver::solve_all_moves(const Position& pos) {
-  std::vector<MoveResult> out;
-  auto syms = position_symmetries(g_, pos);
-  auto t_end = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                  std::chrono::duration<double>(opt_.seconds > 0 ? opt_.seconds : 1e9));
-  // Moves equivalent under a symmetry share one search: rep[p] is the
-  // smallest image of p.
-  std::vector<int> todo;
-  std::vector<int> rep(128, -1);
-  Bits empty = g_.board() & ~pos.occupied();
-  for (Bits e = empty; e; e &= e - 1) {
-    int p = lowest(e);
-    int r = representative(syms, p);
-    rep[p] = r;
-    MoveResult mr{p, Verdict::Unknown, "", 0, {}};
-    switch (classify_move(g_, pos, pos.to_move, p)) {
-      case MoveKind::Capture: mr.verdict = Verdict::Win; mr.reason = "capture"; break;
-      case MoveKind::Suicide: mr.verdict = Verdict::Loss; mr.reason = "suicide (illegal)"; break;
-      default: {
-        Position next = with_stone(pos, p);
-        Bits theirs = next.stones(pos.to_move);
-        Bits emp = g_.board() & ~next.occupied();
-        for (Bits s = theirs; s;) {  // a chain of the mover left in atari is captured
-          Bits ch = g_.chain(s, lowest(s));
-          s &= ~ch;
-          if (popcount(g_.neighbours(ch) & emp) == 1) {
-            mr.verdict = Verdict::Loss;
-            mr.reason = (ch & bit(p)) ? "self-atari" : "leaves a chain in atari";
-            break;
-          }
-        }
-        if (mr.verdict == Verdict::Unknown && r == p) todo.push_back(p);
-      }
-    }
-    out.push_back(mr);
-  }
-  // Central moves first: on an empty board they are the likely wins (Black
-  // wins the empty 6x6 with a move near the centre), and a pass that runs out
-  // of time has then spent it on them.
-  sort_centre_first(g_, &todo);
-  std::vector<SplitNode> nodes(todo.size());
-  for (size_t i = 0; i < todo.size(); ++i) nodes[i].pos = with_stone(pos, todo[i]);
-  // Passes of growing budgets over the open moves, the table kept between
-  // them, so that one hard move does not starve the others.
-  SolveOptions saved = opt_;
-  // A first pass of about the same total at every depth: each ply of
-  // splitting multiplies the searches by some 16 to 30 moves, most of them
-  // settled in milliseconds by the tactics.
-  double first = 0.5;
-  for (int d = 1; d < opt_.split_depth; ++d) first /= 16;
-  for (double budget = std::max(first, 0.002);; budget *= 4) {
-    bool open = false;
-    for (size_t i = 0; i < todo.size() && Clock::now() < t_end; ++i) {
-      split_pass(nodes[i], opt_.split_depth - 1, budget, t_end);
-      open |= nodes[i].verdict == Verdict::Unknown;
-    }
-    if (!open || Clock::now() >= t_end) break;
-  }
-  for (size_t i = 0; i < todo.size(); ++i)
-    for (auto& m : out)
-      if (m.move == todo[i]) {
-        const SplitNode& n = nodes[i];
-        m.stats = n.stats;
-        m.stats.moves_played += 1;
-        m.proof_size = n.proof_size ? n.proof_size + 1 : 0;
-        m.verdict = n.verdict == Verdict::Win ? Verdict::Loss : n.verdict == Verdict::Loss ? Verdict::Win
-                                                                                         : Verdict::Unknown;
-      }
-  opt_ = saved;
-  // Symmetric copies take the answer of their representative.
-  for (auto& m : out) {
-    int r = rep[m.move];
-    if (r == m.move || m.reason.size()) continue;
-    for (auto& src : out)
-      if (src.move == r) {
-        m.verdict = src.verdict;
-        m.proof_size = src.proof_size;
-        m.reason = "symmetric to " + g_.name(r);
-      }
-  }
-  return out;
+SolveStats Solver::help(const Position& pos, SearchControl& shared, uint64_t salt) {
+  const double c0 = thread_cpu_now();
+  Worker w{g_, opt_, sym_, tt_, shared, salt | 1, {}, 0, {}};
+  uint32_t pn, dn;
+  w.mid(pos.stones(pos.to_move), pos.stones(opponent(pos.to_move)), pos.to_move, sym_.keys(pos), kInf - 1, kInf - 1,
+        &pn, &dn);
+  if (pn == 0 || dn == 0) shared.stop = true;
+  w.stats.cpu_seconds = thread_cpu_now() - c0;
+  return w.stats;
 }
 
 const char* verdict_name(Verdict v) {

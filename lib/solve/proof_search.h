@@ -77,6 +77,17 @@ struct MoveResult {
 };
 
 struct SplitNode;
+struct SplitLeaf;
+
+// The budget and stop flag of one search, shared by the threads that run it
+// (its own and, in split mode, idle ones that join it).
+struct SearchControl {
+  std::atomic<bool> stop{false};
+  std::chrono::steady_clock::time_point deadline;
+  bool has_deadline = false;
+  uint64_t max_nodes = 0;
+  std::atomic<uint64_t> nodes{0};
+};
 
 class Solver {
  public:
@@ -91,16 +102,28 @@ class Solver {
   // of growing budgets to the moves still open; with split_depth d > 1 the
   // replies to each move, down to d plies, are solved one by one the same
   // way (a position is won as soon as one move is proved, lost when all are).
-  // The proof sizes are then summed over the separate searches.
-  std::vector<MoveResult> solve_all_moves(const Position& pos);
+  // The proof sizes are then summed over the separate searches.  In split
+  // mode the searches run side by side, one thread each (df-pn gains little
+  // from a second thread on one root); a thread with no search left to
+  // start joins a running one.  *total, if given, gets the figures of the
+  // whole call: its wall time and the CPU time of every thread.
+  std::vector<MoveResult> solve_all_moves(const Position& pos, SolveStats* total = nullptr);
 
   const Geometry& geometry() const { return g_; }
 
  private:
   friend struct Worker;
-  // One pass over an open split node: every open move `depth` plies down
-  // gets `budget` seconds of search, none past `end`.
-  void split_pass(SplitNode& node, int depth, double budget, std::chrono::steady_clock::time_point end);
+  // solve() with `threads` threads under `ctl` (its budget and stop flag).
+  SolveResult search(const Position& pos, SearchControl& ctl, int threads);
+  // Joins a search of `pos` under `ctl` as one more thread (its ties broken
+  // by `salt`) until that search stops; returns this thread's figures.
+  SolveStats help(const Position& pos, SearchControl& ctl, uint64_t salt);
+  // Expands the open nodes above `depth` plies and lists the open positions
+  // `depth` plies down.
+  void gather(SplitNode& node, int depth, std::vector<SplitNode*>* path, std::vector<SplitLeaf>* out);
+  // Searches the listed positions, `budget` seconds each and none past
+  // `end`, on opt_.threads threads; skips those an ancestor no longer needs.
+  void run_leaves(std::vector<SplitLeaf>& leaves, double budget, std::chrono::steady_clock::time_point end);
   Geometry g_;
   SolveOptions opt_;
   BoardSymmetries sym_;
