@@ -377,3 +377,51 @@ TEST_CASE("symmetric keys: the keys of an image are the image's keys, in some or
     }
   }
 }
+
+TEST_CASE("transposition table: a full bucket gives up its smallest subtree, not the open nodes to settled leaves") {
+  TranspositionTable tt(0);  // the smallest table: 1024 buckets of four
+  const uint64_t stride = tt.capacity() / 4;  // keys this far apart share a bucket
+  auto entry = [](uint64_t key, uint32_t work, bool settled) {
+    TTEntry e;
+    e.key = key;
+    e.pn = settled ? 0 : 5;
+    e.dn = settled ? 0x7fffffff : 7;
+    e.work = work;
+    return e;
+  };
+  auto has = [&](uint64_t key) {
+    TTEntry e;
+    return tt.lookup(key, &e);
+  };
+  const uint64_t b = 17;
+  // Three settled leaves and one open node of a large subtree.
+  tt.store(entry(b, 1, true));
+  tt.store(entry(b + stride, 1, true));
+  tt.store(entry(b + 2 * stride, 1, true));
+  tt.store(entry(b + 3 * stride, 5000, false));
+  // Further settled leaves replace leaves: the open node stays.
+  for (uint64_t k = 4; k < 40; ++k) {
+    tt.store(entry(b + k * stride, 1, true));
+    CHECK(has(b + k * stride));
+    CHECK(has(b + 3 * stride));
+  }
+  // An open node of a larger subtree than a settled one's replaces it.
+  const uint64_t c = 18;
+  tt.store(entry(c, 3, true));
+  tt.store(entry(c + stride, 200, false));
+  tt.store(entry(c + 2 * stride, 300, false));
+  tt.store(entry(c + 3 * stride, 400, false));
+  tt.store(entry(c + 4 * stride, 100, false));
+  CHECK_FALSE(has(c));
+  CHECK(has(c + stride));
+  CHECK(has(c + 4 * stride));
+  // The same key again updates its entry in place.
+  tt.store(entry(c + 4 * stride, 900, true));
+  CHECK(has(c + stride));
+  CHECK(has(c + 2 * stride));
+  CHECK(has(c + 3 * stride));
+  TTEntry e;
+  REQUIRE(tt.lookup(c + 4 * stride, &e));
+  CHECK(e.work == 900);
+  CHECK(e.pn == 0);
+}

@@ -117,7 +117,7 @@ bool still_needed(const SplitLeaf& leaf) {
 
 // One search of a pass, which idle threads may join.
 struct RunningLeaf {
-  SplitNode* node;
+  const SplitLeaf* leaf;
   SearchControl control;
 };
 
@@ -169,7 +169,7 @@ void Solver::run_leaves(std::vector<SplitLeaf>& leaves, double budget, Clock::ti
       if (next < leaves.size()) {
         SplitLeaf& leaf = leaves[next++];
         auto run = std::make_shared<RunningLeaf>();
-        run->node = leaf.node;
+        run->leaf = &leaf;
         run->control.max_nodes = opt_.max_nodes;
         run->control.has_deadline = true;
         run->control.deadline =
@@ -183,6 +183,9 @@ void Solver::run_leaves(std::vector<SplitLeaf>& leaves, double budget, Clock::ti
         leaf.node->verdict = r.verdict;
         leaf.node->proof_size = r.proof_size;
         for (auto a = leaf.path.rbegin(); a != leaf.path.rend(); ++a) decide(**a);
+        // Searches whose answer nobody needs any more stop.
+        for (const auto& other : running)
+          if (!still_needed(*other->leaf)) other->control.stop = true;
         continue;
       }
       // Nothing left to start: join the oldest search still running.
@@ -194,10 +197,10 @@ void Solver::run_leaves(std::vector<SplitLeaf>& leaves, double budget, Clock::ti
         }
       if (!run) return;
       lock.unlock();
-      SolveStats s = help(run->node->pos, run->control, uint64_t(thread) * 0x9e3779b97f4a7c15ull);
+      SolveStats s = help(run->leaf->node->pos, run->control, uint64_t(thread) * 0x9e3779b97f4a7c15ull);
       lock.lock();
       s.seconds = 0;  // the search's own wall time counts once
-      run->node->stats.add(s);
+      run->leaf->node->stats.add(s);
     }
   };
   const int n = std::max(1, opt_.threads);

@@ -1,7 +1,8 @@
 // A shared transposition table for the proving search: proof and disproof
 // numbers per Zobrist key, in buckets of four entries, safe to use from
-// several threads (a spin lock per group of buckets).  Proved and disproved
-// entries are kept in preference to open ones, then the larger subtrees.
+// several threads (a spin lock per group of buckets).  A full bucket gives
+// up the entry with the smallest subtree, a settled one counting a little
+// more than its own.
 #pragma once
 #include <atomic>
 #include <cstdint>
