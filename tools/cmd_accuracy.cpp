@@ -11,6 +11,7 @@
 #include "eval/accuracy.h"
 #include "pattern/tracking_observer.h"
 #include "priors_flags.h"
+#include "core/cpu_time.h"
 #include "progress.h"
 #include "search/knn_predictor.h"
 #include "sgf/game_stream.h"
@@ -20,11 +21,6 @@ namespace sgfpat::cli {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-double thread_cpu_seconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
 
 struct AccuracyArgs {
   PriorsFlags priors;

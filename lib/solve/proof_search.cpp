@@ -1,11 +1,11 @@
 #include "solve/proof_search.h"
 
-#include <time.h>
-
 #include <algorithm>
 #include <chrono>
 #include <thread>
 #include <unordered_set>
+
+#include "core/cpu_time.h"
 
 namespace sgfpat::solve {
 
@@ -14,12 +14,6 @@ namespace {
 constexpr uint32_t kInf = 0x7fffffff;
 using Clock = std::chrono::steady_clock;
 
-// CPU time of the calling thread: searches may run side by side.
-double thread_cpu_now() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-}
 
 inline uint64_t mix(uint64_t x) {
   x ^= x >> 33;
@@ -385,11 +379,11 @@ SolveResult Solver::search(const Position& pos, SearchControl& shared, int nthre
   for (int i = 0; i < nthreads; ++i)
     workers.push_back(Worker{g_, opt_, sym_, tt_, shared, i == 0 ? 0 : mix(0x5eed + i), {}, 0, {}});
   auto run = [&](Worker& w) {
-    const double c0 = thread_cpu_now();
+    const double c0 = thread_cpu_seconds();
     uint32_t pn, dn;
     w.mid(mine, theirs, mover, ks, kInf - 1, kInf - 1, &pn, &dn);
     if (pn == 0 || dn == 0) shared.stop = true;
-    w.stats.cpu_seconds = thread_cpu_now() - c0;
+    w.stats.cpu_seconds = thread_cpu_seconds() - c0;
   };
   std::vector<std::thread> threads;
   for (int i = 1; i < nthreads; ++i) threads.emplace_back(run, std::ref(workers[i]));
@@ -417,13 +411,13 @@ SolveResult Solver::search(const Position& pos, SearchControl& shared, int nthre
 }
 
 SolveStats Solver::help(const Position& pos, SearchControl& shared, uint64_t salt) {
-  const double c0 = thread_cpu_now();
+  const double c0 = thread_cpu_seconds();
   Worker w{g_, opt_, sym_, tt_, shared, salt | 1, {}, 0, {}};
   uint32_t pn, dn;
   w.mid(pos.stones(pos.to_move), pos.stones(opponent(pos.to_move)), pos.to_move, sym_.keys(pos), kInf - 1, kInf - 1,
         &pn, &dn);
   if (pn == 0 || dn == 0) shared.stop = true;
-  w.stats.cpu_seconds = thread_cpu_now() - c0;
+  w.stats.cpu_seconds = thread_cpu_seconds() - c0;
   return w.stats;
 }
 

@@ -1,27 +1,18 @@
 // Solving every move of a position: the moves (and, with a split depth,
 // their replies) solved one by one by separate proving searches that share
 // the transposition table, in passes of growing budgets.
-#include <time.h>
-
 #include <algorithm>
 #include <chrono>
 #include <memory>
 #include <mutex>
 #include <thread>
 
+#include "core/cpu_time.h"
 #include "solve/proof_search.h"
 
 namespace sgfpat::solve {
 
-namespace {
 using Clock = std::chrono::steady_clock;
-
-double process_cpu_now() {
-  timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-}
-}  // namespace
 
 std::vector<std::vector<int>> position_symmetries(const Geometry& g, const Position& pos) {
   std::vector<std::vector<int>> out;
@@ -212,7 +203,7 @@ void Solver::run_leaves(std::vector<SplitLeaf>& leaves, double budget, Clock::ti
 
 std::vector<MoveResult> Solver::solve_all_moves(const Position& pos, SolveStats* total) {
   const auto t0 = Clock::now();
-  const double c0 = process_cpu_now();
+  const double c0 = process_cpu_seconds();
   std::vector<MoveResult> out;
   auto syms = position_symmetries(g_, pos);
   auto t_end = Clock::now() + std::chrono::duration_cast<Clock::duration>(
@@ -298,7 +289,7 @@ std::vector<MoveResult> Solver::solve_all_moves(const Position& pos, SolveStats*
     *total = SolveStats{};
     for (const MoveResult& m : out) total->add(m.stats);
     total->seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    total->cpu_seconds = process_cpu_now() - c0;
+    total->cpu_seconds = process_cpu_seconds() - c0;
   }
   return out;
 }
