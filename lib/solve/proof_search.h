@@ -8,9 +8,11 @@
 // from enemy chains, then closeness to own chains, and the move that proved
 // or refuted a node before (kept in the table) comes first.
 //
-// Several threads search the same root over the shared table, each breaking
-// ties between equally promising moves its own way.  A Win or Loss result is
-// proved; when the time or node budget runs out the answer is Unknown.
+// solve() runs several threads on the same root over the shared table, each
+// breaking ties between equally promising moves its own way;
+// solve_all_moves() runs separate searches side by side over that table.
+// A Win or Loss result is proved; when the time or node budget runs out the
+// answer is Unknown.
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -102,10 +104,10 @@ class Solver {
   // of growing budgets to the moves still open; with split_depth d > 1 the
   // replies to each move, down to d plies, are solved one by one the same
   // way (a position is won as soon as one move is proved, lost when all are).
-  // The proof sizes are then summed over the separate searches.  In split
-  // mode the searches run side by side, one thread each (df-pn gains little
-  // from a second thread on one root); a thread with no search left to
-  // start joins a running one.  *total, if given, gets the figures of the
+  // The proof sizes are then summed over the separate searches.  The
+  // searches run side by side, one thread each (df-pn gains little from a
+  // second thread on one root); a thread with no search left to start
+  // joins a running one.  *total, if given, gets the figures of the
   // whole call: its wall time and the CPU time of every thread.
   std::vector<MoveResult> solve_all_moves(const Position& pos, SolveStats* total = nullptr);
 
