@@ -49,9 +49,6 @@ int representative(const std::vector<std::vector<int>>& syms, int p) {
 // A position above the proving searches: its moves are solved one by one,
 // each by its own search (or split again), so that the budget goes to every
 // move in turn instead of to the most promising one only.
-// A position above the proving searches: its moves are solved one by one,
-// each by its own search (or split again), so that the budget goes to every
-// move in turn instead of to the most promising one only.
 struct SplitNode {
   Position pos;
   Verdict verdict = Verdict::Unknown;  // for pos.to_move
@@ -75,15 +72,17 @@ namespace {
 void decide(SplitNode& n) {
   if (n.verdict != Verdict::Unknown || n.kids.empty()) return;
   uint64_t proof = 1;
+  bool all_won = true;
   for (const SplitNode& k : n.kids) {
-    if (k.verdict == Verdict::Loss) {
+    if (k.verdict == Verdict::Loss) {  // whatever the kids before it
       n.verdict = Verdict::Win;
       n.proof_size = 1 + k.proof_size;
       return;
     }
-    if (k.verdict != Verdict::Win) return;
+    all_won &= k.verdict == Verdict::Win;
     proof += k.proof_size;
   }
+  if (!all_won) return;
   n.verdict = Verdict::Loss;  // every move loses
   n.proof_size = proof;
 }
