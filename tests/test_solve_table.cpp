@@ -90,11 +90,13 @@ void check_winning_line(const RetroTable& t, const Position& pos, int move) {
 }
 
 // Solves each position with the proving search and compares with the table.
-void compare(const RetroTable& t, const std::vector<uint64_t>& indices, int* wins) {
+void compare(const RetroTable& t, const std::vector<uint64_t>& indices, int* wins, int threads = 1,
+             size_t table_mb = 64) {
   SolveOptions o;
   o.seconds = 0;
-  o.table_mb = 64;
+  o.table_mb = table_mb;
   o.count_proof = false;
+  o.threads = threads;
   Solver solver(t.geometry(), o);
   for (uint64_t idx : indices) {
     Position pos = t.position(idx);
@@ -162,6 +164,22 @@ TEST_CASE("table vs proving search: 4x4, all positions up to 5 stones and a rand
   compare(t, pick, &wins);
   MESSAGE("4x4: compared ", pick.size(), " positions, ", wins, " wins");
   CHECK(pick.size() > 5000);
+}
+
+// The second thread proves children along the first one's main line: what
+// it settles in the shared table must be as exact as the first's answers.
+// A table shared by all positions would leave it little to do (most would be
+// settled by the earlier ones' searches), so each gets a new, small one.
+TEST_CASE("table vs proving search with two threads: 4x4 positions up to 3 stones") {
+  const RetroTable& t = table(4, 4);
+  std::vector<uint64_t> pick;
+  for (uint64_t idx : reachable(t))
+    if (popcount(t.position(idx).occupied()) <= 3) pick.push_back(idx);
+  int wins = 0;
+  for (uint64_t idx : pick) compare(t, {idx}, &wins, 2, 1);
+  MESSAGE("4x4, two threads: ", pick.size(), " positions, ", wins, " wins");
+  CHECK(pick.size() > 100);
+  CHECK(wins > 0);
 }
 
 TEST_CASE("table vs every move classified, one search per move or split down to three plies, 1 or 2 threads") {

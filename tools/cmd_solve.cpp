@@ -16,12 +16,16 @@ namespace {
 using namespace sgfpat::solve;
 
 
+// The search's flags default to the library's SolveOptions.
 struct Args {
   std::string board, sgf, size, player, db;
-  int game = 1, move = -1, threads = 1, table_mb = 256, capture_plies = 13, init_spread = 1, init_mobility = 0;
-  double seconds = 10;
+  int game = 1, move = -1;
+  int threads = SolveOptions{}.threads, table_mb = int(SolveOptions{}.table_mb),
+      capture_plies = SolveOptions{}.capture_plies, init_spread = SolveOptions{}.init_spread,
+      init_mobility = SolveOptions{}.init_mobility;
+  double seconds = SolveOptions{}.seconds;
   bool all_moves = false, json = false, table = false;
-  int split_depth = 1;
+  int split_depth = SolveOptions{}.split_depth;
 };
 
 bool parse_size(const std::string& s, int* w, int* h) {
@@ -171,7 +175,8 @@ Runner register_solve(CLI::App& app) {
   cmd->add_option("--init-spread", a->init_spread, "df-pn: an unvisited move's cost grows by one per this many ranks")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
-  cmd->add_option("--init-mobility", a->init_mobility, "df-pn: unvisited moves start at (empty points - 1) / this (0: 1)")
+  cmd->add_option("--init-mobility", a->init_mobility, "df-pn: once a search has run " + std::to_string(SolveOptions{}.init_after_nodes) +
+                      " nodes, unvisited moves start at (empty points - 1) / this (0: always at 1)")
       ->check(CLI::Range(0, 100))
       ->capture_default_str();
   cmd->add_flag("--all-moves", a->all_moves, "Classify every move of the side to move");

@@ -105,6 +105,15 @@ struct Worker {
   int16_t to_frame(int frame, int p) const { return int16_t(p < 0 ? -1 : sym.image(frame, p)); }
   int from_frame(int frame, int p) const { return p < 0 ? -1 : sym.preimage(frame, p); }
 
+  // The proof and disproof numbers an unvisited child starts at (before its
+  // rank among its siblings is added): as if each of its about `empty`
+  // replies were a leaf, so that it compares fairly with visited siblings;
+  // but a short search (the first init_after_nodes nodes) stays wide.
+  uint32_t unvisited_value(Bits mine, Bits theirs) const {
+    if (!opt.init_mobility || shared.nodes.load(std::memory_order_relaxed) < opt.init_after_nodes) return 1;
+    return uint32_t(std::max(1, (popcount(g.board() & ~(mine | theirs)) - 1) / opt.init_mobility));
+  }
+
   // Settles the node by its tactics if they decide it: Win or Loss, with the
   // winning move in *move.
   Verdict tactics(uint64_t key, Bits mine, Bits theirs, NodeTactics* t, int* move) {
@@ -181,10 +190,7 @@ struct Worker {
       child_key[i] = sym.canonical(sym.after(ks, mover, p), &child_frame[i]);
       tt.prefetch(child_key[i]);
     }
-    // An unvisited child is valued as if each of its about `empty` replies
-    // were a leaf, so that it compares fairly with visited siblings.
-    const uint32_t init_base =
-        opt.init_mobility ? uint32_t(std::max(1, (popcount(g.board() & ~(mine | theirs)) - 1) / opt.init_mobility)) : 1;
+    const uint32_t init_base = unvisited_value(mine, theirs);
     // If the opponent, moving now, would capture by ataris alone, a move of
     // ours that leaves that capture on loses: settle those children now so
     // that the search only spends effort on the defences.
@@ -292,6 +298,80 @@ struct Worker {
     *out_pn = pn;
     *out_dn = dn;
   }
+
+  // A helper on a search another thread runs from this root: instead of a
+  // second df-pn on the same root (which mostly follows the first one's
+  // path), it walks the principal line (the child df-pn would take at the
+  // likely winner's nodes) down to the first node whose mover looks lost,
+  // where the proof needs every child, and works on the open child the
+  // main search would come to last.  Its settled entries are proofs either
+  // way; they save the main search work when that line holds.
+  void help_line(Bits root_mine, Bits root_theirs, Color root_mover, const KeySet& root_ks) {
+    constexpr int kMaxDepth = 12;
+    while (!shared.stop.load(std::memory_order_relaxed)) {
+      Bits mine = root_mine, theirs = root_theirs;
+      Color mover = root_mover;
+      KeySet ks = root_ks;
+      int frame;
+      bool mover_wins = true;  // the root's likely verdict, from its children below
+      bool worked = false;
+      for (int depth = 0; depth < kMaxDepth && !worked; ++depth) {
+        NodeTactics t;
+        analyse_node(g, mine, theirs, &t);
+        if (t.verdict != Verdict::Unknown) break;
+        const int n = t.moves.size();
+        // main_pick: the child df-pn takes (the smallest disproof number,
+        // unvisited children valued as mid() values them); far_pick: the
+        // last open child in move order besides it.
+        int main_pick = -1, far_pick = -1;
+        uint64_t main_dn = ~0ull, sum_pn = 0;
+        const uint32_t init = unvisited_value(mine, theirs);
+        KeySet kid_ks[MoveList::kCapacity];
+        bool open[MoveList::kCapacity];
+        for (int i = 0; i < n; ++i) {
+          kid_ks[i] = sym.after(ks, mover, t.moves[i].point);
+          int f;
+          TTEntry e;
+          const bool seen = lookup(sym.canonical(kid_ks[i], &f), &e);
+          open[i] = !seen || (e.pn != 0 && e.dn != 0);
+          if (!open[i]) {
+            if (e.dn == 0) main_dn = 0;  // a won child
+            continue;
+          }
+          const uint64_t dn = seen ? e.dn : init + uint64_t(i) / opt.init_spread;
+          sum_pn += seen ? e.pn : init;
+          if (dn < main_dn) main_dn = dn, main_pick = i;
+        }
+        if (depth == 0) mover_wins = main_dn <= sum_pn;
+        for (int i = n - 1; i >= 0 && far_pick < 0; --i)
+          if (open[i] && i != main_pick) far_pick = i;
+        if (main_pick < 0) break;
+        int go = main_pick;
+        if (!mover_wins && far_pick >= 0) {
+          go = far_pick;
+          worked = true;
+        }
+        const int p = t.moves[go].point;
+        Bits next_mine = theirs, next_theirs = mine | bit(p);
+        mine = next_mine;
+        theirs = next_theirs;
+        mover = opponent(mover);
+        ks = kid_ks[go];
+        mover_wins = !mover_wins;
+        if (worked) {
+          TTEntry e;
+          e.pn = e.dn = 1;
+          lookup(sym.canonical(ks, &frame), &e);
+          uint32_t pn, dn;
+          // Back to the walk when its numbers have doubled: the main
+          // search may have left this line by then.
+          mid(mine, theirs, mover, ks, uint32_t(std::min<uint64_t>(2ull * e.pn + 16, kInf - 1)),
+              uint32_t(std::min<uint64_t>(2ull * e.dn + 16, kInf - 1)), &pn, &dn);
+        }
+      }
+      if (!worked) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
 };
 
 namespace {
@@ -381,6 +461,13 @@ SolveResult Solver::search(const Position& pos, SearchControl& shared, int nthre
   auto run = [&](Worker& w) {
     const double c0 = thread_cpu_seconds();
     uint32_t pn, dn;
+    // The second thread helps along the main line; any further ones run
+    // df-pn on the root, their ties broken their own way.
+    if (&w == &workers[1]) {
+      w.help_line(mine, theirs, mover, ks);
+      w.stats.cpu_seconds = thread_cpu_seconds() - c0;
+      return;
+    }
     w.mid(mine, theirs, mover, ks, kInf - 1, kInf - 1, &pn, &dn);
     if (pn == 0 || dn == 0) shared.stop = true;
     w.stats.cpu_seconds = thread_cpu_seconds() - c0;
@@ -413,10 +500,7 @@ SolveResult Solver::search(const Position& pos, SearchControl& shared, int nthre
 SolveStats Solver::help(const Position& pos, SearchControl& shared, uint64_t salt) {
   const double c0 = thread_cpu_seconds();
   Worker w{g_, opt_, sym_, tt_, shared, salt | 1, {}, 0, {}};
-  uint32_t pn, dn;
-  w.mid(pos.stones(pos.to_move), pos.stones(opponent(pos.to_move)), pos.to_move, sym_.keys(pos), kInf - 1, kInf - 1,
-        &pn, &dn);
-  if (pn == 0 || dn == 0) shared.stop = true;
+  w.help_line(pos.stones(pos.to_move), pos.stones(opponent(pos.to_move)), pos.to_move, sym_.keys(pos));
   w.stats.cpu_seconds = thread_cpu_seconds() - c0;
   return w.stats;
 }
