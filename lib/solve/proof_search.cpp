@@ -113,6 +113,9 @@ struct Worker {
     if (!opt.init_mobility || shared.nodes.load(std::memory_order_relaxed) < opt.init_after_nodes) return 1;
     return uint32_t(std::max(1, (popcount(g.board() & ~(mine | theirs)) - 1) / opt.init_mobility));
   }
+  // An unvisited child's disproof number: `base` (unvisited_value()) plus
+  // its rank, so that the search tries the moves in their order.
+  uint32_t unvisited_dn(uint32_t base, int rank) const { return base + uint32_t(rank) / opt.init_spread; }
 
   // Settles the node by its tactics if they decide it: Win or Loss, with the
   // winning move in *move.
@@ -246,7 +249,7 @@ struct Worker {
             kid_dn[i] = e.dn;
           } else {
             kid_pn[i] = init_base;
-            kid_dn[i] = init_base + uint32_t(i) / opt.init_spread;
+            kid_dn[i] = unvisited_dn(init_base, i);
           }
         }
       uint64_t min_dn = kInf, dn2 = kInf, sum_pn = 0;
@@ -312,7 +315,6 @@ struct Worker {
       Bits mine = root_mine, theirs = root_theirs;
       Color mover = root_mover;
       KeySet ks = root_ks;
-      int frame;
       bool mover_wins = true;  // the root's likely verdict, from its children below
       bool worked = false;
       for (int depth = 0; depth < kMaxDepth && !worked; ++depth) {
@@ -338,7 +340,7 @@ struct Worker {
             if (e.dn == 0) main_dn = 0;  // a won child
             continue;
           }
-          const uint64_t dn = seen ? e.dn : init + uint64_t(i) / opt.init_spread;
+          const uint64_t dn = seen ? e.dn : unvisited_dn(init, i);
           sum_pn += seen ? e.pn : init;
           if (dn < main_dn) main_dn = dn, main_pick = i;
         }
@@ -351,16 +353,16 @@ struct Worker {
           go = far_pick;
           worked = true;
         }
-        const int p = t.moves[go].point;
-        Bits next_mine = theirs, next_theirs = mine | bit(p);
-        mine = next_mine;
-        theirs = next_theirs;
+        const Bits played = mine | bit(t.moves[go].point);
+        mine = theirs;
+        theirs = played;
         mover = opponent(mover);
         ks = kid_ks[go];
         mover_wins = !mover_wins;
         if (worked) {
           TTEntry e;
           e.pn = e.dn = 1;
+          int frame;
           lookup(sym.canonical(ks, &frame), &e);
           uint32_t pn, dn;
           // Back to the walk when its numbers have doubled: the main
