@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Figures of the atari-go solver (issue 15), in three parts:
+#
+#   crosscuts  the three crosscut positions, one thread: moves played and
+#              time against the 2006 solver's figures (moves played are
+#              deterministic; a 32 MB table, so that the time is the
+#              search's and not the kernel's zeroing of table pages)
+#   work       nodes to proof on a fixed set (the empty 6x5, 5x6, 7x4 and
+#              4x7 boards and the 6x6 centre move after White F3, E2 or D5,
+#              Black to move), one thread each, two at a time: the node
+#              counts are deterministic (for a given table size: a full
+#              bucket's replacement changes the search), so they compare
+#              versions on a shared, noisy machine where times do not
+#   centre     the 6x6 centre move: every White reply proved lost
+#              (`--all-moves`, two threads; 12-13 minutes and a 14 GB table
+#              on the development machines; not repeatable to the node)
+#
+#   bench/solve.sh [crosscuts] [work] [centre]     (default: crosscuts work)
+# Environment: SGFPAT (binary, default build/sgfpat), TABLE_MB (for
+# `centre`, 14000), WORK_SECONDS (per position of `work`, 150).
+set -euo pipefail
+sgfpat="${SGFPAT:-$(dirname "$0")/../build/sgfpat}"
+parts=("$@")
+[ ${#parts[@]} -eq 0 ] && parts=(crosscuts work)
+
+# The 6x6 board after Black C4 and White's REPLY (a point name), rows top first.
+after_centre() {
+  local col=$(( $(printf '%d' "'${1:0:1}") - 65 )) row=$(( 6 - ${1:1:1} )) rows="" x y c
+  for y in 0 1 2 3 4 5; do
+    for x in 0 1 2 3 4 5; do
+      c="."; [ $x = 2 ] && [ $y = 2 ] && c="X"; [ $x = "$col" ] && [ $y = "$row" ] && c="O"; rows="$rows$c"
+    done
+    [ $y -lt 5 ] && rows="$rows/"
+  done
+  echo "$rows"
+}
+
+# One `solve --json` answer as a line: result, move, proof size, nodes,
+# moves played, wall s, CPU s.
+summary() {
+  python3 -c '
+import json, sys
+d = json.load(sys.stdin); s = d["stats"]
+print(d["result"], d.get("move", "-"), d.get("proof_size", 0), s["nodes"], s["moves_played"],
+      round(s["seconds"], 3), round(s["cpu_seconds"], 3))'
+}
+
+for part in "${parts[@]}"; do
+  case "$part" in
+    crosscuts)
+      echo "== crosscuts, one thread (result move proof nodes moves_played wall_s cpu_s; 2006: moves, s)"
+      while read -r name rows moves2006 secs2006; do
+        printf "%-12s %s   (2006: %s, %s s)\n" "$name" \
+          "$("$sgfpat" solve --board "$rows" --player B --threads 1 --time 60 --table-mb 32 --json | summary)" "$moves2006" "$secs2006"
+      done <<'EOF'
+6x6 ....../....../..XO../..OX../....../...... 52806 0.141
+7x7-upper ......./......./..XO.../..OX.../......./......./....... 28635 0.109
+7x7-lower ......./......./......./..XO.../..OX.../......./....... 80938 0.297
+EOF
+      ;;
+    work)
+      echo "== work set, one thread each (result move proof nodes moves_played wall_s cpu_s)"
+      jobs=()
+      for s in 6x5 5x6 7x4 4x7; do jobs+=("$s|--size $s"); done
+      for r in F3 E2 D5; do jobs+=("C4+$r|--board $(after_centre "$r") --player B"); done
+      export -f summary
+      printf '%s\n' "${jobs[@]}" | SGFPAT_BIN="$sgfpat" T="${WORK_SECONDS:-150}" xargs -P2 -I{} bash -c '
+        job="{}"; name=${job%%|*}; args=${job#*|}
+        echo "$name $("$SGFPAT_BIN" solve $args --threads 1 --time "$T" --table-mb 1024 --json | summary)"' |
+        sort | awk '{print; n += $5; if ($2 == "unknown") u++} END {printf "total nodes %d, unknown %d\n", n, u}'
+      ;;
+    centre)
+      echo "== 6x6 centre move: every White reply (two threads, table ${TABLE_MB:-14000} MB)"
+      out=$(mktemp)
+      "$sgfpat" solve --board "....../....../..X.../....../....../......" --player W --all-moves --threads 2 \
+        --time 1500 --table-mb "${TABLE_MB:-14000}" --json >"$out" || true
+      python3 - "$out" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1])); s = d["stats"]
+moves = [m for m in d["moves"] if not m.get("reason")]
+print("wall %.1f s, CPU %.1f s, %d nodes, %d moves played; open: %s" % (
+    s["seconds"], s["cpu_seconds"], s["nodes"], s["moves_played"],
+    [m["move"] for m in d["moves"] if m["result"] == "unknown"] or "none"))
+print("hardest replies (move result proof nodes wall_s cpu_s):")
+for m in sorted(moves, key=lambda m: -m["stats"]["cpu_seconds"])[:5]:
+    print(" ", m["move"], m["result"], m["proof_size"], m["stats"]["nodes"],
+          round(m["stats"]["seconds"], 1), round(m["stats"]["cpu_seconds"], 1))
+EOF
+      rm -f "$out"
+      ;;
+    *) echo "bench/solve.sh: unknown part '$part' (crosscuts, work, centre)" >&2; exit 2 ;;
+  esac
+done
