@@ -4,17 +4,16 @@
 #   crosscuts  the three crosscut positions, one thread: moves played and
 #              time against the 2006 solver's figures (moves played are
 #              deterministic; a 32 MB table, so that the time is the
-#              search's and not the kernel's zeroing of table pages; the
-#              lower one then takes 34,377 moves, 34,265 with 128-256 MB)
+#              search's and not the kernel's zeroing of table pages)
 #   work       nodes to proof on a fixed set (the empty 6x5, 5x6, 7x4 and
 #              4x7 boards and the 6x6 centre move after White F3, E2 or D5,
 #              Black to move), one thread each, two at a time: the node
 #              counts are deterministic for a given table size (which
-#              entries share a bucket, and so which one a store replaces,
-#              depends on it), so they compare versions on a shared, noisy
-#              machine where times do not
+#              entries share a full bucket, and so which one a store
+#              replaces, depends on it), so they compare versions on a
+#              shared, noisy machine where times do not
 #   centre     the 6x6 centre move: every White reply proved lost
-#              (`--all-moves`, two threads; 12-13 minutes and a 14 GB table
+#              (`--all-moves`, two threads; 11-13 minutes and a 14 GB table
 #              on the development machines; not repeatable to the node)
 #
 #   bench/solve.sh [crosscuts] [work] [centre]     (default: crosscuts work)

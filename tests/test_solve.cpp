@@ -424,4 +424,13 @@ TEST_CASE("transposition table: a full bucket gives up its smallest subtree, not
   REQUIRE(tt.lookup(c + 4 * stride, &e));
   CHECK(e.work == 900);
   CHECK(e.pn == 0);
+  // A bucket with room keeps every entry, even an open node that stopped at
+  // once (work 0, which once counted as an empty slot and was overwritten).
+  const uint64_t d = 19;
+  tt.store(entry(d, 0, false));
+  tt.store(entry(d + stride, 0, false));
+  tt.store(entry(d + 2 * stride, 0, true));
+  CHECK(has(d));
+  CHECK(has(d + stride));
+  CHECK(has(d + 2 * stride));
 }

@@ -55,7 +55,10 @@ constexpr uint64_t kSettledBonus = 8;
 uint64_t keep_value(const TTEntry& e) {
   if ((e.pn | e.dn) == 0) return 0;  // empty slot
   const bool settled = e.pn == 0 || e.dn == 0;
-  return uint64_t(e.work) + (settled ? kSettledBonus : 0);
+  // Any entry above an empty slot: a node that stopped at once (its
+  // children's numbers already over its thresholds) has work 0, and was
+  // overwritten while its bucket still had room.
+  return 1 + uint64_t(e.work) + (settled ? kSettledBonus : 0);
 }
 }  // namespace
 
