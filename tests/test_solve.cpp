@@ -237,6 +237,36 @@ TEST_CASE("snapback shape: the throw-in is a losing self-atari") {
   CHECK(seen);
 }
 
+TEST_CASE("all moves restricted to some: the asked moves and their images, the same answers") {
+  // The empty 4x4: every first move of Black loses.  Asking for B3 searches
+  // its class (B3, C3, B2, C2) only; the others are not asked, except moves
+  // the tactics settle without a search (none on the empty board).
+  Geometry g(4, 4);
+  SolveOptions o;
+  o.seconds = 30;
+  o.table_mb = 16;
+  auto all = Solver(g, o).solve_all_moves(Position{});
+  o.only_moves = {pt(g, "B3")};
+  auto some = Solver(g, o).solve_all_moves(Position{});
+  REQUIRE(all.size() == some.size());
+  int asked = 0;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const std::string name = g.name(some[i].move);
+    CHECK(some[i].move == all[i].move);
+    if (name == "B3" || name == "C3" || name == "B2" || name == "C2") {
+      ++asked;
+      CHECK(some[i].verdict == all[i].verdict);
+      CHECK(some[i].verdict == Verdict::Loss);
+      CHECK(some[i].proof_size == all[i].proof_size);
+    } else {
+      CHECK(some[i].verdict == Verdict::Unknown);
+      CHECK(some[i].reason == "not asked");
+      CHECK(all[i].verdict == Verdict::Loss);
+    }
+  }
+  CHECK(asked == 4);
+}
+
 TEST_CASE("budget: an exhausted budget says unknown, never loss") {
   Geometry g(7, 7);
   SolveOptions o;

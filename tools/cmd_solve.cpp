@@ -18,7 +18,7 @@ using namespace sgfpat::solve;
 
 // The search's flags default to the library's SolveOptions.
 struct Args {
-  std::string board, sgf, size, player, db;
+  std::string board, sgf, size, player, db, moves;
   int game = 1, move = -1;
   int threads = SolveOptions{}.threads, table_mb = int(SolveOptions{}.table_mb),
       capture_plies = SolveOptions{}.capture_plies, init_spread = SolveOptions{}.init_spread,
@@ -66,6 +66,22 @@ Status read_position(const Args& a, Geometry* g, Position* pos) {
     *pos = Position{};
   }
   if (!a.player.empty()) pos->to_move = (a.player == "W" || a.player == "w") ? Color::White : Color::Black;
+  return Status::OK();
+}
+
+// --moves: comma-separated empty points of the board.
+Status parse_moves(const Geometry& g, const Position& pos, const std::string& text, std::vector<int>* out) {
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    std::string name = text.substr(start, end - start);
+    int p = -1;
+    if (!g.parse(name, &p)) return Status::InvalidArgument("--moves: '" + name + "' is not a point of the board");
+    if (pos.occupied() & bit(p)) return Status::InvalidArgument("--moves: " + name + " is not empty");
+    out->push_back(p);
+    start = end + 1;
+  }
   return Status::OK();
 }
 
@@ -184,6 +200,9 @@ Runner register_solve(CLI::App& app) {
                   "With --all-moves: solve the replies move by move down to this many plies (each its own "
                   "search, budgets shared out in passes), instead of one search per move")
       ->check(CLI::Range(1, 4));
+  cmd->add_option("--moves", a->moves,
+                  "With --all-moves: search only these moves, comma-separated (e.g. C6,B5), and their mirror "
+                  "images; the others are reported as not asked");
   cmd->add_flag("--json", a->json, "Print the result as one JSON object");
   cmd->add_flag("--table", a->table,
                 "Retrograde table: build it into --db for --size (at most 20 points) unless there, "
@@ -207,6 +226,14 @@ Runner register_solve(CLI::App& app) {
     opt.init_spread = a->init_spread;
     opt.init_mobility = a->init_mobility;
     opt.split_depth = a->split_depth;
+    if (!a->moves.empty()) {
+      if (!a->all_moves) {
+        std::cerr << "sgfpat solve: --moves needs --all-moves\n";
+        return kUsage;
+      }
+      st = parse_moves(g, pos, a->moves, &opt.only_moves);
+      if (!st.ok()) return fail("sgfpat solve: ", st);
+    }
     Solver solver(g, opt);
     nlohmann::json out = {{"size", std::to_string(g.width()) + "x" + std::to_string(g.height())},
                           {"to_move", side_name(pos.to_move)},
@@ -219,7 +246,7 @@ Runner register_solve(CLI::App& app) {
       auto moves = solver.solve_all_moves(pos, &total);
       nlohmann::json list = nlohmann::json::array();
       for (const MoveResult& m : moves) {
-        undecided |= m.verdict == Verdict::Unknown;
+        undecided |= m.verdict == Verdict::Unknown && m.reason != "not asked";
         list.push_back({{"move", g.name(m.move)},
                         {"result", verdict_name(m.verdict)},
                         {"reason", m.reason},

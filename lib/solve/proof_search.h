@@ -50,6 +50,7 @@ struct SolveOptions {
   bool threat_check = true;   // settle at once the moves that leave an opponent's capture search on
   bool threat2 = true;        // ... and those that leave on an opponent's two-move threat
   int split_depth = 1;         // solve_all_moves(): plies solved move by move above the searches
+  std::vector<int> only_moves{};  // solve_all_moves(): search these moves (and their images) only; empty: all
   bool count_proof = true;     // walk the proof tree to report its size
   uint64_t max_proof_nodes = 50'000'000;
 };
@@ -84,7 +85,7 @@ struct SolveResult {
 struct MoveResult {
   int move;
   Verdict verdict;  // for the side that plays `move`
-  std::string reason;  // "self-atari", "suicide", "capture", "" for searched moves
+  std::string reason;  // "self-atari", "suicide", "capture", "not asked", "" for searched moves
   uint64_t proof_size = 0;
   SolveStats stats;
 };

@@ -211,6 +211,8 @@ std::vector<MoveResult> Solver::solve_all_moves(const Position& pos, SolveStats*
   // smallest image of p.
   std::vector<int> todo;
   std::vector<int> rep(128, -1);
+  std::vector<int> asked;  // representatives of opt_.only_moves
+  for (int q : opt_.only_moves) asked.push_back(representative(syms, q));
   Bits empty = g_.board() & ~pos.occupied();
   for (Bits e = empty; e; e &= e - 1) {
     int p = lowest(e);
@@ -233,7 +235,11 @@ std::vector<MoveResult> Solver::solve_all_moves(const Position& pos, SolveStats*
             break;
           }
         }
-        if (mr.verdict == Verdict::Unknown && r == p) todo.push_back(p);
+        if (mr.verdict != Verdict::Unknown) break;
+        if (!asked.empty() && std::find(asked.begin(), asked.end(), r) == asked.end())
+          mr.reason = "not asked";
+        else if (r == p)
+          todo.push_back(p);
       }
     }
     out.push_back(mr);
