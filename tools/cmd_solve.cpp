@@ -198,7 +198,7 @@ Runner register_solve(CLI::App& app) {
   cmd->add_flag("--all-moves", a->all_moves, "Classify every move of the side to move");
   cmd->add_option("--split-depth", a->split_depth,
                   "With --all-moves: solve the replies move by move down to this many plies (each its own "
-                  "search, budgets shared out in passes), instead of one search per move")
+                  "search, the next one going to the most proving line), instead of one search per move")
       ->check(CLI::Range(1, 4));
   cmd->add_option("--moves", a->moves,
                   "With --all-moves: search only these moves, comma-separated (e.g. C6,B5), and their mirror "

@@ -11,7 +11,7 @@ namespace sgfpat::solve {
 
 namespace {
 
-constexpr uint32_t kInf = 0x7fffffff;
+constexpr uint32_t kInf = kInfiniteNumber;
 using Clock = std::chrono::steady_clock;
 
 
@@ -302,6 +302,44 @@ struct Worker {
     *out_dn = dn;
   }
 
+  // The proof and disproof numbers of a position as mid() would start from
+  // them: from its own entry when settled, else from its children's
+  // entries (unvisited children valued as mid() values them).  No search.
+  void numbers(Bits mine, Bits theirs, Color mover, const KeySet& ks, uint32_t* out_pn, uint32_t* out_dn) {
+    int frame;
+    TTEntry self;
+    if (lookup(sym.canonical(ks, &frame), &self) && (self.pn == 0 || self.dn == 0)) {
+      *out_pn = self.pn;
+      *out_dn = self.dn;
+      return;
+    }
+    NodeTactics t;
+    analyse_node(g, mine, theirs, &t);
+    if (t.verdict != Verdict::Unknown || t.moves.size() == 0) {
+      const bool win = t.verdict == Verdict::Win;
+      *out_pn = win ? 0 : kInf;
+      *out_dn = win ? kInf : 0;
+      return;
+    }
+    const uint32_t base = unvisited_value(mine, theirs);
+    uint64_t min_dn = kInf, sum_pn = 0;
+    bool infinite = false;
+    for (int i = 0; i < int(t.moves.size()); ++i) {
+      int f;
+      TTEntry e;
+      uint32_t cpn = base, cdn = unvisited_dn(base, i);
+      if (lookup(sym.canonical(sym.after(ks, mover, t.moves[i].point), &f), &e)) {
+        cpn = e.pn;
+        cdn = e.dn;
+      }
+      min_dn = std::min<uint64_t>(min_dn, cdn);
+      sum_pn += cpn;
+      infinite |= cpn == kInf;
+    }
+    *out_pn = uint32_t(min_dn);
+    *out_dn = infinite ? kInf : uint32_t(std::min<uint64_t>(sum_pn, kInf - 1));
+  }
+
   // A helper on a search another thread runs from this root: instead of a
   // second df-pn on the same root (which mostly follows the first one's
   // path), it walks the principal line (the child df-pn would take at the
@@ -497,6 +535,13 @@ SolveResult Solver::search(const Position& pos, SearchControl& shared, int nthre
     }
   }
   return res;
+}
+
+void Solver::estimate(const Position& pos, uint32_t* pn, uint32_t* dn) {
+  SearchControl ctl;
+  ctl.nodes = opt_.init_after_nodes;  // value unvisited children as a long search does
+  Worker w{g_, opt_, sym_, tt_, ctl, 0, {}, 0, {}};
+  w.numbers(pos.stones(pos.to_move), pos.stones(opponent(pos.to_move)), pos.to_move, sym_.keys(pos), pn, dn);
 }
 
 SolveStats Solver::help(const Position& pos, SearchControl& shared, uint64_t salt) {

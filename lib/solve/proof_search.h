@@ -31,6 +31,9 @@
 
 namespace sgfpat::solve {
 
+// The proof (or disproof) number of a position proved lost (won).
+constexpr uint32_t kInfiniteNumber = 0x7fffffff;
+
 struct SolveOptions {
   double seconds = 10;         // wall-clock budget (<= 0: none)
   uint64_t max_nodes = 0;      // node budget (0: none)
@@ -112,10 +115,12 @@ class Solver {
 
   // Classifies every first move of the side to move (moves the same by a
   // symmetry of the position are searched once and reported for each).
-  // The budget in the options is for the whole call, given out in passes
-  // of growing budgets to the moves still open; with split_depth d > 1 the
-  // replies to each move, down to d plies, are solved one by one the same
-  // way (a position is won as soon as one move is proved, lost when all are).
+  // The budget in the options is for the whole call.  Each move (with
+  // split_depth d > 1, each line of d plies: a position is won as soon as
+  // one move is proved, lost when all are) is a leaf solved by searches of
+  // growing budgets; the moves take turns, and under each the next search
+  // goes to the most proving leaf (smallest disproof number at every
+  // ply, the numbers of a leaf read from the table after its last search).
   // The proof sizes are then summed over the separate searches.  The
   // searches run side by side, one thread each (df-pn gains little from a
   // second thread on one root); a thread with no search left to start
@@ -133,12 +138,19 @@ class Solver {
   // its main line (its ties broken by `salt`), until that search stops;
   // returns this thread's figures.
   SolveStats help(const Position& pos, SearchControl& ctl, uint64_t salt);
-  // Expands the open nodes above `depth` plies and lists the open positions
-  // `depth` plies down.
-  void gather(SplitNode& node, int depth, std::vector<SplitNode*>* path, std::vector<SplitLeaf>* out);
-  // Searches the listed positions, `budget` seconds each and none past
-  // `end`, on opt_.threads threads; skips those an ancestor no longer needs.
-  void run_leaves(std::vector<SplitLeaf>& leaves, double budget, std::chrono::steady_clock::time_point end);
+  // The proof and disproof numbers of `pos` for its side to move, from the
+  // table (its children's entries), without searching.
+  void estimate(const Position& pos, uint32_t* pn, uint32_t* dn);
+  // Gives `node` its children (one per move up to symmetry), or settles it
+  // when a move captures or none is legal.
+  void expand(SplitNode& node);
+  // The open leaf `depth` plies under `node` that the next search should
+  // take (the most proving one, not being searched), expanding the nodes on
+  // the way; nullptr when none.  *path gets the nodes above it.
+  SplitNode* select(SplitNode& node, int depth, std::vector<SplitNode*>* path);
+  // Searches the leaves `depth` plies under `roots` one at a time, on
+  // opt_.threads threads, until every root is settled or `end`.
+  void run_best_first(std::vector<SplitNode>& roots, int depth, std::chrono::steady_clock::time_point end);
   Geometry g_;
   SolveOptions opt_;
   BoardSymmetries sym_;

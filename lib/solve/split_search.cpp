@@ -1,6 +1,6 @@
 // Solving every move of a position: the moves (and, with a split depth,
 // their replies) solved one by one by separate proving searches that share
-// the transposition table, in passes of growing budgets.
+// the transposition table, the next search going to the most proving one.
 #include <algorithm>
 #include <chrono>
 #include <memory>
@@ -47,55 +47,67 @@ int representative(const std::vector<std::vector<int>>& syms, int p) {
 }  // namespace
 
 // A position above the proving searches: its moves are solved one by one,
-// each by its own search (or split again), so that the budget goes to every
-// move in turn instead of to the most promising one only.
+// each by its own search (or split again), so that the budget goes where
+// the proof numbers say it is most needed instead of to one search's
+// most promising move only.
 struct SplitNode {
   Position pos;
   Verdict verdict = Verdict::Unknown;  // for pos.to_move
   uint64_t proof_size = 0;
   SolveStats stats;
   std::vector<SplitNode> kids;  // one per legal move up to the position's symmetries, centre first
-                                // (an open node has some once split: one with none is lost)
+                                // (an open node has some once expanded)
+  // Proof and disproof numbers of "pos.to_move wins": a leaf's from the
+  // table after its last search, a split node's from its kids.
+  uint32_t pn = 1, dn = 1;
+  double budget = 0;  // a leaf's next search, seconds (0: not searched yet)
+  bool busy = false;  // a leaf a thread is searching
 };
 
-// A position a pass searches, with the split nodes above it (outermost
-// first): it is skipped once one of them is settled.
+// A leaf being searched, with the split nodes above it (outermost first):
+// it stops once one of them is settled.
 struct SplitLeaf {
   SplitNode* node;
   std::vector<SplitNode*> path;
+  SearchControl control;
 };
 
 namespace {
 
-// Settles an open split node when its kids decide it (kids kept: other
-// threads may still point into them).
+// Settles an open split node when its kids decide it and updates its
+// numbers from theirs (kids kept: other threads may still point into them).
 void decide(SplitNode& n) {
   if (n.verdict != Verdict::Unknown || n.kids.empty()) return;
-  uint64_t proof = 1;
+  uint64_t proof = 1, sum_pn = 0;
+  uint32_t min_dn = kInfiniteNumber;
   bool all_won = true;
   for (const SplitNode& k : n.kids) {
     if (k.verdict == Verdict::Loss) {  // whatever the kids before it
       n.verdict = Verdict::Win;
       n.proof_size = 1 + k.proof_size;
+      n.pn = 0;
+      n.dn = kInfiniteNumber;
       return;
     }
     all_won &= k.verdict == Verdict::Win;
     proof += k.proof_size;
+    min_dn = std::min(min_dn, k.dn);
+    sum_pn += k.pn;
   }
+  n.pn = min_dn;
+  n.dn = uint32_t(std::min<uint64_t>(sum_pn, kInfiniteNumber));
   if (!all_won) return;
   n.verdict = Verdict::Loss;  // every move loses
   n.proof_size = proof;
 }
 
-// After a pass: the kids' figures added to their parents', settled nodes'
-// kids dropped.
+// At the end: the kids' figures added to their parents'.
 void fold(SplitNode& n) {
   for (SplitNode& k : n.kids) {
     fold(k);
     n.stats.add(k.stats);
     k.stats = SolveStats{};  // counted once
   }
-  if (n.verdict != Verdict::Unknown) n.kids.clear();
 }
 
 bool still_needed(const SplitLeaf& leaf) {
@@ -105,81 +117,118 @@ bool still_needed(const SplitLeaf& leaf) {
   return true;
 }
 
-// One search of a pass, which idle threads may join.
-struct RunningLeaf {
-  const SplitLeaf* leaf;
-  SearchControl control;
-};
-
 }  // namespace
 
-void Solver::gather(SplitNode& n, int depth, std::vector<SplitNode*>* path, std::vector<SplitLeaf>* out) {
-  if (n.verdict != Verdict::Unknown) return;
-  if (depth <= 0) {
-    out->push_back(SplitLeaf{&n, *path});
-    return;
-  }
-  if (n.kids.empty()) {
-    auto syms = position_symmetries(g_, n.pos);
-    std::vector<int> moves;
-    for (Bits e = g_.board() & ~n.pos.occupied(); e; e &= e - 1) {
-      int p = lowest(e);
-      MoveKind kind = classify_move(g_, n.pos, n.pos.to_move, p);
-      if (kind == MoveKind::Capture) {
-        n.verdict = Verdict::Win;
-        n.proof_size = 1;
-        return;
-      }
-      if (kind == MoveKind::Normal && representative(syms, p) == p) moves.push_back(p);
-    }
-    if (moves.empty()) {
-      n.verdict = Verdict::Loss;
+void Solver::expand(SplitNode& n) {
+  auto syms = position_symmetries(g_, n.pos);
+  std::vector<int> moves;
+  for (Bits e = g_.board() & ~n.pos.occupied(); e; e &= e - 1) {
+    int p = lowest(e);
+    MoveKind kind = classify_move(g_, n.pos, n.pos.to_move, p);
+    if (kind == MoveKind::Capture) {
+      n.verdict = Verdict::Win;
       n.proof_size = 1;
+      n.pn = 0;
+      n.dn = kInfiniteNumber;
       return;
     }
-    sort_centre_first(g_, &moves);
-    for (int p : moves) n.kids.push_back(SplitNode{with_stone(n.pos, p), Verdict::Unknown, 0, {}, {}});
+    if (kind == MoveKind::Normal && representative(syms, p) == p) moves.push_back(p);
   }
-  path->push_back(&n);
-  for (SplitNode& k : n.kids) gather(k, depth - 1, path, out);
-  path->pop_back();
+  if (moves.empty()) {
+    n.verdict = Verdict::Loss;
+    n.proof_size = 1;
+    n.pn = kInfiniteNumber;
+    n.dn = 0;
+    return;
+  }
+  sort_centre_first(g_, &moves);
+  for (int p : moves) n.kids.push_back(SplitNode{with_stone(n.pos, p)});
   decide(n);
 }
 
-void Solver::run_leaves(std::vector<SplitLeaf>& leaves, double budget, Clock::time_point end) {
+SplitNode* Solver::select(SplitNode& n, int depth, std::vector<SplitNode*>* path) {
+  if (n.verdict != Verdict::Unknown) return nullptr;
+  if (depth <= 0) return n.busy ? nullptr : &n;
+  if (n.kids.empty()) {
+    expand(n);
+    if (n.verdict != Verdict::Unknown) return nullptr;
+  }
+  // The kid whose loss would prove this node (smallest disproof number)
+  // first, as df-pn picks a child; one being searched gives way to the next.
+  std::vector<SplitNode*> order;
+  for (SplitNode& k : n.kids)
+    if (k.verdict == Verdict::Unknown) order.push_back(&k);
+  std::stable_sort(order.begin(), order.end(), [](const SplitNode* a, const SplitNode* b) { return a->dn < b->dn; });
+  path->push_back(&n);
+  for (SplitNode* k : order) {
+    if (SplitNode* leaf = select(*k, depth - 1, path)) return leaf;
+    // The kid may have been settled on the way (its expansion found a
+    // capture, or all its kids were settled so).
+    decide(n);
+    if (n.verdict != Verdict::Unknown) break;
+  }
+  path->pop_back();
+  return nullptr;
+}
+
+void Solver::run_best_first(std::vector<SplitNode>& roots, int depth, Clock::time_point end) {
+  // A leaf's first search is short, about the same in all at every depth
+  // (each ply of splitting multiplies the leaves by some 16 to 30 moves,
+  // most of them settled in milliseconds by the tactics); each further
+  // search of it has four times the budget, so that a leaf the numbers keep
+  // choosing gets most of the time, yet one whose numbers mislead costs at
+  // most a few times what the others got.
+  double first = 0.5;
+  for (int d = 0; d < depth; ++d) first /= 16;
+  first = std::max(first, 0.002);
   std::mutex mu;
-  size_t next = 0;
-  std::vector<std::shared_ptr<RunningLeaf>> running;
+  size_t next_root = 0;  // the roots take turns
+  std::vector<std::shared_ptr<SplitLeaf>> running;
   auto work = [&](int thread) {
     std::unique_lock<std::mutex> lock(mu);
     for (;;) {
-      while (next < leaves.size() && !still_needed(leaves[next])) ++next;
       const auto now = Clock::now();
       if (now >= end) return;
-      if (next < leaves.size()) {
-        SplitLeaf& leaf = leaves[next++];
-        auto run = std::make_shared<RunningLeaf>();
-        run->leaf = &leaf;
+      std::shared_ptr<SplitLeaf> run;
+      for (size_t i = 0; i < roots.size() && !run; ++i) {
+        SplitNode& root = roots[(next_root + i) % roots.size()];
+        std::vector<SplitNode*> path;
+        if (SplitNode* leaf = select(root, depth, &path)) {
+          next_root = (next_root + i + 1) % roots.size();
+          run = std::make_shared<SplitLeaf>();
+          run->node = leaf;
+          run->path = std::move(path);
+        }
+      }
+      if (run) {
+        SplitNode& leaf = *run->node;
+        leaf.busy = true;
+        leaf.budget = leaf.budget > 0 ? leaf.budget * 4 : first;
         run->control.max_nodes = opt_.max_nodes;
         run->control.has_deadline = true;
-        run->control.deadline =
-            std::min(end, now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(budget)));
+        run->control.deadline = std::min(
+            end, now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(leaf.budget)));
         running.push_back(run);
         lock.unlock();
-        SolveResult r = search(leaf.node->pos, run->control, 1);
+        SolveResult r = search(leaf.pos, run->control, 1);
+        uint32_t pn = 0, dn = kInfiniteNumber;
+        if (r.verdict == Verdict::Loss) std::swap(pn, dn);
+        if (r.verdict == Verdict::Unknown) estimate(leaf.pos, &pn, &dn);
         lock.lock();
         running.erase(std::find(running.begin(), running.end(), run));
-        leaf.node->stats.add(r.stats);
-        leaf.node->verdict = r.verdict;
-        leaf.node->proof_size = r.proof_size;
-        for (auto a = leaf.path.rbegin(); a != leaf.path.rend(); ++a) decide(**a);
+        leaf.busy = false;
+        leaf.stats.add(r.stats);
+        leaf.verdict = r.verdict;
+        leaf.proof_size = r.proof_size;
+        leaf.pn = pn;
+        leaf.dn = dn;
+        for (auto a = run->path.rbegin(); a != run->path.rend(); ++a) decide(**a);
         // Searches whose answer nobody needs any more stop.
         for (const auto& other : running)
-          if (!still_needed(*other->leaf)) other->control.stop = true;
+          if (!still_needed(*other)) other->control.stop = true;
         continue;
       }
       // Nothing left to start: join the oldest search still running.
-      std::shared_ptr<RunningLeaf> run;
       for (const auto& r : running)
         if (!r->control.stop.load()) {
           run = r;
@@ -187,10 +236,10 @@ void Solver::run_leaves(std::vector<SplitLeaf>& leaves, double budget, Clock::ti
         }
       if (!run) return;
       lock.unlock();
-      SolveStats s = help(run->leaf->node->pos, run->control, uint64_t(thread) * 0x9e3779b97f4a7c15ull);
+      SolveStats s = help(run->node->pos, run->control, uint64_t(thread) * 0x9e3779b97f4a7c15ull);
       lock.lock();
       s.seconds = 0;  // the search's own wall time counts once
-      run->leaf->node->stats.add(s);
+      run->node->stats.add(s);
     }
   };
   const int n = std::max(1, opt_.threads);
@@ -198,6 +247,7 @@ void Solver::run_leaves(std::vector<SplitLeaf>& leaves, double budget, Clock::ti
   for (int i = 1; i < n; ++i) threads.emplace_back(work, i);
   work(0);
   for (auto& t : threads) t.join();
+  for (SplitNode& r : roots) fold(r);
 }
 
 std::vector<MoveResult> Solver::solve_all_moves(const Position& pos, SolveStats* total) {
@@ -250,25 +300,7 @@ std::vector<MoveResult> Solver::solve_all_moves(const Position& pos, SolveStats*
   sort_centre_first(g_, &todo);
   std::vector<SplitNode> nodes(todo.size());
   for (size_t i = 0; i < todo.size(); ++i) nodes[i].pos = with_stone(pos, todo[i]);
-  // Passes of growing budgets over the open moves, the table kept between
-  // them, so that one hard move does not starve the others.
-  // A first pass of about the same total at every depth: each ply of
-  // splitting multiplies the searches by some 16 to 30 moves, most of them
-  // settled in milliseconds by the tactics.
-  double first = 0.5;
-  for (int d = 1; d < opt_.split_depth; ++d) first /= 16;
-  for (double budget = std::max(first, 0.002);; budget *= 4) {
-    std::vector<SplitLeaf> leaves;
-    std::vector<SplitNode*> path;
-    for (SplitNode& n : nodes) gather(n, opt_.split_depth - 1, &path, &leaves);
-    run_leaves(leaves, budget, t_end);
-    bool open = false;
-    for (SplitNode& n : nodes) {
-      fold(n);
-      open |= n.verdict == Verdict::Unknown;
-    }
-    if (!open || Clock::now() >= t_end) break;
-  }
+  run_best_first(nodes, opt_.split_depth - 1, t_end);
   for (size_t i = 0; i < todo.size(); ++i)
     for (auto& m : out)
       if (m.move == todo[i]) {
