@@ -267,6 +267,31 @@ TEST_CASE("all moves restricted to some: the asked moves and their images, the s
   CHECK(asked == 4);
 }
 
+TEST_CASE("all moves: each searched move is reported once as it is classified, as the result says") {
+  Geometry g(5, 4);
+  SolveOptions o;
+  o.seconds = 60;
+  o.table_mb = 16;
+  o.split_depth = 2;
+  std::vector<std::pair<int, Verdict>> told;
+  o.on_classified = [&](int move, Verdict v, uint64_t) { told.emplace_back(move, v); };
+  auto all = Solver(g, o).solve_all_moves(Position{});
+  size_t searched = 0;
+  for (const MoveResult& m : all) {
+    if (!m.reason.empty()) continue;  // tactics or a symmetric copy
+    ++searched;
+    int times = 0;
+    for (const auto& [move, v] : told)
+      if (move == m.move) {
+        ++times;
+        CHECK(v == m.verdict);
+      }
+    CHECK(times == 1);
+  }
+  CHECK(searched >= 3);
+  CHECK(told.size() == searched);
+}
+
 TEST_CASE("budget: an exhausted budget says unknown, never loss") {
   Geometry g(7, 7);
   SolveOptions o;

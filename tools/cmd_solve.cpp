@@ -1,4 +1,7 @@
 // sgfpat solve: the atari-go solver (proving search, retrograde tables).
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -24,7 +27,7 @@ struct Args {
       capture_plies = SolveOptions{}.capture_plies, init_spread = SolveOptions{}.init_spread,
       init_mobility = SolveOptions{}.init_mobility;
   double seconds = SolveOptions{}.seconds;
-  bool all_moves = false, json = false, table = false;
+  bool all_moves = false, json = false, table = false, progress = false;
   int split_depth = SolveOptions{}.split_depth;
 };
 
@@ -203,6 +206,9 @@ Runner register_solve(CLI::App& app) {
   cmd->add_option("--moves", a->moves,
                   "With --all-moves: search only these moves, comma-separated (e.g. C6,B5), and their mirror "
                   "images; the others are reported as not asked");
+  cmd->add_flag("--progress", a->progress,
+                "With --all-moves: print each move on stderr as it is classified, with the time (the default "
+                "when stderr is a terminal)");
   cmd->add_flag("--json", a->json, "Print the result as one JSON object");
   cmd->add_flag("--table", a->table,
                 "Retrograde table: build it into --db for --size (at most 20 points) unless there, "
@@ -234,6 +240,13 @@ Runner register_solve(CLI::App& app) {
       st = parse_moves(g, pos, a->moves, &opt.only_moves);
       if (!st.ok()) return fail("sgfpat solve: ", st);
     }
+    const auto t0 = std::chrono::steady_clock::now();
+    if (a->all_moves && (a->progress || ::isatty(STDERR_FILENO)))
+      opt.on_classified = [&g, t0](int move, Verdict v, uint64_t proof) {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::fprintf(stderr, "  %-4s %-7s at %.1f s%s\n", g.name(move).c_str(), verdict_name(v), s,
+                     proof ? (", proof tree " + std::to_string(proof) + " nodes").c_str() : "");
+      };
     Solver solver(g, opt);
     nlohmann::json out = {{"size", std::to_string(g.width()) + "x" + std::to_string(g.height())},
                           {"to_move", side_name(pos.to_move)},

@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <functional>
 #include <vector>
 
 #include "solve/atari_board.h"
@@ -54,6 +55,9 @@ struct SolveOptions {
   bool threat2 = true;        // ... and those that leave on an opponent's two-move threat
   int split_depth = 1;         // solve_all_moves(): plies solved move by move above the searches
   std::vector<int> only_moves{};  // solve_all_moves(): search these moves (and their images) only; empty: all
+  // solve_all_moves(): called as each searched move is classified (`verdict`
+  // for its player), from a search thread, one call at a time.
+  std::function<void(int move, Verdict verdict, uint64_t proof_size)> on_classified{};
   bool count_proof = true;     // walk the proof tree to report its size
   uint64_t max_proof_nodes = 50'000'000;
 };
@@ -148,9 +152,11 @@ class Solver {
   // take (the most proving one, not being searched), expanding the nodes on
   // the way; nullptr when none.  *path gets the nodes above it.
   SplitNode* select(SplitNode& node, int depth, std::vector<SplitNode*>* path);
-  // Searches the leaves `depth` plies under `roots` one at a time, on
-  // opt_.threads threads, until every root is settled or `end`.
-  void run_best_first(std::vector<SplitNode>& roots, int depth, std::chrono::steady_clock::time_point end);
+  // Searches the leaves `depth` plies under `roots` (the positions after
+  // `root_moves`) one at a time, on opt_.threads threads, until every root
+  // is settled or `end`.
+  void run_best_first(std::vector<SplitNode>& roots, const std::vector<int>& root_moves, int depth,
+                      std::chrono::steady_clock::time_point end);
   Geometry g_;
   SolveOptions opt_;
   BoardSymmetries sym_;

@@ -142,7 +142,8 @@ void Solver::expand(SplitNode& n) {
     return;
   }
   sort_centre_first(g_, &moves);
-  for (int p : moves) n.kids.push_back(SplitNode{with_stone(n.pos, p)});
+  n.kids.resize(moves.size());
+  for (size_t i = 0; i < moves.size(); ++i) n.kids[i].pos = with_stone(n.pos, moves[i]);
   decide(n);
 }
 
@@ -171,7 +172,8 @@ SplitNode* Solver::select(SplitNode& n, int depth, std::vector<SplitNode*>* path
   return nullptr;
 }
 
-void Solver::run_best_first(std::vector<SplitNode>& roots, int depth, Clock::time_point end) {
+void Solver::run_best_first(std::vector<SplitNode>& roots, const std::vector<int>& root_moves, int depth,
+                            Clock::time_point end) {
   // A leaf's first search is short, about the same in all at every depth
   // (each ply of splitting multiplies the leaves by some 16 to 30 moves,
   // most of them settled in milliseconds by the tactics); each further
@@ -184,6 +186,16 @@ void Solver::run_best_first(std::vector<SplitNode>& roots, int depth, Clock::tim
   std::mutex mu;
   size_t next_root = 0;  // the roots take turns
   std::vector<std::shared_ptr<SplitLeaf>> running;
+  std::vector<bool> reported(roots.size(), false);
+  auto report = [&] {
+    if (!opt_.on_classified) return;
+    for (size_t i = 0; i < roots.size(); ++i)
+      if (roots[i].verdict != Verdict::Unknown && !reported[i]) {
+        reported[i] = true;
+        const Verdict v = roots[i].verdict == Verdict::Win ? Verdict::Loss : Verdict::Win;  // for the root's mover
+        opt_.on_classified(root_moves[i], v, roots[i].proof_size ? roots[i].proof_size + 1 : 0);
+      }
+  };
   auto work = [&](int thread) {
     std::unique_lock<std::mutex> lock(mu);
     for (;;) {
@@ -200,6 +212,7 @@ void Solver::run_best_first(std::vector<SplitNode>& roots, int depth, Clock::tim
           run->path = std::move(path);
         }
       }
+      report();  // roots the expansions settled
       if (run) {
         SplitNode& leaf = *run->node;
         leaf.busy = true;
@@ -223,6 +236,7 @@ void Solver::run_best_first(std::vector<SplitNode>& roots, int depth, Clock::tim
         leaf.pn = pn;
         leaf.dn = dn;
         for (auto a = run->path.rbegin(); a != run->path.rend(); ++a) decide(**a);
+        report();
         // Searches whose answer nobody needs any more stop.
         for (const auto& other : running)
           if (!still_needed(*other)) other->control.stop = true;
@@ -300,7 +314,7 @@ std::vector<MoveResult> Solver::solve_all_moves(const Position& pos, SolveStats*
   sort_centre_first(g_, &todo);
   std::vector<SplitNode> nodes(todo.size());
   for (size_t i = 0; i < todo.size(); ++i) nodes[i].pos = with_stone(pos, todo[i]);
-  run_best_first(nodes, opt_.split_depth - 1, t_end);
+  run_best_first(nodes, todo, opt_.split_depth - 1, t_end);
   for (size_t i = 0; i < todo.size(); ++i)
     for (auto& m : out)
       if (m.move == todo[i]) {
