@@ -257,9 +257,11 @@ TEST_CASE("all moves restricted to some: the asked moves and their images, the s
       ++asked;
       CHECK(some[i].verdict == all[i].verdict);
       CHECK(some[i].verdict == Verdict::Loss);
+      CHECK(some[i].asked);
       CHECK(some[i].proof_size == all[i].proof_size);
     } else {
       CHECK(some[i].verdict == Verdict::Unknown);
+      CHECK_FALSE(some[i].asked);
       CHECK(some[i].reason == "not asked");
       CHECK(all[i].verdict == Verdict::Loss);
     }

@@ -95,6 +95,7 @@ struct MoveResult {
   std::string reason;  // "self-atari", "suicide", "capture", "not asked", "" for searched moves
   uint64_t proof_size = 0;
   SolveStats stats;
+  bool asked = true;  // false: left out by SolveOptions::only_moves (verdict Unknown)
 };
 
 struct SplitNode;

@@ -282,7 +282,7 @@ std::vector<MoveResult> Solver::solve_all_moves(const Position& pos, SolveStats*
     int p = lowest(e);
     int r = representative(syms, p);
     rep[p] = r;
-    MoveResult mr{p, Verdict::Unknown, "", 0, {}};
+    MoveResult mr{p, Verdict::Unknown, "", 0, {}, true};
     switch (classify_move(g_, pos, pos.to_move, p)) {
       case MoveKind::Capture: mr.verdict = Verdict::Win; mr.reason = "capture"; break;
       case MoveKind::Suicide: mr.verdict = Verdict::Loss; mr.reason = "suicide (illegal)"; break;
@@ -300,8 +300,10 @@ std::vector<MoveResult> Solver::solve_all_moves(const Position& pos, SolveStats*
           }
         }
         if (mr.verdict != Verdict::Unknown) break;
-        if (!asked.empty() && std::find(asked.begin(), asked.end(), r) == asked.end())
+        if (!asked.empty() && std::find(asked.begin(), asked.end(), r) == asked.end()) {
+          mr.asked = false;
           mr.reason = "not asked";
+        }
         else if (r == p)
           todo.push_back(p);
       }
