@@ -55,6 +55,35 @@ TEST_CASE("solve: unknown within the budget exits 4; a bad position exits 3, a b
   CHECK(big.exit_code == 2);  // a bad flag value
 }
 
+TEST_CASE("solve --moves: only the asked moves searched, --progress lists them; bad lists exit 2") {
+  TempDir dir("sgfpat-solve-cli");
+  // 4x3: B2 and its three mirror images (B2, C2 are the centre row).
+  auto r = run({kBin, "solve", "--size", "4x3", "--all-moves", "--moves", "B2", "--progress", "--json"}, dir.path());
+  REQUIRE(r.exit_code == 0);  // not-asked moves leave nothing undecided
+  int asked = 0, not_asked = 0;
+  const auto j = r.json();
+  for (const auto& m : j["moves"]) {
+    if (m["reason"] == "not asked") {
+      ++not_asked;
+      CHECK(m["result"] == "unknown");
+    } else {
+      ++asked;
+      CHECK(m["result"] != "unknown");
+    }
+  }
+  CHECK(asked == 2);  // B2 and its mirror image C2
+  CHECK(not_asked == 10);
+  CHECK(r.err.find("B2") != std::string::npos);  // the progress line of the one move searched
+  CHECK(r.err.find("C2") == std::string::npos);  // its image is not searched again
+  CHECK(run({kBin, "solve", "--size", "4x3", "--moves", "B2"}, dir.path()).exit_code == 2);  // needs --all-moves
+  auto bad = run({kBin, "solve", "--size", "4x3", "--all-moves", "--moves", "B2,Z9"}, dir.path());
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("Z9") != std::string::npos);
+  auto taken = run({kBin, "solve", "--board", "X.../..../....", "--all-moves", "--moves", "A3"}, dir.path());
+  CHECK(taken.exit_code == 2);
+  CHECK(taken.err.find("not empty") != std::string::npos);
+}
+
 TEST_CASE("solve --table: built into RocksDB once, then queried") {
   TempDir dir("sgfpat-solve-cli");
   std::string db = dir / "tables";
