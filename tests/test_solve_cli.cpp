@@ -76,6 +76,11 @@ TEST_CASE("solve --moves: only the asked moves searched, --progress lists them; 
   CHECK(r.err.find("B2") != std::string::npos);  // the progress line of the one move searched
   CHECK(r.err.find("C2") == std::string::npos);  // its image is not searched again
   CHECK(run({kBin, "solve", "--size", "4x3", "--moves", "B2"}, dir.path()).exit_code == 2);  // needs --all-moves
+  for (const char* flag : {"--progress", "--split-depth=2"}) {  // so do these, rather than being ignored
+    auto alone = run({kBin, "solve", "--size", "4x3", flag}, dir.path());
+    CHECK(alone.exit_code == 2);
+    CHECK(alone.err.find("--all-moves") != std::string::npos);
+  }
   auto bad = run({kBin, "solve", "--size", "4x3", "--all-moves", "--moves", "B2,Z9"}, dir.path());
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("Z9") != std::string::npos);

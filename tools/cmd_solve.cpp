@@ -198,17 +198,19 @@ Runner register_solve(CLI::App& app) {
                       " nodes, unvisited moves start at (empty points - 1) / this (0: always at 1)")
       ->check(CLI::Range(0, 100))
       ->capture_default_str();
-  cmd->add_flag("--all-moves", a->all_moves, "Classify every move of the side to move");
+  auto* all_moves = cmd->add_flag("--all-moves", a->all_moves, "Classify every move of the side to move");
   cmd->add_option("--split-depth", a->split_depth,
                   "With --all-moves: solve the replies move by move down to this many plies (each its own "
                   "search, the next one going to the most proving line), instead of one search per move")
-      ->check(CLI::Range(1, 4));
+      ->check(CLI::Range(1, 4))
+      ->needs(all_moves);
   cmd->add_option("--moves", a->moves,
                   "With --all-moves: search only these moves, comma-separated (e.g. C6,B5), and their mirror "
                   "images; the others are reported as not asked");
   cmd->add_flag("--progress", a->progress,
                 "With --all-moves: print each move on stderr as it is classified, with the time (the default "
-                "when stderr is a terminal)");
+                "when stderr is a terminal)")
+      ->needs(all_moves);
   cmd->add_flag("--json", a->json, "Print the result as one JSON object");
   cmd->add_flag("--table", a->table,
                 "Retrograde table: build it into --db for --size (at most 20 points) unless there, "
