@@ -110,6 +110,13 @@ void fold(SplitNode& n) {
   }
 }
 
+// A root's answer for the player of the move that made it: the verdict
+// turned round, and the proof with that move's node on top (0: none).
+Verdict move_verdict(const SplitNode& root) {
+  return root.verdict == Verdict::Win ? Verdict::Loss : root.verdict == Verdict::Loss ? Verdict::Win : Verdict::Unknown;
+}
+uint64_t move_proof_size(const SplitNode& root) { return root.proof_size ? root.proof_size + 1 : 0; }
+
 bool still_needed(const SplitLeaf& leaf) {
   if (leaf.node->verdict != Verdict::Unknown) return false;
   for (const SplitNode* a : leaf.path)
@@ -192,8 +199,7 @@ void Solver::run_best_first(std::vector<SplitNode>& roots, const std::vector<int
     for (size_t i = 0; i < roots.size(); ++i)
       if (roots[i].verdict != Verdict::Unknown && !reported[i]) {
         reported[i] = true;
-        const Verdict v = roots[i].verdict == Verdict::Win ? Verdict::Loss : Verdict::Win;  // for the root's mover
-        opt_.on_classified(root_moves[i], v, roots[i].proof_size ? roots[i].proof_size + 1 : 0);
+        opt_.on_classified(root_moves[i], move_verdict(roots[i]), move_proof_size(roots[i]));
       }
   };
   auto work = [&](int thread) {
@@ -323,9 +329,8 @@ std::vector<MoveResult> Solver::solve_all_moves(const Position& pos, SolveStats*
         const SplitNode& n = nodes[i];
         m.stats = n.stats;
         m.stats.moves_played += 1;
-        m.proof_size = n.proof_size ? n.proof_size + 1 : 0;
-        m.verdict = n.verdict == Verdict::Win ? Verdict::Loss : n.verdict == Verdict::Loss ? Verdict::Win
-                                                                                         : Verdict::Unknown;
+        m.proof_size = move_proof_size(n);
+        m.verdict = move_verdict(n);
       }
   // Symmetric copies take the answer of their representative.
   for (auto& m : out) {
