@@ -113,6 +113,57 @@ TEST_CASE("rules agree with the rules engine on random games") {
   CHECK(moves > 2000);
 }
 
+// On positions of random games, boards 3x3 to 9x9 (the 9x9 ones past 64
+// bits): the moves analyse_node() lists are exactly those the rules engine
+// says leave the mover's chain at least two liberties (and, with a chain of
+// the mover in atari, only its liberty).
+TEST_CASE("tactics: the listed moves are the engine's non-self-ataris") {
+  std::mt19937 rng(16);
+  int positions = 0, listed = 0, left_out = 0;
+  for (int game = 0; game < 300; ++game) {
+    const int n = 3 + game % 7;
+    Board board(n);
+    Geometry g(n, n);
+    Position pos;
+    Color c = Color::Black;
+    for (int ply = 0; ply < n * n; ++ply) {
+      NodeTactics t;
+      analyse_node(g, pos.stones(c), pos.stones(opponent(c)), &t);
+      if (t.verdict == Verdict::Win) break;  // the next move would capture
+      if (t.verdict == Verdict::Unknown) {
+        ++positions;
+        int saving = -1;  // the liberty of the mover's chain in atari, if any
+        for (Bits s = pos.stones(c); s; s &= s - 1) {
+          const Point sp{int8_t(g.x_of(lowest(s))), int8_t(g.y_of(lowest(s)))};
+          if (board.liberties(sp) == 1) board.chain_liberties(board.index(sp), &saving, 1);
+        }
+        for (Bits e = g.board() & ~pos.occupied(); e; e &= e - 1) {
+          const int p = lowest(e);
+          const Point bp{int8_t(g.x_of(p)), int8_t(g.y_of(p))};
+          Board after = board;
+          bool expect = after.play(bp, c) == MoveError::None && after.liberties(bp) >= 2;
+          if (saving >= 0 && board.index(bp) != saving) expect = false;
+          bool is_listed = false;
+          for (const Candidate& m : t.moves) is_listed |= m.point == p;
+          CHECK_MESSAGE(is_listed == expect, to_rows(g, pos), " ", g.name(p));
+          ++(expect ? listed : left_out);
+        }
+      }
+      std::vector<int> normal;  // moves that neither capture nor are suicide
+      for (Bits e = g.board() & ~pos.occupied(); e; e &= e - 1)
+        if (classify_move(g, pos, c, lowest(e)) == MoveKind::Normal) normal.push_back(lowest(e));
+      if (normal.empty()) break;
+      const int p = normal[rng() % normal.size()];
+      REQUIRE(board.play(Point{int8_t(g.x_of(p)), int8_t(g.y_of(p))}, c) == MoveError::None);
+      pos.stones(c) |= bit(p);
+      c = opponent(c);
+    }
+  }
+  CHECK(positions > 2000);
+  CHECK(listed > 20000);
+  CHECK(left_out > 1000);
+}
+
 TEST_CASE("tactics: capture now, forced extension, two chains in atari, only self-ataris") {
   NodeTactics t;
   // White's O at B4 has one liberty: A4, B5 and B3 are Black's, C4 is empty.
