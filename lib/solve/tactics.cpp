@@ -196,31 +196,35 @@ bool threat2_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
     if (popcount(g.neighbours(g.chain(mine2, m)) & empty2) < 2) continue;
     ++*moves_played;
     int first;
+    // After the defender's reply q, does the capture still work?  (A
+    // suicide is no reply.)  `reply_zone`, if given, gets its zone.
+    auto still_captures = [&](int q, Bits* reply_zone) {
+      const Bits theirs3 = theirs | bit(q), empty3 = empty2 & ~bit(q);
+      if (!(g.neighbours(g.chain(theirs3, q)) & empty3)) return true;
+      ++*moves_played;
+      int again;
+      return capture_search(g, mine2, theirs3, plies, moves_played, &again, first, reply_zone, 1);
+    };
+    // Most candidates fail, at the capture or at the defender's reply on
+    // the attack's first point: both are tried without zones (which cost
+    // more and change no answer) before the threat is searched again with
+    // them.  The threat holds only if every reply fails, so this order
+    // changes the work, not the answer.
+    if (!capture_search(g, mine2, theirs, plies, moves_played, &first)) continue;
+    if (!still_captures(first, nullptr)) continue;
     // The threat's zone holds against two extra stones: the defender's reply
-    // and the stone the caller asks about.
+    // and the stone the caller asks about.  (It holds the liberties of the
+    // mover's chains with up to three once m is played, so the two extra
+    // stones can atari none; and it holds `first`.)
     Bits threat_zone = 0;
-    if (!capture_search(g, mine2, theirs, plies, moves_played, &first, -1, &threat_zone, 2)) continue;
-    // (The threat's zone holds the liberties of the mover's chains with up
-    // to three once m is played, so the two extra stones can atari none.)
+    capture_search(g, mine2, theirs, plies, moves_played, &first, -1, &threat_zone, 2);
     Bits z = bit(m) | threat_zone;
     bool holds = true;
-    // The threat holds only if every reply fails, so the order of the
-    // replies changes the work, not the answer: the one that most often
-    // breaks it, the defender taking the attack's first point, goes first
-    // (on 6x6 that halves the capture searches of this loop).
-    const Bits replies = threat_zone & empty2;
-    const Bits front = replies & bit(first);
-    for (const Bits group : {front, replies & ~front})
-      for (Bits r = group; r && holds; r &= r - 1) {
-        const int q = lowest(r);
-        const Bits theirs3 = theirs | bit(q), empty3 = empty2 & ~bit(q);
-        if (!(g.neighbours(g.chain(theirs3, q)) & empty3)) continue;  // suicide: not a move
-        ++*moves_played;
-        Bits reply_zone = 0;
-        int again;
-        holds = capture_search(g, mine2, theirs3, plies, moves_played, &again, first, &reply_zone, 1);
-        z |= reply_zone;
-      }
+    for (Bits r = threat_zone & empty2; r && holds; r &= r - 1) {
+      Bits reply_zone = 0;
+      holds = still_captures(lowest(r), &reply_zone);
+      z |= reply_zone;
+    }
     if (!holds) continue;
     *first_move = m;
     if (zone) *zone |= z & empty;
