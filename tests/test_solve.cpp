@@ -3,6 +3,7 @@
 // hand-made positions whose answers are worked out in the comments.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 
@@ -487,8 +488,18 @@ TEST_CASE("symmetric keys: the keys of an image are the image's keys, in some or
 }
 
 TEST_CASE("transposition table: a full bucket gives up its smallest subtree, not the open nodes to settled leaves") {
-  TranspositionTable tt(0);  // the smallest table: 1024 buckets of four
-  const uint64_t stride = tt.capacity() / 4;  // keys this far apart share a bucket
+  TranspositionTable tt(0);  // the smallest table: 1024 buckets of three
+  REQUIRE(TranspositionTable::kWays == 3);
+  REQUIRE(tt.capacity() == 1024 * 3);
+  // Keys with the same low 32 bits share a bucket; bucket i of the 1024
+  // holds the low halves from i << 22 on.
+  const uint64_t stride = uint64_t(1) << 32;
+  auto in_bucket = [&](uint64_t bucket) {
+    const uint64_t key = bucket << 22;
+    REQUIRE(tt.bucket_of(key) == bucket);
+    REQUIRE(tt.bucket_of(key + 5 * stride) == bucket);
+    return key;
+  };
   auto entry = [](uint64_t key, uint32_t work, bool settled) {
     TTEntry e;
     e.key = key;
@@ -501,44 +512,70 @@ TEST_CASE("transposition table: a full bucket gives up its smallest subtree, not
     TTEntry e;
     return tt.lookup(key, &e);
   };
-  const uint64_t b = 17;
-  // Three settled leaves and one open node of a large subtree.
+  const uint64_t b = in_bucket(17);
+  // Two settled leaves and one open node of a large subtree.
   tt.store(entry(b, 1, true));
   tt.store(entry(b + stride, 1, true));
-  tt.store(entry(b + 2 * stride, 1, true));
-  tt.store(entry(b + 3 * stride, 5000, false));
+  tt.store(entry(b + 2 * stride, 5000, false));
   // Further settled leaves replace leaves: the open node stays.
-  for (uint64_t k = 4; k < 40; ++k) {
+  for (uint64_t k = 3; k < 40; ++k) {
     tt.store(entry(b + k * stride, 1, true));
     CHECK(has(b + k * stride));
-    CHECK(has(b + 3 * stride));
+    CHECK(has(b + 2 * stride));
   }
   // An open node of a larger subtree than a settled one's replaces it.
-  const uint64_t c = 18;
+  const uint64_t c = in_bucket(18);
   tt.store(entry(c, 3, true));
   tt.store(entry(c + stride, 200, false));
   tt.store(entry(c + 2 * stride, 300, false));
-  tt.store(entry(c + 3 * stride, 400, false));
-  tt.store(entry(c + 4 * stride, 100, false));
+  tt.store(entry(c + 3 * stride, 100, false));
   CHECK_FALSE(has(c));
   CHECK(has(c + stride));
-  CHECK(has(c + 4 * stride));
+  CHECK(has(c + 3 * stride));
   // The same key again updates its entry in place.
-  tt.store(entry(c + 4 * stride, 900, true));
+  tt.store(entry(c + 3 * stride, 900, true));
   CHECK(has(c + stride));
   CHECK(has(c + 2 * stride));
-  CHECK(has(c + 3 * stride));
   TTEntry e;
-  REQUIRE(tt.lookup(c + 4 * stride, &e));
+  REQUIRE(tt.lookup(c + 3 * stride, &e));
   CHECK(e.work == 900);
   CHECK(e.pn == 0);
+  // Large subtrees are stored coarsely but keep their order: the smallest
+  // of three goes.
+  const uint64_t big = in_bucket(20);
+  tt.store(entry(big, 40'000, false));
+  tt.store(entry(big + stride, 2'000'000, false));
+  tt.store(entry(big + 2 * stride, 41'500, false));
+  tt.store(entry(big + 3 * stride, 1'000'000, false));
+  CHECK_FALSE(has(big));
+  CHECK(has(big + stride));
+  CHECK(has(big + 2 * stride));
+  REQUIRE(tt.lookup(big + stride, &e));
+  CHECK(e.work <= 2'000'000);
+  CHECK(e.work > 1'990'000);
   // A bucket with room keeps every entry, even an open node that stopped at
   // once (work 0, which once counted as an empty slot and was overwritten).
-  const uint64_t d = 19;
+  const uint64_t d = in_bucket(19);
   tt.store(entry(d, 0, false));
   tt.store(entry(d + stride, 0, false));
   tt.store(entry(d + 2 * stride, 0, true));
   CHECK(has(d));
   CHECK(has(d + stride));
   CHECK(has(d + 2 * stride));
+}
+
+TEST_CASE("transposition table: every bucket of a size that is no power of two is used") {
+  TranspositionTable tt(1);  // 1 MB: 16,384 buckets of 64 bytes
+  const size_t buckets = tt.capacity() / TranspositionTable::kWays;
+  CHECK(buckets == 16384);
+  std::vector<int> hits(buckets);
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 400'000; ++i) {
+    const size_t bk = tt.bucket_of(rng());
+    REQUIRE(bk < buckets);
+    ++hits[bk];
+  }
+  CHECK(*std::min_element(hits.begin(), hits.end()) > 0);
+  TranspositionTable odd(3);  // 49,152 buckets: not a power of two
+  CHECK(odd.capacity() == 49152 * 3);
 }

@@ -1,5 +1,5 @@
 // A shared transposition table for the proving search: proof and disproof
-// numbers per Zobrist key, in buckets of four entries, safe to use from
+// numbers per Zobrist key, in buckets of three entries (one cache line), safe to use from
 // several threads (a spin lock per group of buckets).  A full bucket gives
 // up the entry with the smallest subtree, a settled one counting a little
 // more than its own.
@@ -25,30 +25,42 @@ struct TTEntry {
 
 class TranspositionTable {
  public:
-  // Rounds down to a power of two of buckets, at least 1024.
+  // As many buckets as fit `megabytes`, at least 1024.
   explicit TranspositionTable(size_t megabytes);
   ~TranspositionTable();
   TranspositionTable(const TranspositionTable&) = delete;
   TranspositionTable& operator=(const TranspositionTable&) = delete;
 
+  // Entries per bucket.
+  static constexpr int kWays = 3;
+
   // Copies the entry for `key` into *out; false if the table has none.
+  // `work` comes back rounded down above 32,767 (it only ranks entries).
   bool lookup(uint64_t key, TTEntry* out) const;
   void store(const TTEntry& e);
   // Starts loading the bucket of `key` into the cache (a lookup soon after
   // then waits less on memory).
-  void prefetch(uint64_t key) const {
-    const char* b = reinterpret_cast<const char*>(&buckets_[key & mask_]);
-    __builtin_prefetch(b);
-    __builtin_prefetch(b + sizeof(Bucket) - 1);  // a bucket may straddle two cache lines
-  }
+  void prefetch(uint64_t key) const { __builtin_prefetch(&buckets_[bucket_of(key)]); }
   size_t capacity() const { return buckets_n_ * kWays; }
+  // The bucket of `key`: its low 32 bits scaled to the number of buckets
+  // (any number, not only powers of two, so that the whole size is used).
+  size_t bucket_of(uint64_t key) const { return size_t((uint64_t(uint32_t(key)) * buckets_n_) >> 32); }
 
  private:
-  static constexpr int kWays = 4;
   static constexpr size_t kLocks = 4096;
-  struct Bucket {
-    TTEntry e[kWays];
+  // An entry as stored: 20 bytes, so that a bucket is one cache line (a
+  // search's time goes largely to fetching its children's buckets).
+  struct Slot {
+    uint32_t key_lo, key_hi;
+    uint32_t pn, dn;
+    uint16_t work;  // encode_work()
+    int8_t best;    // points are below 128
+    uint8_t flags;
   };
+  struct alignas(64) Bucket {
+    Slot e[kWays];
+  };
+  static_assert(sizeof(Slot) == 20 && sizeof(Bucket) == 64, "a bucket is one cache line");
   struct Lock {
     std::atomic_flag f = ATOMIC_FLAG_INIT;
     void lock() {
@@ -63,7 +75,6 @@ class TranspositionTable {
   Bucket* buckets_ = nullptr;
   size_t bytes_ = 0;
   size_t buckets_n_ = 0;
-  size_t mask_;
   mutable std::unique_ptr<Lock[]> locks_;
 };
 
