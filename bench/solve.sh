@@ -13,7 +13,7 @@
 #              replaces, depends on it), so they compare versions on a
 #              shared, noisy machine where times do not
 #   centre     the 6x6 centre move: every White reply proved lost
-#              (`--all-moves`, two threads; 9-11 minutes and a 14 GB table
+#              (`--all-moves`, two threads; 7-11 minutes and a 14 GB table
 #              on the development machines; not repeatable to the node)
 #
 #   bench/solve.sh [crosscuts] [work] [centre]     (default: crosscuts work)

@@ -45,7 +45,7 @@ uint32_t decode_work(uint16_t c) { return c < 32768 ? c : 32768 + (uint32_t(c - 
 // frontier, each the root of thousands of nodes, are thrown out: with a
 // table 1/30 of the search, positions took 2-3x the nodes or did not finish.
 constexpr uint64_t kSettledBonus = 8;
-template <class S>
+template <class S>  // the table's private Slot
 uint64_t keep_value(const S& e) {
   if ((e.pn | e.dn) == 0) return 0;  // empty slot
   const bool settled = e.pn == 0 || e.dn == 0;
