@@ -30,6 +30,9 @@ Diagram diagram(const std::string& rows, Color to_move) {
   return d;
 }
 
+// The rules engine's point for bit index p of g.
+Point engine_point(const Geometry& g, int p) { return Point{int8_t(g.x_of(p)), int8_t(g.y_of(p))}; }
+
 int pt(const Geometry& g, const char* name) {
   int p = -1;
   REQUIRE(g.parse(name, &p));
@@ -84,7 +87,7 @@ TEST_CASE("rules agree with the rules engine on random games") {
       for (Bits e = g.board() & ~pos.occupied(); e; e &= e - 1) empty.push_back(lowest(e));
       if (empty.empty()) break;
       int p = empty[rng() % empty.size()];
-      Point bp{int8_t(g.x_of(p)), int8_t(g.y_of(p))};
+      Point bp = engine_point(g, p);
       MoveKind k = classify_move(g, pos, c, p);
       MoveError err = board.check(bp, c);
       if (k == MoveKind::Suicide) {
@@ -135,12 +138,12 @@ TEST_CASE("tactics: the listed moves are the engine's non-self-ataris") {
         ++positions;
         int saving = -1;  // the liberty of the mover's chain in atari, if any
         for (Bits s = pos.stones(c); s; s &= s - 1) {
-          const Point sp{int8_t(g.x_of(lowest(s))), int8_t(g.y_of(lowest(s)))};
+          const Point sp = engine_point(g, lowest(s));
           if (board.liberties(sp) == 1) board.chain_liberties(board.index(sp), &saving, 1);
         }
         for (Bits e = g.board() & ~pos.occupied(); e; e &= e - 1) {
           const int p = lowest(e);
-          const Point bp{int8_t(g.x_of(p)), int8_t(g.y_of(p))};
+          const Point bp = engine_point(g, p);
           Board after = board;
           bool expect = after.play(bp, c) == MoveError::None && after.liberties(bp) >= 2;
           if (saving >= 0 && board.index(bp) != saving) expect = false;
@@ -155,7 +158,7 @@ TEST_CASE("tactics: the listed moves are the engine's non-self-ataris") {
         if (classify_move(g, pos, c, lowest(e)) == MoveKind::Normal) normal.push_back(lowest(e));
       if (normal.empty()) break;
       const int p = normal[rng() % normal.size()];
-      REQUIRE(board.play(Point{int8_t(g.x_of(p)), int8_t(g.y_of(p))}, c) == MoveError::None);
+      REQUIRE(board.play(engine_point(g, p), c) == MoveError::None);
       pos.stones(c) |= bit(p);
       c = opponent(c);
     }

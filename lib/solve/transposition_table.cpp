@@ -65,7 +65,7 @@ bool TranspositionTable::lookup(uint64_t key, TTEntry* out) const {
   const Bucket& bk = buckets_[b];
   bool found = false;
   for (const Slot& e : bk.e)
-    if (e.key_lo == lo && e.key_hi == hi && (e.pn | e.dn)) {
+    if (e.holds(lo, hi)) {
       out->key = key;
       out->pn = e.pn;
       out->dn = e.dn;
@@ -88,7 +88,7 @@ void TranspositionTable::store(const TTEntry& entry) {
   Bucket& bk = buckets_[b];
   Slot* victim = nullptr;
   for (Slot& e : bk.e)
-    if (e.key_lo == lo && e.key_hi == hi && (e.pn | e.dn)) victim = &e;
+    if (e.holds(lo, hi)) victim = &e;
   if (!victim) {
     victim = &bk.e[0];
     for (Slot& e : bk.e)

@@ -1,8 +1,8 @@
 // A shared transposition table for the proving search: proof and disproof
 // numbers per Zobrist key, in buckets of three entries (one cache line),
-// safe to use from several threads (a spin lock per group of buckets).  A full bucket gives
-// up the entry with the smallest subtree, a settled one counting a little
-// more than its own.
+// safe to use from several threads (a spin lock per group of buckets).  A
+// full bucket gives up the entry with the smallest subtree, a settled one
+// counting a little more than its own.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -57,6 +57,8 @@ class TranspositionTable {
     uint16_t work;  // encode_work()
     int8_t best;    // points are below 128
     uint8_t flags;
+    // A live entry (pn = dn = 0 is an empty slot) of the key with these halves.
+    bool holds(uint32_t lo, uint32_t hi) const { return key_lo == lo && key_hi == hi && (pn | dn); }
   };
   struct alignas(64) Bucket {
     Slot e[kWays];
