@@ -91,9 +91,10 @@ void check_winning_line(const RetroTable& t, const Position& pos, int move) {
 
 // Solves each position with the proving search and compares with the table.
 void compare(const RetroTable& t, const std::vector<uint64_t>& indices, int* wins, int threads = 1,
-             size_t table_mb = 64) {
+             size_t table_mb = 64, double epsilon = SolveOptions{}.epsilon) {
   SolveOptions o;
   o.seconds = 0;
+  o.epsilon = epsilon;
   o.table_mb = table_mb;
   o.count_proof = false;
   o.threads = threads;
@@ -164,6 +165,39 @@ TEST_CASE("table vs proving search: 4x4, all positions up to 5 stones and a rand
   compare(t, pick, &wins);
   MESSAGE("4x4: compared ", pick.size(), " positions, ", wins, " wins");
   CHECK(pick.size() > 5000);
+}
+
+// The 1+epsilon trick only changes which child df-pn works on and for how
+// long: any epsilon must give the same answers, and a different one must
+// change the search (else the option is not reaching it).
+TEST_CASE("table vs proving search with other epsilons: 4x3 and 4x4 positions up to 4 stones") {
+  for (double eps : {0.0, 1.5}) {
+    for (auto [w, h] : {std::pair{4, 3}, std::pair{4, 4}}) {
+      const RetroTable& t = table(w, h);
+      std::vector<uint64_t> pick;
+      for (uint64_t idx : reachable(t))
+        if (popcount(t.position(idx).occupied()) <= 4) pick.push_back(idx);
+      int wins = 0;
+      compare(t, pick, &wins, 1, 64, eps);
+      MESSAGE(w, "x", h, ", epsilon ", eps, ": ", pick.size(), " positions, ", wins, " wins");
+      CHECK(pick.size() > 100);
+      CHECK(wins > 0);
+    }
+  }
+  std::vector<uint64_t> nodes;
+  for (double eps : {0.0, SolveOptions{}.epsilon, 1.5}) {
+    SolveOptions o;
+    o.seconds = 0;
+    o.count_proof = false;
+    o.epsilon = eps;
+    Solver solver(Geometry(5, 4), o);
+    SolveResult r = solver.solve(Position{});
+    CHECK(r.verdict != Verdict::Unknown);
+    nodes.push_back(r.stats.nodes);
+  }
+  MESSAGE("empty 5x4, nodes at epsilon 0, default, 1.5: ", nodes[0], " ", nodes[1], " ", nodes[2]);
+  CHECK(nodes[0] != nodes[1]);
+  CHECK(nodes[1] != nodes[2]);
 }
 
 // The second thread proves children along the first one's main line: what

@@ -26,7 +26,7 @@ struct Args {
   int threads = SolveOptions{}.threads, table_mb = int(SolveOptions{}.table_mb),
       capture_plies = SolveOptions{}.capture_plies, init_spread = SolveOptions{}.init_spread,
       init_mobility = SolveOptions{}.init_mobility;
-  double seconds = SolveOptions{}.seconds;
+  double seconds = SolveOptions{}.seconds, epsilon = SolveOptions{}.epsilon;
   bool all_moves = false, json = false, table = false, progress = false;
   int split_depth = SolveOptions{}.split_depth;
 };
@@ -198,6 +198,11 @@ Runner register_solve(CLI::App& app) {
                       " nodes, unvisited moves start at (empty points - 1) / this (0: always at 1)")
       ->check(CLI::Range(0, 100))
       ->capture_default_str();
+  cmd->add_option("--epsilon", a->epsilon,
+                  "df-pn's 1+epsilon trick: a move is searched until its disproof number passes the next best "
+                  "move's by this fraction")
+      ->check(CLI::Range(0.0, 64.0))
+      ->capture_default_str();
   auto* all_moves = cmd->add_flag("--all-moves", a->all_moves, "Classify every move of the side to move");
   cmd->add_option("--split-depth", a->split_depth,
                   "With --all-moves: solve the replies move by move down to this many plies (each its own "
@@ -233,6 +238,7 @@ Runner register_solve(CLI::App& app) {
     opt.capture_plies = a->capture_plies;
     opt.init_spread = a->init_spread;
     opt.init_mobility = a->init_mobility;
+    opt.epsilon = a->epsilon;
     opt.split_depth = a->split_depth;
     if (!a->moves.empty()) {
       if (!a->all_moves) {

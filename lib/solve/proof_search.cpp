@@ -65,6 +65,7 @@ struct Worker {
   SolveStats stats;
   uint64_t local_nodes = 0;
   CaptureCache captures;
+  const uint64_t epsilon_1024 = uint64_t(std::clamp(opt.epsilon, 0.0, 64.0) * 1024 + 0.5);
 
   // capture_search() for the attacker `mine`, remembered under `key` (the
   // position with the attacker to move).
@@ -278,7 +279,7 @@ struct Worker {
       if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn || shared.stop.load(std::memory_order_relaxed))
         break;
       uint64_t c_thpn = uint64_t(thdn) - dn + best_pn;
-      uint64_t c_thdn = std::min<uint64_t>(thpn, std::max<uint64_t>(dn2 + 1, dn2 + dn2 / 4));
+      uint64_t c_thdn = std::min<uint64_t>(thpn, std::max<uint64_t>(dn2 + 1, dn2 + (dn2 * epsilon_1024 >> 10)));
       c_thpn = std::min<uint64_t>(c_thpn, kInf - 1);
       int p = t.moves[best].point;
       ++stats.moves_played;
