@@ -22,34 +22,44 @@ inline uint64_t mix(uint64_t x) {
   return x;
 }
 
-// The bounded capture searches' answers by the key of the position with the
-// attacker to move.  A node's own capture search is the one its parent ran
-// when it screened that move, so each is run once.  Direct-mapped, one per
+// The answers of the bounded tactical searches (capture_search(),
+// threat2_search()) by the key of the position with the attacker to move
+// (a threat's key salted), with the zone when one was asked for.  A node
+// screens its moves at every visit (nothing of the screening is kept in
+// the table) and a node's own capture search is the one its parent ran when
+// it screened that move, so each is run about once.  Direct-mapped, one per
 // thread (no locks); a collision only costs a search again.
-class CaptureCache {
+class TacticsCache {
  public:
-  bool find(uint64_t key, bool* captures, int* first_move) const {
+  // False when the key's answer is not here, or is without the zone asked for.
+  bool find(uint64_t key, bool* hit, int* first_move, Bits* zone) const {
     const Slot& s = slots_[key & kMask];
-    if (s.key != key || !s.used) return false;
-    *captures = s.captures;
+    if (s.key != key || !s.used || (zone && !s.has_zone)) return false;
+    *hit = s.hit;
     *first_move = s.first_move;
+    if (zone) *zone |= s.zone;
     return true;
   }
-  void put(uint64_t key, bool captures, int first_move) {
-    slots_[key & kMask] = Slot{key, int16_t(first_move), captures, true};
+  void put(uint64_t key, bool hit, int first_move, const Bits* zone) {
+    slots_[key & kMask] = Slot{zone ? *zone : Bits(0), key, int16_t(first_move), hit, true, zone != nullptr};
   }
 
  private:
   static constexpr size_t kSize = size_t(1) << 16;
   static constexpr size_t kMask = kSize - 1;
   struct Slot {
+    Bits zone = 0;
     uint64_t key = 0;
     int16_t first_move = -1;
-    bool captures = false;
+    bool hit = false;
     bool used = false;
+    bool has_zone = false;
   };
   std::vector<Slot> slots_ = std::vector<Slot>(kSize);
 };
+
+// Salts a position's key into the key of its two-move threat's answer.
+constexpr uint64_t kThreat2Salt = 0x6a09e667f3bcc909ull;
 
 }  // namespace
 
@@ -64,19 +74,71 @@ struct Worker {
   uint64_t salt;
   SolveStats stats;
   uint64_t local_nodes = 0;
-  CaptureCache captures;
+  TacticsCache tactics_cache;
   const uint64_t epsilon_1024 = uint64_t(std::clamp(opt.epsilon, 0.0, 64.0) * 1024 + 0.5);
 
   // capture_search() for the attacker `mine`, remembered under `key` (the
-  // position with the attacker to move).
-  // With `zone`, the search is run (the cache holds no zones).
+  // position with the attacker to move); with `zone`, its zone too (the
+  // zone of a capture, nothing when there is none).
   bool can_capture(uint64_t key, Bits mine, Bits theirs, int* first_move, int hint = -1, Bits* zone = nullptr) {
     bool hit;
-    if (!zone && captures.find(key, &hit, first_move)) return hit;
-    hit = capture_search(g, mine, theirs, opt.capture_plies, &stats.moves_played, first_move, hint, zone);
+    if (tactics_cache.find(key, &hit, first_move, zone)) return hit;
+    Bits z = 0;
+    hit = capture_search(g, mine, theirs, opt.capture_plies, &stats.moves_played, first_move, hint, zone ? &z : nullptr);
     if (!hit) *first_move = -1;
-    captures.put(key, hit, *first_move);
+    tactics_cache.put(key, hit, *first_move, zone ? &z : nullptr);
+    if (zone) *zone |= z;
     return hit;
+  }
+
+  // threat2_search() for the attacker `mine`, remembered like can_capture().
+  bool has_threat2(uint64_t key, Bits mine, Bits theirs, int* first_move, Bits* zone) {
+    bool hit;
+    if (tactics_cache.find(key ^ kThreat2Salt, &hit, first_move, zone)) return hit;
+    Bits z = 0;
+    hit = threat2_search(g, mine, theirs, opt.capture_plies, &stats.moves_played, first_move, &z);
+    if (!hit) *first_move = -1;
+    tactics_cache.put(key ^ kThreat2Salt, hit, *first_move, &z);
+    *zone |= z;
+    return hit;
+  }
+
+  // Which moves of a node (`t`, its tactics; `raw`, its plain key) lose at
+  // once to the opponent's answer: if the opponent, moving now, would
+  // capture by ataris alone, the moves that leave that capture on; else, if
+  // it has a two-move threat, the moves off the threat's zone (tactics.h).
+  // Sets lost[i] for those and *reply[i] to the opponent's answer.  Run at
+  // every visit rather than kept as settled children in the table: they
+  // are two thirds of what a search would store, and a table the search
+  // overfills then loses open nodes to them.
+  void screen(Bits mine, Bits theirs, Color mover, uint64_t raw, const NodeTactics& t, bool* lost, int* reply) {
+    const int n = t.moves.size();
+    std::fill(lost, lost + n, false);
+    if (!opt.threat_check || opt.capture_plies < 3) return;
+    int threat;
+    Bits zone = 0;
+    if (can_capture(raw ^ kWhiteToMoveKey, theirs, mine, &threat, -1, &zone)) {
+      for (int i = 0; i < n; ++i) {
+        const int p = t.moves[i].point;
+        reply[i] = threat;
+        // A move off the threat's zone leaves the same capture on (none of
+        // the moves listed captures): lost without playing it.
+        lost[i] = !(zone & bit(p));
+        if (!lost[i]) {
+          ++stats.moves_played;
+          lost[i] = can_capture(raw ^ stone_key(mover, p) ^ kWhiteToMoveKey, theirs, mine | bit(p), &reply[i], threat);
+        }
+      }
+    } else if (opt.threat2) {
+      // No capture yet, but maybe a move after which none of our replies
+      // stops one: a move of ours off that threat's zone leaves it on.
+      zone = 0;
+      if (has_threat2(raw ^ kWhiteToMoveKey, theirs, mine, &threat, &zone))
+        for (int i = 0; i < n; ++i) {
+          lost[i] = !(zone & bit(t.moves[i].point));
+          reply[i] = threat;
+        }
+    }
   }
 
   bool out_of_budget() {
@@ -128,18 +190,6 @@ struct Worker {
     return Verdict::Unknown;
   }
 
-  // Stores a child of ours as won by the opponent (its mover), who answers
-  // `reply`; `frame` is the symmetry of the child's canonical key.
-  void settle_lost(uint64_t child_key, int frame, int reply) {
-    TTEntry e;
-    e.key = child_key;
-    e.pn = 0;
-    e.dn = kInf;
-    e.work = 1;
-    e.best = to_frame(frame, reply);
-    tt.store(e);
-  }
-
   // df-pn's multiple iterative deepening at one node, negamax form: pn is
   // the proof number of "the mover wins", dn its disproof number.
   // `ks` holds the position's keys under every symmetry: the table is read
@@ -186,54 +236,18 @@ struct Worker {
       return;
     }
     const int n = int(t.moves.size());
-    uint64_t child_key[MoveList::kCapacity], child_raw[MoveList::kCapacity];
-    int child_frame[MoveList::kCapacity];
+    uint64_t child_key[MoveList::kCapacity];
     for (int i = 0; i < n; ++i) {
-      int p = t.moves[i].point;
-      child_raw[i] = raw ^ stone_key(mover, p) ^ kWhiteToMoveKey;
-      child_key[i] = sym.canonical(sym.after(ks, mover, p), &child_frame[i]);
+      int child_frame;
+      child_key[i] = sym.canonical(sym.after(ks, mover, t.moves[i].point), &child_frame);
       tt.prefetch(child_key[i]);
     }
     const uint32_t init_base = unvisited_value(mine, theirs);
-    // If the opponent, moving now, would capture by ataris alone, a move of
-    // ours that leaves that capture on loses: settle those children now so
-    // that the search only spends effort on the defences.
-    if (!(seen && (self.flags & TTEntry::kExpanded)) && opt.threat_check && opt.capture_plies >= 3) {
-      int threat;
-      Bits zone = 0;
-      if (can_capture(raw ^ kWhiteToMoveKey, theirs, mine, &threat, -1, &zone)) {
-        for (int i = 0; i < n; ++i) {
-          int p = t.moves[i].point, reply = threat;
-          // A move off the threat's zone leaves the same capture on (none of
-          // the moves listed captures): settled without playing it.
-          bool lost = !(zone & bit(p));
-          if (!lost) {
-            ++stats.moves_played;
-            lost = can_capture(child_raw[i], theirs, mine | bit(p), &reply, threat);
-          }
-          if (lost) settle_lost(child_key[i], child_frame[i], reply);
-        }
-      } else if (opt.threat2) {
-        // No capture yet, but maybe a move after which none of our replies
-        // stops one: a move of ours off that threat's zone leaves it on.
-        zone = 0;
-        if (threat2_search(g, theirs, mine, opt.capture_plies, &stats.moves_played, &threat, &zone))
-          for (int i = 0; i < n; ++i)
-            if (!(zone & bit(t.moves[i].point))) settle_lost(child_key[i], child_frame[i], threat);
-      }
-    }
-    // The move that settled this node before goes first.
-    if (seen && self.best >= 0) {
-      int best = from_frame(frame, self.best);
-      for (int i = 1; i < n; ++i)
-        if (t.moves[i].point == best) {
-          std::rotate(t.moves.begin(), t.moves.begin() + i, t.moves.begin() + i + 1);
-          std::rotate(child_key, child_key + i, child_key + i + 1);
-          std::rotate(child_raw, child_raw + i, child_raw + i + 1);
-          std::rotate(child_frame, child_frame + i, child_frame + i + 1);
-          break;
-        }
-    }
+    // The moves that leave on an opponent's capture or threat lose: the
+    // search only spends effort on the others.
+    bool lost[MoveList::kCapacity];
+    int reply[MoveList::kCapacity];
+    screen(mine, theirs, mover, raw, t, lost, reply);
     uint64_t nodes_before = stats.nodes;
     uint32_t pn = 1, dn = 1;
     int best_move = -1;
@@ -245,7 +259,10 @@ struct Worker {
       if ((round & 7) == 0)
         for (int i = 0; i < n; ++i) {
           TTEntry e;
-          if (lookup(child_key[i], &e)) {
+          if (lost[i]) {
+            kid_pn[i] = 0;
+            kid_dn[i] = kInf;
+          } else if (lookup(child_key[i], &e)) {
             kid_pn[i] = e.pn;
             kid_dn[i] = e.dn;
           } else {
@@ -297,7 +314,7 @@ struct Worker {
     e.dn = dn;
     e.work = uint32_t(std::min<uint64_t>(stats.nodes - nodes_before, 0xffffffffu));
     e.best = pn == 0 ? to_frame(frame, best_move) : int16_t(-1);
-    e.flags = TTEntry::kCaptureSearched | TTEntry::kExpanded;
+    e.flags = TTEntry::kCaptureSearched;
     tt.store(e);
     *out_pn = pn;
     *out_dn = dn;
@@ -325,11 +342,17 @@ struct Worker {
     const uint32_t base = unvisited_value(mine, theirs);
     uint64_t min_dn = kInf, sum_pn = 0;
     bool infinite = false;
+    bool lost[MoveList::kCapacity];
+    int reply[MoveList::kCapacity];
+    screen(mine, theirs, mover, ks.k[0], t, lost, reply);
     for (int i = 0; i < int(t.moves.size()); ++i) {
       int f;
       TTEntry e;
       uint32_t cpn = base, cdn = unvisited_dn(base, i);
-      if (lookup(sym.canonical(sym.after(ks, mover, t.moves[i].point), &f), &e)) {
+      if (lost[i]) {
+        cpn = 0;
+        cdn = kInf;
+      } else if (lookup(sym.canonical(sym.after(ks, mover, t.moves[i].point), &f), &e)) {
         cpn = e.pn;
         cdn = e.dn;
       }
@@ -368,9 +391,15 @@ struct Worker {
         uint64_t main_dn = ~0ull, sum_pn = 0;
         const uint32_t init = unvisited_value(mine, theirs);
         KeySet kid_ks[MoveList::kCapacity];
-        bool open[MoveList::kCapacity];
+        bool open[MoveList::kCapacity], lost[MoveList::kCapacity];
+        int reply[MoveList::kCapacity];
+        screen(mine, theirs, mover, ks.k[0], t, lost, reply);
         for (int i = 0; i < n; ++i) {
           kid_ks[i] = sym.after(ks, mover, t.moves[i].point);
+          if (lost[i]) {
+            open[i] = false;
+            continue;
+          }
           int f;
           TTEntry e;
           const bool seen = lookup(sym.canonical(kid_ks[i], &f), &e);
@@ -439,8 +468,9 @@ struct ProofWalker {
   }
 
   // False if a node could not be settled again (budget ran out).
-  // Positions the same up to a symmetry are counted once.
-  bool walk(Bits mine, Bits theirs, Color mover, const KeySet& ks, Verdict v) {
+  // Positions the same up to a symmetry are counted once.  At a won node
+  // the move the table kept, else `hint`, is tried first.
+  bool walk(Bits mine, Bits theirs, Color mover, const KeySet& ks, Verdict v, int hint = -1) {
     int frame;
     const uint64_t key = w.sym.canonical(ks, &frame);
     if (seen.size() >= cap) {
@@ -452,12 +482,23 @@ struct ProofWalker {
     int move;
     if (w.tactics(ks.k[0], mine, theirs, &t, &move) != Verdict::Unknown) return true;
     TTEntry self;
-    if (v == Verdict::Win && w.lookup(key, &self) && self.best >= 0)
+    if (v == Verdict::Win && w.lookup(key, &self) && self.best >= 0) hint = w.from_frame(frame, self.best);
+    if (v == Verdict::Win && hint >= 0)
       for (int i = 1; i < t.moves.size(); ++i)
-        if (t.moves[i].point == w.from_frame(frame, self.best)) std::swap(t.moves[0], t.moves[i]);
-    for (const Candidate& c : t.moves) {
+        if (t.moves[i].point == hint) std::swap(t.moves[0], t.moves[i]);
+    // The moves the screening settles are lost without a table entry; the
+    // opponent's answer it found leads their proof.
+    bool lost[MoveList::kCapacity];
+    int reply[MoveList::kCapacity];
+    if (v == Verdict::Loss) w.screen(mine, theirs, mover, ks.k[0], t, lost, reply);
+    for (int i = 0; i < t.moves.size(); ++i) {
+      const Candidate& c = t.moves[i];
       KeySet ck = w.sym.after(ks, mover, c.point);
       Bits nm = theirs, nt = mine | bit(c.point);
+      if (v == Verdict::Loss && lost[i]) {
+        if (!walk(nm, nt, opponent(mover), ck, Verdict::Win, reply[i])) return false;
+        continue;
+      }
       Verdict cv = settle(nm, nt, opponent(mover), ck);
       if (cv == Verdict::Unknown) return false;
       if (v == Verdict::Win) {

@@ -4,9 +4,10 @@
 // (immediate capture, forced replies to ataris, no self-ataris) and the
 // bounded capture search; the moves that leave on an opponent's capture or
 // two-move threat (tactics.h, with the zones that make that exact) are
-// settled as lost without search; the others are tried in the order of liberties taken
-// from enemy chains, then closeness to own chains, and the move that proved
-// or refuted a node before (kept in the table) comes first.
+// settled as lost without search, again at every visit rather than stored
+// (the table keeps its room for the nodes being searched); the others are
+// tried in the order of liberties taken from enemy chains, then closeness
+// to own chains.
 //
 // solve() runs several threads over the shared table: the first searches
 // the root; the second helps along its main line, proving the open

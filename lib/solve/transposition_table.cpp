@@ -39,7 +39,7 @@ uint32_t decode_work(uint16_t c) { return c < 32768 ? c : 32768 + (uint32_t(c - 
 
 // Replacement priority: the larger subtree, a settled entry counting as a
 // few more nodes than its own (a settled leaf is cheap to find again but
-// not free: its parent no longer screens its moves).  Preferring every
+// not free: a capture search or a small search).  Preferring every
 // settled entry to every open one, as this table once did, lets a full
 // table fill with one-node leaves while the open nodes of the search's
 // frontier, each the root of thousands of nodes, are thrown out: with a

@@ -18,9 +18,8 @@ struct TTEntry {
   uint32_t dn = 0;
   uint32_t work = 0;  // nodes searched below the entry (saturated)
   int16_t best = -1;  // best move found, -1 if none
-  uint8_t flags = 0;  // kCaptureSearched | kExpanded
+  uint8_t flags = 0;  // kCaptureSearched, or 0
   static constexpr uint8_t kCaptureSearched = 1;  // the mover's capture search failed here
-  static constexpr uint8_t kExpanded = 2;         // the node's moves were screened for threats
 };
 
 class TranspositionTable {
