@@ -107,11 +107,13 @@ struct Worker {
   // once to the opponent's answer: if the opponent, moving now, would
   // capture by ataris alone, the moves that leave that capture on; else, if
   // it has a two-move threat, the moves off the threat's zone (tactics.h).
-  // Sets lost[i] for those and *reply[i] to the opponent's answer.  Run at
+  // Sets lost[i] for those and, if `reply` is given, reply[i] to the
+  // opponent's answer.  Run at
   // every visit rather than kept as settled children in the table: they
   // are two thirds of what a search would store, and a table the search
   // overfills then loses open nodes to them.
-  void screen(Bits mine, Bits theirs, Color mover, uint64_t raw, const NodeTactics& t, bool* lost, int* reply) {
+  void screen(Bits mine, Bits theirs, Color mover, uint64_t raw, const NodeTactics& t, bool* lost,
+              int* reply = nullptr) {
     const int n = t.moves.size();
     std::fill(lost, lost + n, false);
     if (!opt.threat_check || opt.capture_plies < 3) return;
@@ -120,14 +122,15 @@ struct Worker {
     if (can_capture(raw ^ kWhiteToMoveKey, theirs, mine, &threat, -1, &zone)) {
       for (int i = 0; i < n; ++i) {
         const int p = t.moves[i].point;
-        reply[i] = threat;
+        int answer = threat;
         // A move off the threat's zone leaves the same capture on (none of
         // the moves listed captures): lost without playing it.
         lost[i] = !(zone & bit(p));
         if (!lost[i]) {
           ++stats.moves_played;
-          lost[i] = can_capture(raw ^ stone_key(mover, p) ^ kWhiteToMoveKey, theirs, mine | bit(p), &reply[i], threat);
+          lost[i] = can_capture(raw ^ stone_key(mover, p) ^ kWhiteToMoveKey, theirs, mine | bit(p), &answer, threat);
         }
+        if (reply) reply[i] = answer;
       }
     } else if (opt.threat2) {
       // No capture yet, but maybe a move after which none of our replies
@@ -136,7 +139,7 @@ struct Worker {
       if (has_threat2(raw ^ kWhiteToMoveKey, theirs, mine, &threat, &zone))
         for (int i = 0; i < n; ++i) {
           lost[i] = !(zone & bit(t.moves[i].point));
-          reply[i] = threat;
+          if (reply) reply[i] = threat;
         }
     }
   }
@@ -246,8 +249,7 @@ struct Worker {
     // The moves that leave on an opponent's capture or threat lose: the
     // search only spends effort on the others.
     bool lost[MoveList::kCapacity];
-    int reply[MoveList::kCapacity];
-    screen(mine, theirs, mover, raw, t, lost, reply);
+    screen(mine, theirs, mover, raw, t, lost);
     uint64_t nodes_before = stats.nodes;
     uint32_t pn = 1, dn = 1;
     int best_move = -1;
@@ -343,8 +345,7 @@ struct Worker {
     uint64_t min_dn = kInf, sum_pn = 0;
     bool infinite = false;
     bool lost[MoveList::kCapacity];
-    int reply[MoveList::kCapacity];
-    screen(mine, theirs, mover, ks.k[0], t, lost, reply);
+    screen(mine, theirs, mover, ks.k[0], t, lost);
     for (int i = 0; i < int(t.moves.size()); ++i) {
       int f;
       TTEntry e;
@@ -392,8 +393,7 @@ struct Worker {
         const uint32_t init = unvisited_value(mine, theirs);
         KeySet kid_ks[MoveList::kCapacity];
         bool open[MoveList::kCapacity], lost[MoveList::kCapacity];
-        int reply[MoveList::kCapacity];
-        screen(mine, theirs, mover, ks.k[0], t, lost, reply);
+        screen(mine, theirs, mover, ks.k[0], t, lost);
         for (int i = 0; i < n; ++i) {
           kid_ks[i] = sym.after(ks, mover, t.moves[i].point);
           if (lost[i]) {
