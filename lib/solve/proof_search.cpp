@@ -79,10 +79,14 @@ struct Worker {
 
   // capture_search() for the attacker `mine`, remembered under `key` (the
   // position with the attacker to move); with `zone`, its zone too (the
-  // zone of a capture, nothing when there is none).
-  bool can_capture(uint64_t key, Bits mine, Bits theirs, int* first_move, int hint = -1, Bits* zone = nullptr) {
+  // zone of a capture, nothing when there is none).  `placed`: stones the
+  // caller placed to reach the position, counted as moves played when the
+  // search runs (not when its answer is remembered).
+  bool can_capture(uint64_t key, Bits mine, Bits theirs, int* first_move, int hint = -1, Bits* zone = nullptr,
+                   int placed = 0) {
     bool hit;
     if (tactics_cache.find(key, &hit, first_move, zone)) return hit;
+    stats.moves_played += uint64_t(placed);
     Bits z = 0;
     hit = capture_search(g, mine, theirs, opt.capture_plies, &stats.moves_played, first_move, hint, zone ? &z : nullptr);
     if (!hit) *first_move = -1;
@@ -126,10 +130,9 @@ struct Worker {
         // A move off the threat's zone leaves the same capture on (none of
         // the moves listed captures): lost without playing it.
         lost[i] = !(zone & bit(p));
-        if (!lost[i]) {
-          ++stats.moves_played;
-          lost[i] = can_capture(raw ^ stone_key(mover, p) ^ kWhiteToMoveKey, theirs, mine | bit(p), &answer, threat);
-        }
+        if (!lost[i])
+          lost[i] = can_capture(raw ^ stone_key(mover, p) ^ kWhiteToMoveKey, theirs, mine | bit(p), &answer, threat,
+                                nullptr, 1);
         if (reply) reply[i] = answer;
       }
     } else if (opt.threat2) {
