@@ -124,3 +124,63 @@ TEST_CASE("two-move threat: a defender's move off the zone loses to the threat's
   CHECK(checked > 20000);
   MESSAGE("threats " << threats << ", moves off their zones " << checked);
 }
+
+// The searches run on one 64-bit word when the board fits it: on every
+// position, the same answers, zones, move lists and move counts as on two.
+TEST_CASE("tactics on one word answer as on two") {
+  int compared = 0, captures = 0, threats = 0;
+  random_positions(99, 600, [&](const Geometry& g, const Position& pos) {
+    REQUIRE(g.fits64());
+    const Bits mine = pos.stones(pos.to_move), theirs = pos.stones(opponent(pos.to_move));
+    const uint64_t mine1 = uint64_t(mine), theirs1 = uint64_t(theirs);
+    NodeTactics a, b;
+    analyse_node(g, mine, theirs, &a);
+    analyse_node(g, mine1, theirs1, &b);
+    CHECK(a.verdict == b.verdict);
+    CHECK(a.capture_point == b.capture_point);
+    REQUIRE(a.moves.size() == b.moves.size());
+    for (int i = 0; i < a.moves.size(); ++i) {
+      CHECK(a.moves[i].point == b.moves[i].point);
+      CHECK(a.moves[i].score == b.moves[i].score);
+    }
+    // Both sides as the attacker, zones for one and two extra stones.
+    for (int side = 0; side < 2; ++side) {
+      const Bits att = side ? theirs : mine, def = side ? mine : theirs;
+      for (int extra = 1; extra <= 2; ++extra) {
+        uint64_t played2 = 0, played1 = 0;
+        int first2 = -1, first1 = -1;
+        Bits zone2 = 0;
+        uint64_t zone1 = 0;
+        const bool hit2 = capture_search(g, att, def, 13, &played2, &first2, -1, &zone2, extra);
+        const bool hit1 = capture_search(g, uint64_t(att), uint64_t(def), 13, &played1, &first1, -1, &zone1, extra);
+        REQUIRE(hit1 == hit2);
+        CHECK(played1 == played2);
+        if (hit2) {
+          ++captures;
+          CHECK(first1 == first2);
+          CHECK(Bits(zone1) == zone2);
+        }
+      }
+      uint64_t played2 = 0, played1 = 0;
+      int first2 = -1, first1 = -1;
+      if (capture_search(g, att, def, 13, &played2, &first2)) continue;  // threat2's precondition
+      played2 = 0;
+      Bits zone2 = 0;
+      uint64_t zone1 = 0;
+      const bool hit2 = threat2_search(g, att, def, 13, &played2, &first2, &zone2);
+      const bool hit1 = threat2_search(g, uint64_t(att), uint64_t(def), 13, &played1, &first1, &zone1);
+      REQUIRE(hit1 == hit2);
+      CHECK(played1 == played2);
+      if (hit2) {
+        ++threats;
+        CHECK(first1 == first2);
+        CHECK(Bits(zone1) == zone2);
+      }
+    }
+    ++compared;
+  });
+  CHECK(compared > 10000);
+  CHECK(captures > 5000);
+  CHECK(threats > 300);
+  MESSAGE("positions " << compared << ", captures " << captures << ", threats " << threats);
+}

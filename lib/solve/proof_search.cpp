@@ -29,10 +29,11 @@ inline uint64_t mix(uint64_t x) {
 // the table) and a node's own capture search is the one its parent ran when
 // it screened that move, so each is run about once.  Direct-mapped, one per
 // thread (no locks); a collision only costs a search again.
+template <class W>
 class TacticsCache {
  public:
   // False when the key's answer is not here, or is without the zone asked for.
-  bool find(uint64_t key, bool* hit, int* first_move, Bits* zone) const {
+  bool find(uint64_t key, bool* hit, int* first_move, W* zone) const {
     const Slot& s = slots_[key & kMask];
     if (s.key != key || !s.used || (zone && !s.has_zone)) return false;
     *hit = s.hit;
@@ -40,15 +41,15 @@ class TacticsCache {
     if (zone) *zone |= s.zone;
     return true;
   }
-  void put(uint64_t key, bool hit, int first_move, const Bits* zone) {
-    slots_[key & kMask] = Slot{zone ? *zone : Bits(0), key, int16_t(first_move), hit, true, zone != nullptr};
+  void put(uint64_t key, bool hit, int first_move, const W* zone) {
+    slots_[key & kMask] = Slot{zone ? *zone : W(0), key, int16_t(first_move), hit, true, zone != nullptr};
   }
 
  private:
   static constexpr size_t kSize = size_t(1) << 16;
   static constexpr size_t kMask = kSize - 1;
   struct Slot {
-    Bits zone = 0;
+    W zone = 0;
     uint64_t key = 0;
     int16_t first_move = -1;
     bool hit = false;
@@ -65,6 +66,7 @@ constexpr uint64_t kThreat2Salt = 0x6a09e667f3bcc909ull;
 
 // One search thread.  All threads share the table; `salt` != 0 makes this
 // one break ties between children differently from thread 0.
+template <class W>
 struct Worker {
   const Geometry& g;
   const SolveOptions& opt;
@@ -74,7 +76,7 @@ struct Worker {
   uint64_t salt;
   SolveStats stats;
   uint64_t local_nodes = 0;
-  TacticsCache tactics_cache;
+  TacticsCache<W> tactics_cache;
   const uint64_t epsilon_1024 = uint64_t(std::clamp(opt.epsilon, 0.0, 64.0) * 1024 + 0.5);
 
   // capture_search() for the attacker `mine`, remembered under `key` (the
@@ -82,12 +84,12 @@ struct Worker {
   // zone of a capture, nothing when there is none).  `placed`: stones the
   // caller placed to reach the position, counted as moves played when the
   // search runs (not when its answer is remembered).
-  bool can_capture(uint64_t key, Bits mine, Bits theirs, int* first_move, int hint = -1, Bits* zone = nullptr,
+  bool can_capture(uint64_t key, W mine, W theirs, int* first_move, int hint = -1, W* zone = nullptr,
                    int placed = 0) {
     bool hit;
     if (tactics_cache.find(key, &hit, first_move, zone)) return hit;
     stats.moves_played += uint64_t(placed);
-    Bits z = 0;
+    W z = 0;
     hit = capture_search(g, mine, theirs, opt.capture_plies, &stats.moves_played, first_move, hint, zone ? &z : nullptr);
     if (!hit) *first_move = -1;
     tactics_cache.put(key, hit, *first_move, zone ? &z : nullptr);
@@ -96,10 +98,10 @@ struct Worker {
   }
 
   // threat2_search() for the attacker `mine`, remembered like can_capture().
-  bool has_threat2(uint64_t key, Bits mine, Bits theirs, int* first_move, Bits* zone) {
+  bool has_threat2(uint64_t key, W mine, W theirs, int* first_move, W* zone) {
     bool hit;
     if (tactics_cache.find(key ^ kThreat2Salt, &hit, first_move, zone)) return hit;
-    Bits z = 0;
+    W z = 0;
     hit = threat2_search(g, mine, theirs, opt.capture_plies, &stats.moves_played, first_move, &z);
     if (!hit) *first_move = -1;
     tactics_cache.put(key ^ kThreat2Salt, hit, *first_move, &z);
@@ -116,22 +118,22 @@ struct Worker {
   // every visit rather than kept as settled children in the table: they
   // are two thirds of what a search would store, and a table the search
   // overfills then loses open nodes to them.
-  void screen(Bits mine, Bits theirs, Color mover, uint64_t raw, const NodeTactics& t, bool* lost,
+  void screen(W mine, W theirs, Color mover, uint64_t raw, const NodeTactics& t, bool* lost,
               int* reply = nullptr) {
     const int n = t.moves.size();
     std::fill(lost, lost + n, false);
     if (!opt.threat_check || opt.capture_plies < 3) return;
     int threat;
-    Bits zone = 0;
+    W zone = 0;
     if (can_capture(raw ^ kWhiteToMoveKey, theirs, mine, &threat, -1, &zone)) {
       for (int i = 0; i < n; ++i) {
         const int p = t.moves[i].point;
         int answer = threat;
         // A move off the threat's zone leaves the same capture on (none of
         // the moves listed captures): lost without playing it.
-        lost[i] = !(zone & bit(p));
+        lost[i] = !(zone & bit_of<W>(p));
         if (!lost[i])
-          lost[i] = can_capture(raw ^ stone_key(mover, p) ^ kWhiteToMoveKey, theirs, mine | bit(p), &answer, threat,
+          lost[i] = can_capture(raw ^ stone_key(mover, p) ^ kWhiteToMoveKey, theirs, mine | bit_of<W>(p), &answer, threat,
                                 nullptr, 1);
         if (reply) reply[i] = answer;
       }
@@ -141,7 +143,7 @@ struct Worker {
       zone = 0;
       if (has_threat2(raw ^ kWhiteToMoveKey, theirs, mine, &threat, &zone))
         for (int i = 0; i < n; ++i) {
-          lost[i] = !(zone & bit(t.moves[i].point));
+          lost[i] = !(zone & bit_of<W>(t.moves[i].point));
           if (reply) reply[i] = threat;
         }
     }
@@ -178,9 +180,9 @@ struct Worker {
   // rank among its siblings is added): as if each of its about `empty`
   // replies were a leaf, so that it compares fairly with visited siblings;
   // but a short search (the first init_after_nodes nodes) stays wide.
-  uint32_t unvisited_value(Bits mine, Bits theirs) const {
+  uint32_t unvisited_value(W mine, W theirs) const {
     if (!opt.init_mobility || shared.nodes.load(std::memory_order_relaxed) < opt.init_after_nodes) return 1;
-    return uint32_t(std::max(1, (popcount(g.board() & ~(mine | theirs)) - 1) / opt.init_mobility));
+    return uint32_t(std::max(1, (popcount(g.board_as<W>() & ~(mine | theirs)) - 1) / opt.init_mobility));
   }
   // An unvisited child's disproof number: `base` (unvisited_value()) plus
   // its rank, so that the search tries the moves in their order.
@@ -188,7 +190,7 @@ struct Worker {
 
   // Settles the node by its tactics if they decide it: Win or Loss, with the
   // winning move in *move.
-  Verdict tactics(uint64_t key, Bits mine, Bits theirs, NodeTactics* t, int* move) {
+  Verdict tactics(uint64_t key, W mine, W theirs, NodeTactics* t, int* move) {
     analyse_node(g, mine, theirs, t);
     if (t->verdict == Verdict::Win) *move = t->capture_point;
     if (t->verdict != Verdict::Unknown) return t->verdict;
@@ -201,7 +203,7 @@ struct Worker {
   // `ks` holds the position's keys under every symmetry: the table is read
   // with the smallest, the capture cache with the plain key (its moves are
   // in the position's own coordinates).
-  void mid(Bits mine, Bits theirs, Color mover, const KeySet& ks, uint32_t thpn, uint32_t thdn, uint32_t* out_pn,
+  void mid(W mine, W theirs, Color mover, const KeySet& ks, uint32_t thpn, uint32_t thdn, uint32_t* out_pn,
            uint32_t* out_dn) {
     ++stats.nodes;
     int frame;
@@ -305,7 +307,7 @@ struct Worker {
       c_thpn = std::min<uint64_t>(c_thpn, kInf - 1);
       int p = t.moves[best].point;
       ++stats.moves_played;
-      mid(theirs, mine | bit(p), opponent(mover), sym.after(ks, mover, p), uint32_t(c_thpn), uint32_t(c_thdn), &kid_pn[best],
+      mid(theirs, mine | bit_of<W>(p), opponent(mover), sym.after(ks, mover, p), uint32_t(c_thpn), uint32_t(c_thdn), &kid_pn[best],
           &kid_dn[best]);
     }
     if (shared.stop.load(std::memory_order_relaxed) && pn != 0 && dn != 0) {
@@ -328,7 +330,7 @@ struct Worker {
   // The proof and disproof numbers of a position as mid() would start from
   // them: from its own entry when settled, else from its children's
   // entries (unvisited children valued as mid() values them).  No search.
-  void numbers(Bits mine, Bits theirs, Color mover, const KeySet& ks, uint32_t* out_pn, uint32_t* out_dn) {
+  void numbers(W mine, W theirs, Color mover, const KeySet& ks, uint32_t* out_pn, uint32_t* out_dn) {
     int frame;
     TTEntry self;
     if (lookup(sym.canonical(ks, &frame), &self) && (self.pn == 0 || self.dn == 0)) {
@@ -375,10 +377,10 @@ struct Worker {
   // where the proof needs every child, and works on the open child the
   // main search would come to last.  Its settled entries are proofs either
   // way; they save the main search work when that line holds.
-  void help_line(Bits root_mine, Bits root_theirs, Color root_mover, const KeySet& root_ks) {
+  void help_line(W root_mine, W root_theirs, Color root_mover, const KeySet& root_ks) {
     constexpr int kMaxDepth = 12;
     while (!shared.stop.load(std::memory_order_relaxed)) {
-      Bits mine = root_mine, theirs = root_theirs;
+      W mine = root_mine, theirs = root_theirs;
       Color mover = root_mover;
       KeySet ks = root_ks;
       bool mover_wins = true;  // the root's likely verdict, from its children below
@@ -424,7 +426,7 @@ struct Worker {
           go = far_pick;
           worked = true;
         }
-        const Bits played = mine | bit(t.moves[go].point);
+        const W played = mine | bit_of<W>(t.moves[go].point);
         mine = theirs;
         theirs = played;
         mover = opponent(mover);
@@ -452,13 +454,14 @@ namespace {
 // Counts the distinct nodes of the proof tree below a settled node: one
 // winning move at the winner's nodes, every move at the loser's.  A child
 // the table lost is proved again first.
+template <class W>
 struct ProofWalker {
-  Worker& w;
+  Worker<W>& w;
   uint64_t cap;
   std::unordered_set<uint64_t> seen;
   bool capped = false;
 
-  Verdict settle(Bits mine, Bits theirs, Color mover, const KeySet& ks) {
+  Verdict settle(W mine, W theirs, Color mover, const KeySet& ks) {
     TTEntry e;
     int frame;
     if (!w.lookup(w.sym.canonical(ks, &frame), &e) || (e.pn != 0 && e.dn != 0)) {
@@ -473,7 +476,7 @@ struct ProofWalker {
   // False if a node could not be settled again (budget ran out).
   // Positions the same up to a symmetry are counted once.  At a won node
   // the move the table kept, else `hint`, is tried first.
-  bool walk(Bits mine, Bits theirs, Color mover, const KeySet& ks, Verdict v, int hint = -1) {
+  bool walk(W mine, W theirs, Color mover, const KeySet& ks, Verdict v, int hint = -1) {
     int frame;
     const uint64_t key = w.sym.canonical(ks, &frame);
     if (seen.size() >= cap) {
@@ -497,7 +500,7 @@ struct ProofWalker {
     for (int i = 0; i < t.moves.size(); ++i) {
       const Candidate& c = t.moves[i];
       KeySet ck = w.sym.after(ks, mover, c.point);
-      Bits nm = theirs, nt = mine | bit(c.point);
+      W nm = theirs, nt = mine | bit_of<W>(c.point);
       if (v == Verdict::Loss && lost[i]) {
         if (!walk(nm, nt, opponent(mover), ck, Verdict::Win, reply[i])) return false;
         continue;
@@ -531,19 +534,24 @@ SolveResult Solver::solve(const Position& pos) {
 }
 
 SolveResult Solver::search(const Position& pos, SearchControl& shared, int nthreads) {
+  return g_.fits64() ? search_w<uint64_t>(pos, shared, nthreads) : search_w<Bits>(pos, shared, nthreads);
+}
+
+template <class W>
+SolveResult Solver::search_w(const Position& pos, SearchControl& shared, int nthreads) {
   SolveResult res;
   auto t0 = Clock::now();
   Color mover = pos.to_move;
-  Bits mine = pos.stones(mover), theirs = pos.stones(opponent(mover));
+  W mine = W(pos.stones(mover)), theirs = W(pos.stones(opponent(mover)));
   const KeySet ks = sym_.keys(pos);
   int frame;
   const uint64_t key = sym_.canonical(ks, &frame);
   nthreads = std::max(1, nthreads);
-  std::vector<Worker> workers;
+  std::vector<Worker<W>> workers;
   workers.reserve(nthreads);
   for (int i = 0; i < nthreads; ++i)
-    workers.push_back(Worker{g_, opt_, sym_, tt_, shared, i == 0 ? 0 : mix(0x5eed + i), {}, 0, {}});
-  auto run = [&](Worker& w) {
+    workers.push_back(Worker<W>{g_, opt_, sym_, tt_, shared, i == 0 ? 0 : mix(0x5eed + i), {}, 0, {}});
+  auto run = [&](Worker<W>& w) {
     const double c0 = thread_cpu_seconds();
     uint32_t pn, dn;
     // The second thread helps along the main line; any further ones run
@@ -566,14 +574,14 @@ SolveResult Solver::search(const Position& pos, SearchControl& shared, int nthre
     res.verdict = e.pn == 0 ? Verdict::Win : Verdict::Loss;
     if (res.verdict == Verdict::Win) res.move = e.best < 0 ? -1 : sym_.preimage(frame, e.best);
   }
-  for (const Worker& w : workers) res.stats.add(w.stats);
+  for (const Worker<W>& w : workers) res.stats.add(w.stats);
   res.stats.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   if (res.verdict != Verdict::Unknown && opt_.count_proof) {
     // The walk may re-prove children the table dropped: give it its own
     // budget so a settled answer is never lost to it.
     SearchControl walk_shared;
-    Worker w{g_, opt_, sym_, tt_, walk_shared, 0, {}, 0, {}};
-    ProofWalker pw{w, opt_.max_proof_nodes, {}, false};
+    Worker<W> w{g_, opt_, sym_, tt_, walk_shared, 0, {}, 0, {}};
+    ProofWalker<W> pw{w, opt_.max_proof_nodes, {}, false};
     if (pw.walk(mine, theirs, mover, ks, res.verdict)) {
       res.proof_size = pw.seen.size();
       res.proof_size_capped = pw.capped;
@@ -583,16 +591,26 @@ SolveResult Solver::search(const Position& pos, SearchControl& shared, int nthre
 }
 
 void Solver::estimate(const Position& pos, uint32_t* pn, uint32_t* dn) {
+  g_.fits64() ? estimate_w<uint64_t>(pos, pn, dn) : estimate_w<Bits>(pos, pn, dn);
+}
+
+template <class W>
+void Solver::estimate_w(const Position& pos, uint32_t* pn, uint32_t* dn) {
   SearchControl ctl;
   ctl.nodes = opt_.init_after_nodes;  // value unvisited children as a long search does
-  Worker w{g_, opt_, sym_, tt_, ctl, 0, {}, 0, {}};
-  w.numbers(pos.stones(pos.to_move), pos.stones(opponent(pos.to_move)), pos.to_move, sym_.keys(pos), pn, dn);
+  Worker<W> w{g_, opt_, sym_, tt_, ctl, 0, {}, 0, {}};
+  w.numbers(W(pos.stones(pos.to_move)), W(pos.stones(opponent(pos.to_move))), pos.to_move, sym_.keys(pos), pn, dn);
 }
 
 SolveStats Solver::help(const Position& pos, SearchControl& shared, uint64_t salt) {
+  return g_.fits64() ? help_w<uint64_t>(pos, shared, salt) : help_w<Bits>(pos, shared, salt);
+}
+
+template <class W>
+SolveStats Solver::help_w(const Position& pos, SearchControl& shared, uint64_t salt) {
   const double c0 = thread_cpu_seconds();
-  Worker w{g_, opt_, sym_, tt_, shared, salt | 1, {}, 0, {}};
-  w.help_line(pos.stones(pos.to_move), pos.stones(opponent(pos.to_move)), pos.to_move, sym_.keys(pos));
+  Worker<W> w{g_, opt_, sym_, tt_, shared, salt | 1, {}, 0, {}};
+  w.help_line(W(pos.stones(pos.to_move)), W(pos.stones(opponent(pos.to_move))), pos.to_move, sym_.keys(pos));
   w.stats.cpu_seconds = thread_cpu_seconds() - c0;
   return w.stats;
 }

@@ -108,6 +108,8 @@ struct MoveResult {
 
 struct SplitNode;
 struct SplitLeaf;
+template <class W>
+struct Worker;
 
 // The budget and stop flag of one search, shared by the threads that run it
 // (its own and, in split mode, idle ones that join it).
@@ -144,9 +146,18 @@ class Solver {
   const Geometry& geometry() const { return g_; }
 
  private:
+  template <class W>
   friend struct Worker;
   // solve() with `threads` threads under `ctl` (its budget and stop flag).
   SolveResult search(const Position& pos, SearchControl& ctl, int threads);
+  // search(), help() and estimate() with the stones as words of type W
+  // (atari_board.h): uint64_t when the board fits one.
+  template <class W>
+  SolveResult search_w(const Position& pos, SearchControl& ctl, int threads);
+  template <class W>
+  SolveStats help_w(const Position& pos, SearchControl& ctl, uint64_t salt);
+  template <class W>
+  void estimate_w(const Position& pos, uint32_t* pn, uint32_t* dn);
   // Joins a search of `pos` under `ctl` as one more thread, helping along
   // its main line (its ties broken by `salt`), until that search stops;
   // returns this thread's figures.

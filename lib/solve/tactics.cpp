@@ -13,12 +13,13 @@ constexpr int kTakeWeight[6] = {0, 0, 256, 48, 12, 4};
 // The liberties of the chains of `stones` that have at most `max_libs`: 1
 // gives the chains in atari; 2 also those a stone of the other colour could
 // put in atari.
-Bits liberties_of_short_chains(const Geometry& g, Bits stones, Bits empty, int max_libs) {
-  Bits out = 0;
-  for (Bits s = stones; s;) {
-    Bits ch = g.chain(s, lowest(s));
+template <class W>
+W liberties_of_short_chains(const Geometry& g, W stones, W empty, int max_libs) {
+  W out = 0;
+  for (W s = stones; s;) {
+    W ch = g.chain(s, lowest(s));
     s &= ~ch;
-    Bits libs = g.neighbours(ch) & empty;
+    W libs = g.neighbours(ch) & empty;
     if (popcount(libs) <= max_libs) out |= libs;
   }
   return out;
@@ -26,17 +27,18 @@ Bits liberties_of_short_chains(const Geometry& g, Bits stones, Bits empty, int m
 
 }  // namespace
 
-void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out) {
+template <class W>
+void analyse_node(const Geometry& g, W mine, W theirs, NodeTactics* out) {
   out->verdict = Verdict::Unknown;
   out->moves.clear();
-  Bits empty = g.board() & ~(mine | theirs);
+  W empty = g.board_as<W>() & ~(mine | theirs);
   // Enemy chains: one in atari is captured now.
-  Bits enemy_libs2 = 0;
+  W enemy_libs2 = 0;
   int score[128] = {};
-  for (Bits s = theirs; s;) {
-    Bits ch = g.chain(s, lowest(s));
+  for (W s = theirs; s;) {
+    W ch = g.chain(s, lowest(s));
     s &= ~ch;
-    Bits libs = g.neighbours(ch) & empty;
+    W libs = g.neighbours(ch) & empty;
     int n = popcount(libs);
     if (n == 1) {
       out->verdict = Verdict::Win;
@@ -45,39 +47,39 @@ void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out) {
     }
     if (n == 2) enemy_libs2 |= libs;
     int w = n < 6 ? kTakeWeight[n] : 2;
-    for (Bits l = libs; l; l &= l - 1) score[lowest(l)] += w;
+    for (W l = libs; l; l &= l - 1) score[lowest(l)] += w;
   }
   // Own chains, each filled once (not once per candidate move): the
   // liberties of every stone's chain, and the chains in atari, whose
   // liberty is the only move that does not lose.
-  Bits chain_libs[128];
-  Bits atari_libs = 0;
-  for (Bits s = mine; s;) {
-    Bits ch = g.chain(s, lowest(s));
+  W chain_libs[128];
+  W atari_libs = 0;
+  for (W s = mine; s;) {
+    W ch = g.chain(s, lowest(s));
     s &= ~ch;
-    Bits libs = g.neighbours(ch) & empty;
+    W libs = g.neighbours(ch) & empty;
     if (popcount(libs) == 1) atari_libs |= libs;
-    for (Bits c = ch; c; c &= c - 1) chain_libs[lowest(c)] = libs;
+    for (W c = ch; c; c &= c - 1) chain_libs[lowest(c)] = libs;
   }
   if (popcount(atari_libs) >= 2) {
     out->verdict = Verdict::Loss;
     return;
   }
-  Bits cands = atari_libs ? atari_libs : empty;
-  Bits near_mine = g.neighbours(mine);
-  Bits near2_mine = g.neighbours(near_mine) | near_mine;
-  for (Bits c = cands; c; c &= c - 1) {
+  W cands = atari_libs ? atari_libs : empty;
+  W near_mine = g.neighbours(mine);
+  W near2_mine = g.neighbours(near_mine) | near_mine;
+  for (W c = cands; c; c &= c - 1) {
     int p = lowest(c);
     // A stone on p joins the chains next to it: the liberties of its chain
     // are theirs and p's empty neighbours, less p.
-    const Bits around = g.neighbours(bit(p));
-    Bits joined = around & empty;
-    for (Bits a = around & mine; a; a &= a - 1) joined |= chain_libs[lowest(a)];
-    int libs = popcount(joined & ~bit(p));
+    const W around = g.neighbours(bit_of<W>(p));
+    W joined = around & empty;
+    for (W a = around & mine; a; a &= a - 1) joined |= chain_libs[lowest(a)];
+    int libs = popcount(joined & ~bit_of<W>(p));
     if (libs < 2) continue;  // suicide or self-atari
     int sc = score[p] * 4 + std::min(libs, 4) * 3;
-    if (near_mine & bit(p)) sc += 8;
-    else if (near2_mine & bit(p)) sc += 4;
+    if (near_mine & bit_of<W>(p)) sc += 8;
+    else if (near2_mine & bit_of<W>(p)) sc += 4;
     out->moves.push_back(Candidate{p, sc});
   }
   if (out->moves.empty()) {
@@ -94,15 +96,16 @@ void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out) {
   }
 }
 
-bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64_t* moves_played,
-                    int* first_move, int hint, Bits* zone, int extra_stones) {
+template <class W>
+bool capture_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* moves_played,
+                    int* first_move, int hint, W* zone, int extra_stones) {
   const int guard = extra_stones + 1;
-  Bits empty = g.board() & ~(mine | theirs);
-  Bits targets = 0;  // liberties of enemy chains with two liberties
-  for (Bits s = theirs; s;) {
-    Bits ch = g.chain(s, lowest(s));
+  W empty = g.board_as<W>() & ~(mine | theirs);
+  W targets = 0;  // liberties of enemy chains with two liberties
+  for (W s = theirs; s;) {
+    W ch = g.chain(s, lowest(s));
     s &= ~ch;
-    Bits libs = g.neighbours(ch) & empty;
+    W libs = g.neighbours(ch) & empty;
     int n = popcount(libs);
     if (n == 1) {
       *first_move = lowest(libs);
@@ -113,37 +116,37 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
   }
   // Our atari move, their forced extension, our capture: three plies at least.
   if (plies < 3 || !targets) return false;
-  Bits atari_libs = liberties_of_short_chains(g, mine, empty, 1);
+  W atari_libs = liberties_of_short_chains(g, mine, empty, 1);
   if (atari_libs) {
     // They capture next unless our atari also saves the chain in atari.
     if (popcount(atari_libs) >= 2) return false;
     targets &= atari_libs;
   }
   int order[128], n = 0;
-  if (hint >= 0 && (targets & bit(hint))) order[n++] = hint;
-  for (Bits t = targets; t; t &= t - 1)
+  if (hint >= 0 && (targets & bit_of<W>(hint))) order[n++] = hint;
+  for (W t = targets; t; t &= t - 1)
     if (lowest(t) != hint) order[n++] = lowest(t);
   for (int k = 0; k < n; ++k) {
     int p = order[k];
-    Bits mine2 = mine | bit(p);
-    Bits empty2 = empty & ~bit(p);
+    W mine2 = mine | bit_of<W>(p);
+    W empty2 = empty & ~bit_of<W>(p);
     if (popcount(g.neighbours(g.chain(mine2, p)) & empty2) < 2) continue;  // self-atari
     // No chain of ours is in atari now (any was joined to p), so their
     // only non-losing reply is to extend the chain we put in atari.
-    Bits escape = 0;
-    for (Bits s = theirs & g.neighbours(bit(p)); s;) {
-      Bits ch = g.chain(theirs, lowest(s));
+    W escape = 0;
+    for (W s = theirs & g.neighbours(bit_of<W>(p)); s;) {
+      W ch = g.chain(theirs, lowest(s));
       s &= ~ch;
-      Bits libs = g.neighbours(ch) & empty2;
+      W libs = g.neighbours(ch) & empty2;
       if (popcount(libs) == 1) escape |= libs;
     }
     // The points a defender's stone would have to take to change this
     // line: the chains it reads and the attacker's short liberties.
-    auto mark = [&](Bits extra) {
+    auto mark = [&](W extra) {
       if (!zone) return;
-      Bits z = extra | bit(p) | liberties_of_short_chains(g, mine, empty, guard) |
+      W z = extra | bit_of<W>(p) | liberties_of_short_chains(g, mine, empty, guard) |
                liberties_of_short_chains(g, mine2, empty2, guard);
-      for (Bits s = theirs & g.neighbours(bit(p)); s; s &= s - 1) z |= g.neighbours(g.chain(theirs, lowest(s))) & empty;
+      for (W s = theirs & g.neighbours(bit_of<W>(p)); s; s &= s - 1) z |= g.neighbours(g.chain(theirs, lowest(s))) & empty;
       *zone |= z;
     };
     if (popcount(escape) >= 2) {
@@ -154,10 +157,10 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
     }
     if (!escape) continue;  // cannot happen: p took a liberty from a two-liberty chain
     int e = lowest(escape);
-    Bits theirs2 = theirs | bit(e);
-    Bits empty3 = empty2 & ~bit(e);
+    W theirs2 = theirs | bit_of<W>(e);
+    W empty3 = empty2 & ~bit_of<W>(e);
     int escape_libs = popcount(g.neighbours(g.chain(theirs2, e)) & empty3);
-    Bits escape_zone = bit(e) | (g.neighbours(g.chain(theirs2, e)) & empty3);
+    W escape_zone = bit_of<W>(e) | (g.neighbours(g.chain(theirs2, e)) & empty3);
     if (escape_libs < 2) {
       ++*moves_played;
       *first_move = p;  // the extension stays in atari (or is suicide)
@@ -169,7 +172,7 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
     if (escape_libs > 2) continue;
     *moves_played += 2;
     int dummy;
-    Bits sub = 0;
+    W sub = 0;
     if (capture_search(g, mine2, theirs2, plies - 2, moves_played, &dummy, -1, zone ? &sub : nullptr,
                        extra_stones)) {
       *first_move = p;
@@ -180,17 +183,18 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
   return false;
 }
 
-bool threat2_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64_t* moves_played,
-                    int* first_move, Bits* zone) {
-  const Bits empty = g.board() & ~(mine | theirs);
+template <class W>
+bool threat2_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* moves_played,
+                    int* first_move, W* zone) {
+  const W empty = g.board_as<W>() & ~(mine | theirs);
   if (liberties_of_short_chains(g, mine, empty, 1)) return false;  // the defender captures first
   // A threat starts by making a defender chain short of liberties (the
   // capture search attacks chains of two), or by mending the mover's own
   // short chains that spoil an attack.
-  Bits cands = liberties_of_short_chains(g, theirs, empty, 3) | liberties_of_short_chains(g, mine, empty, 2);
-  for (Bits c = cands; c; c &= c - 1) {
+  W cands = liberties_of_short_chains(g, theirs, empty, 3) | liberties_of_short_chains(g, mine, empty, 2);
+  for (W c = cands; c; c &= c - 1) {
     const int m = lowest(c);
-    const Bits mine2 = mine | bit(m), empty2 = empty & ~bit(m);
+    const W mine2 = mine | bit_of<W>(m), empty2 = empty & ~bit_of<W>(m);
     // m may be neither suicide nor a self-atari (no other chain of the
     // mover is in atari: the defender would have captured it).
     if (popcount(g.neighbours(g.chain(mine2, m)) & empty2) < 2) continue;
@@ -198,8 +202,8 @@ bool threat2_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
     int first;
     // After the defender's reply q, does the capture still work?  (A
     // suicide is no reply.)  `reply_zone`, if given, gets its zone.
-    auto still_captures = [&](int q, Bits* reply_zone) {
-      const Bits theirs3 = theirs | bit(q), empty3 = empty2 & ~bit(q);
+    auto still_captures = [&](int q, W* reply_zone) {
+      const W theirs3 = theirs | bit_of<W>(q), empty3 = empty2 & ~bit_of<W>(q);
       if (!(g.neighbours(g.chain(theirs3, q)) & empty3)) return true;
       ++*moves_played;
       int again;
@@ -216,12 +220,12 @@ bool threat2_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
     // and the stone the caller asks about.  (It holds the liberties of the
     // mover's chains with up to three once m is played, so the two extra
     // stones can atari none; and it holds `first`.)
-    Bits threat_zone = 0;
+    W threat_zone = 0;
     capture_search(g, mine2, theirs, plies, moves_played, &first, -1, &threat_zone, 2);
-    Bits z = bit(m) | threat_zone;
+    W z = bit_of<W>(m) | threat_zone;
     bool holds = true;
-    for (Bits r = threat_zone & empty2; r && holds; r &= r - 1) {
-      Bits reply_zone = 0;
+    for (W r = threat_zone & empty2; r && holds; r &= r - 1) {
+      W reply_zone = 0;
       holds = still_captures(lowest(r), &reply_zone);
       z |= reply_zone;
     }
@@ -232,5 +236,14 @@ bool threat2_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
   }
   return false;
 }
+
+// The two word types of atari_board.h.
+template void analyse_node<Bits>(const Geometry&, Bits, Bits, NodeTactics*);
+template void analyse_node<uint64_t>(const Geometry&, uint64_t, uint64_t, NodeTactics*);
+template bool capture_search<Bits>(const Geometry&, Bits, Bits, int, uint64_t*, int*, int, Bits*, int);
+template bool capture_search<uint64_t>(const Geometry&, uint64_t, uint64_t, int, uint64_t*, int*, int, uint64_t*,
+                                       int);
+template bool threat2_search<Bits>(const Geometry&, Bits, Bits, int, uint64_t*, int*, Bits*);
+template bool threat2_search<uint64_t>(const Geometry&, uint64_t, uint64_t, int, uint64_t*, int*, uint64_t*);
 
 }  // namespace sgfpat::solve

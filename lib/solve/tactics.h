@@ -50,8 +50,11 @@ struct NodeTactics {
   MoveList moves;
 };
 
-// The mover's stones are `mine`, the opponent's `theirs`.
-void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out);
+// The mover's stones are `mine`, the opponent's `theirs`.  These searches
+// take the stones as Bits, or as uint64_t when the board fits one word
+// (Geometry::fits64()).
+template <class W>
+void analyse_node(const Geometry& g, W mine, W theirs, NodeTactics* out);
 
 // Bounded capture search: true if the mover captures within `plies` plies
 // (its own moves included) by playing only ataris after which the extended
@@ -67,8 +70,9 @@ void analyse_node(const Geometry& g, Bits mine, Bits theirs, NodeTactics* out);
 // liberties of every attacker chain the line passes with at most
 // extra_stones + 1 of them, so that so many stones can neither atari nor
 // capture one.)
-bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64_t* moves_played,
-                    int* first_move, int hint = -1, Bits* zone = nullptr, int extra_stones = 1);
+template <class W>
+bool capture_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* moves_played,
+                    int* first_move, int hint = -1, W* zone = nullptr, int extra_stones = 1);
 
 // Two-move threat ("lambda 2"): the defender (`theirs`) to move, passes; the
 // mover then has a move after which every reply of the defender loses to
@@ -77,7 +81,8 @@ bool capture_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64
 // (that neither captures nor is a self-atari) leaves the threat working, so
 // such a move of the defender loses.  Only tried when the mover has no
 // capture_search() win at once (the caller checked).
-bool threat2_search(const Geometry& g, Bits mine, Bits theirs, int plies, uint64_t* moves_played,
-                    int* first_move, Bits* zone);
+template <class W>
+bool threat2_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* moves_played,
+                    int* first_move, W* zone);
 
 }  // namespace sgfpat::solve
