@@ -132,10 +132,11 @@ TEST_CASE("tactics on one word answer as on two") {
   random_positions(99, 600, [&](const Geometry& g, const Position& pos) {
     REQUIRE(g.fits64());
     const Bits mine = pos.stones(pos.to_move), theirs = pos.stones(opponent(pos.to_move));
-    const uint64_t mine1 = uint64_t(mine), theirs1 = uint64_t(theirs);
+    uint64_t played = 0;
+    int first;
     NodeTactics a, b;
     analyse_node(g, mine, theirs, &a);
-    analyse_node(g, mine1, theirs1, &b);
+    analyse_node(g, uint64_t(mine), uint64_t(theirs), &b);
     CHECK(a.verdict == b.verdict);
     CHECK(a.capture_point == b.capture_point);
     REQUIRE(a.moves.size() == b.moves.size());
@@ -143,39 +144,41 @@ TEST_CASE("tactics on one word answer as on two") {
       CHECK(a.moves[i].point == b.moves[i].point);
       CHECK(a.moves[i].score == b.moves[i].score);
     }
+    // One search run on two words and on one: the same answer, first move,
+    // zone and count of moves played.
+    struct Run {
+      bool hit;
+      uint64_t played = 0;
+      int first = -1;
+      Bits zone = 0;
+    };
+    auto same = [](const Run& two, const Run& one) {
+      REQUIRE(one.hit == two.hit);
+      CHECK(one.played == two.played);
+      if (!two.hit) return false;
+      CHECK(one.first == two.first);
+      CHECK(one.zone == two.zone);
+      return true;
+    };
     // Both sides as the attacker, zones for one and two extra stones.
     for (int side = 0; side < 2; ++side) {
       const Bits att = side ? theirs : mine, def = side ? mine : theirs;
+      const uint64_t att1 = uint64_t(att), def1 = uint64_t(def);
       for (int extra = 1; extra <= 2; ++extra) {
-        uint64_t played2 = 0, played1 = 0;
-        int first2 = -1, first1 = -1;
-        Bits zone2 = 0;
+        Run two, one;
         uint64_t zone1 = 0;
-        const bool hit2 = capture_search(g, att, def, 13, &played2, &first2, -1, &zone2, extra);
-        const bool hit1 = capture_search(g, uint64_t(att), uint64_t(def), 13, &played1, &first1, -1, &zone1, extra);
-        REQUIRE(hit1 == hit2);
-        CHECK(played1 == played2);
-        if (hit2) {
-          ++captures;
-          CHECK(first1 == first2);
-          CHECK(Bits(zone1) == zone2);
-        }
+        two.hit = capture_search(g, att, def, 13, &two.played, &two.first, -1, &two.zone, extra);
+        one.hit = capture_search(g, att1, def1, 13, &one.played, &one.first, -1, &zone1, extra);
+        one.zone = zone1;
+        captures += same(two, one);
       }
-      uint64_t played2 = 0, played1 = 0;
-      int first2 = -1, first1 = -1;
-      if (capture_search(g, att, def, 13, &played2, &first2)) continue;  // threat2's precondition
-      played2 = 0;
-      Bits zone2 = 0;
+      if (capture_search(g, att, def, 13, &played, &first)) continue;  // threat2's precondition
+      Run two, one;
       uint64_t zone1 = 0;
-      const bool hit2 = threat2_search(g, att, def, 13, &played2, &first2, &zone2);
-      const bool hit1 = threat2_search(g, uint64_t(att), uint64_t(def), 13, &played1, &first1, &zone1);
-      REQUIRE(hit1 == hit2);
-      CHECK(played1 == played2);
-      if (hit2) {
-        ++threats;
-        CHECK(first1 == first2);
-        CHECK(Bits(zone1) == zone2);
-      }
+      two.hit = threat2_search(g, att, def, 13, &two.played, &two.first, &two.zone);
+      one.hit = threat2_search(g, att1, def1, 13, &one.played, &one.first, &zone1);
+      one.zone = zone1;
+      threats += same(two, one);
     }
     ++compared;
   });

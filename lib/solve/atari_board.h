@@ -69,49 +69,17 @@ class Geometry {
 
   // On-board points next to some point of b.
   Bits neighbours(Bits b) const {
-    int s = width_ + 1;
-    if (fits64_) {
-      uint64_t w = uint64_t(b);
-      return Bits(((w << 1) | (w >> 1) | (w << s) | (w >> s)) & uint64_t(board_));
-    }
-    return ((b << 1) | (b >> 1) | (b << s) | (b >> s)) & board_;
+    if (fits64_) return neighbours(uint64_t(b));  // one word costs half as much
+    return spread(b) & board_;
   }
   // The chain of `stones` holding point p (p must be in stones).
   Bits chain(Bits stones, int p) const {
-    const int s = width_ + 1;
-    // Boards up to 7x7 (and 8x7) fit 64 bits: the flood fill in one word
-    // costs half as much.  Masking by `stones` keeps it on the board.
-    if (fits64_) {
-      const uint64_t st = uint64_t(stones);
-      uint64_t c = uint64_t(1) << p, prev;
-      do {
-        prev = c;
-        c = (c | (c << 1) | (c >> 1) | (c << s) | (c >> s)) & st;
-      } while (c != prev);
-      return c;
-    }
-    Bits c = bit(p), prev;
-    do {
-      prev = c;
-      c = (c | (c << 1) | (c >> 1) | (c << s) | (c >> s)) & stones;
-    } while (c != prev);
-    return c;
+    if (fits64_) return chain(uint64_t(stones), p);
+    return fill(stones, p);
   }
-
   // neighbours() and chain() on one word; the board must fit it (fits64()).
-  uint64_t neighbours(uint64_t w) const {
-    const int s = width_ + 1;
-    return ((w << 1) | (w >> 1) | (w << s) | (w >> s)) & uint64_t(board_);
-  }
-  uint64_t chain(uint64_t stones, int p) const {
-    const int s = width_ + 1;
-    uint64_t c = uint64_t(1) << p, prev;
-    do {
-      prev = c;
-      c = (c | (c << 1) | (c >> 1) | (c << s) | (c >> s)) & stones;
-    } while (c != prev);
-    return c;
-  }
+  uint64_t neighbours(uint64_t w) const { return spread(w) & uint64_t(board_); }
+  uint64_t chain(uint64_t stones, int p) const { return fill(stones, p); }
 
   // GTP-style name: column letter (I skipped) and row counted from the bottom.
   std::string name(int i) const;
@@ -119,6 +87,23 @@ class Geometry {
   bool parse(const std::string& text, int* out) const;
 
  private:
+  // The points next to b's, on the board or not (the stride's spare column
+  // keeps a shift by one from wrapping a row).
+  template <class W>
+  W spread(W b) const {
+    const int s = width_ + 1;
+    return (b << 1) | (b >> 1) | (b << s) | (b >> s);
+  }
+  // The flood fill from p inside `stones` (masking by them keeps it on the board).
+  template <class W>
+  W fill(W stones, int p) const {
+    W c = W(1) << p, prev;
+    do {
+      prev = c;
+      c = (c | spread(c)) & stones;
+    } while (c != prev);
+    return c;
+  }
   int width_, height_;
   Bits board_ = 0;
   bool fits64_ = false;
