@@ -132,8 +132,6 @@ TEST_CASE("tactics on one word answer as on two") {
   random_positions(99, 600, [&](const Geometry& g, const Position& pos) {
     REQUIRE(g.fits64());
     const Bits mine = pos.stones(pos.to_move), theirs = pos.stones(opponent(pos.to_move));
-    uint64_t played = 0;
-    int first;
     NodeTactics a, b;
     analyse_node(g, mine, theirs, &a);
     analyse_node(g, uint64_t(mine), uint64_t(theirs), &b);
@@ -164,15 +162,17 @@ TEST_CASE("tactics on one word answer as on two") {
     for (int side = 0; side < 2; ++side) {
       const Bits att = side ? theirs : mine, def = side ? mine : theirs;
       const uint64_t att1 = uint64_t(att), def1 = uint64_t(def);
+      bool captures_now = false;
       for (int extra = 1; extra <= 2; ++extra) {
         Run two, one;
         uint64_t zone1 = 0;
         two.hit = capture_search(g, att, def, 13, &two.played, &two.first, -1, &two.zone, extra);
         one.hit = capture_search(g, att1, def1, 13, &one.played, &one.first, -1, &zone1, extra);
         one.zone = zone1;
-        captures += same(two, one);
+        captures_now = same(two, one);
+        captures += captures_now;
       }
-      if (capture_search(g, att, def, 13, &played, &first)) continue;  // threat2's precondition
+      if (captures_now) continue;  // threat2's precondition: no capture at once
       Run two, one;
       uint64_t zone1 = 0;
       two.hit = threat2_search(g, att, def, 13, &two.played, &two.first, &two.zone);

@@ -33,7 +33,6 @@ void analyse_node(const Geometry& g, W mine, W theirs, NodeTactics* out) {
   out->moves.clear();
   W empty = g.board_as<W>() & ~(mine | theirs);
   // Enemy chains: one in atari is captured now.
-  W enemy_libs2 = 0;
   int score[128] = {};
   for (W s = theirs; s;) {
     W ch = g.chain(s, lowest(s));
@@ -45,7 +44,6 @@ void analyse_node(const Geometry& g, W mine, W theirs, NodeTactics* out) {
       out->capture_point = lowest(libs);
       return;
     }
-    if (n == 2) enemy_libs2 |= libs;
     int w = n < 6 ? kTakeWeight[n] : 2;
     for (W l = libs; l; l &= l - 1) score[lowest(l)] += w;
   }
