@@ -5,6 +5,7 @@
 // capture search run again).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -186,4 +187,48 @@ TEST_CASE("tactics on one word answer as on two") {
   CHECK(captures > 5000);
   CHECK(threats > 300);
   MESSAGE("positions " << compared << ", captures " << captures << ", threats " << threats);
+}
+
+// The tactics derive the chains of each position they read from the
+// position before (chain_set.h): every derivation must give the chains a
+// flood fill finds again, and the liberties they report must be the rules'.
+TEST_CASE("chain sets kept stone by stone equal the chains found again") {
+  // The chains of a set as (stones, liberties) pairs, in a fixed order.
+  auto pairs = [](const ChainSet<Bits>& s) {
+    std::vector<std::pair<Bits, Bits>> v;
+    for (int i = 0; i < s.size(); ++i) v.emplace_back(s.stones(i), s.libs(i));
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  int derived = 0;
+  random_positions(5, 300, [&](const Geometry& g, const Position& pos) {
+    const Bits mine = pos.stones(pos.to_move), theirs = pos.stones(opponent(pos.to_move));
+    const Bits empty = g.board() & ~(mine | theirs);
+    ChainSet<Bits> m, t;
+    m.build(g, mine, empty);
+    t.build(g, theirs, empty);
+    for (int k = 0; k <= 4; ++k) {  // against the rules' liberties, chain by chain
+      Bits expect = 0;
+      for (Bits s = mine; s; s &= s - 1) {
+        const Bits libs = g.neighbours(g.chain(mine, lowest(s))) & empty;
+        if (popcount(libs) <= k) expect |= libs;
+      }
+      CHECK(m.short_libs(k) == expect);
+    }
+    for (Bits e = empty; e; e &= e - 1) {
+      const int p = lowest(e);
+      const Bits pb = bit(p), around = g.neighbours(pb), empty2 = empty & ~pb;
+      CHECK(m.libs_after_stone(p, around, empty2) == (g.neighbours(g.chain(mine | pb, p)) & empty2));
+      ChainSet<Bits> m2 = m, t2 = t, m_again, t_again;
+      m2.add_stone(p, around, empty2);
+      t2.take_liberty(p);
+      m_again.build(g, mine | pb, empty2);
+      t_again.build(g, theirs, empty2);
+      CHECK(pairs(m2) == pairs(m_again));
+      CHECK(pairs(t2) == pairs(t_again));
+      ++derived;
+    }
+  });
+  CHECK(derived > 100000);
+  MESSAGE("derivations " << derived);
 }

@@ -41,6 +41,7 @@ class TacticsCache {
     if (zone) *zone |= s.zone;
     return true;
   }
+  void prefetch(uint64_t key) const { __builtin_prefetch(&slots_[key & kMask]); }
   void put(uint64_t key, bool hit, int first_move, const W* zone) {
     slots_[key & kMask] = Slot{zone ? *zone : W(0), key, int16_t(first_move), hit, true, zone != nullptr};
   }
@@ -60,6 +61,19 @@ class TacticsCache {
     bool has_zone = false;
   };
   std::vector<Slot> slots_ = std::vector<Slot>(kSize);
+};
+
+// A node's position as its tactics read it: the empty points and the
+// chains of both sides, found once a visit and shared by every search the
+// node runs (their own positions are derived from it stone by stone).
+template <class W>
+struct NodeChains {
+  W empty;
+  ChainSet<W> mine, theirs;
+  NodeChains(const Geometry& g, W m, W t) : empty(g.board_as<W>() & ~(m | t)) {
+    mine.build(g, m, empty);
+    theirs.build(g, t, empty);
+  }
 };
 
 // Salts a position's key into the key of its two-move threat's answer.
@@ -82,18 +96,29 @@ struct Worker {
   TacticsCache<W> tactics_cache;
   const uint64_t epsilon_1024 = uint64_t(std::clamp(opt.epsilon, 0.0, 64.0) * 1024 + 0.5);
 
-  // capture_search() for the attacker `mine`, remembered under `key` (the
-  // position with the attacker to move); with `zone`, its zone too (the
-  // zone of a capture, nothing when there is none).  `placed`: stones the
-  // caller placed to reach the position, counted as moves played when the
-  // search runs (not when its answer is remembered).
-  bool can_capture(uint64_t key, W mine, W theirs, int* first_move, int hint = -1, W* zone = nullptr,
-                   int placed = 0) {
+  // capture_search() for the attacker (chains `att`) against `def` among
+  // `empty`, remembered under `key` (the position with the attacker to
+  // move); with `zone`, its zone too (the zone of a capture, nothing when
+  // there is none).  `move` >= 0: the search is of the position after the
+  // defender plays that move, derived only when the answer is not
+  // remembered (and then counted as a move played).
+  bool can_capture(uint64_t key, const ChainSet<W>& att, const ChainSet<W>& def, W empty, int* first_move,
+                   int hint = -1, W* zone = nullptr, int move = -1) {
     bool hit;
     if (tactics_cache.find(key, &hit, first_move, zone)) return hit;
-    stats.moves_played += uint64_t(placed);
     W z = 0;
-    hit = capture_search(g, mine, theirs, opt.capture_plies, &stats.moves_played, first_move, hint, zone ? &z : nullptr);
+    if (move >= 0) {
+      ++stats.moves_played;
+      const W mb = bit_of<W>(move), empty2 = empty & ~mb;
+      ChainSet<W> att2 = att, def2 = def;
+      att2.take_liberty(move);
+      def2.add_stone(move, g.neighbours(mb), empty2);
+      hit = capture_search(g, att2, def2, empty2, opt.capture_plies, &stats.moves_played, first_move, hint,
+                           zone ? &z : nullptr);
+    } else {
+      hit = capture_search(g, att, def, empty, opt.capture_plies, &stats.moves_played, first_move, hint,
+                           zone ? &z : nullptr);
+    }
     if (!hit) *first_move = -1;
     tactics_cache.put(key, hit, *first_move, zone ? &z : nullptr);
     if (zone) *zone |= z;
@@ -101,11 +126,11 @@ struct Worker {
   }
 
   // threat2_search() for the attacker `mine`, remembered like can_capture().
-  bool has_threat2(uint64_t key, W mine, W theirs, int* first_move, W* zone) {
+  bool has_threat2(uint64_t key, const ChainSet<W>& att, const ChainSet<W>& def, W empty, int* first_move, W* zone) {
     bool hit;
     if (tactics_cache.find(key ^ kThreat2Salt, &hit, first_move, zone)) return hit;
     W z = 0;
-    hit = threat2_search(g, mine, theirs, opt.capture_plies, &stats.moves_played, first_move, &z);
+    hit = threat2_search(g, att, def, empty, opt.capture_plies, &stats.moves_played, first_move, &z);
     if (!hit) *first_move = -1;
     tactics_cache.put(key ^ kThreat2Salt, hit, *first_move, &z);
     *zone |= z;
@@ -121,14 +146,18 @@ struct Worker {
   // every visit rather than kept as settled children in the table: they
   // are two thirds of what a search would store, and a table the search
   // overfills then loses open nodes to them.
-  void screen(W mine, W theirs, Color mover, uint64_t raw, const NodeTactics& t, bool* lost,
+  void screen(const NodeChains<W>& c, Color mover, uint64_t raw, const NodeTactics& t, bool* lost,
               int* reply = nullptr) {
     const int n = t.moves.size();
     std::fill(lost, lost + n, false);
     if (!opt.threat_check || opt.capture_plies < 3) return;
     int threat;
     W zone = 0;
-    if (can_capture(raw ^ kWhiteToMoveKey, theirs, mine, &threat, -1, &zone)) {
+    if (can_capture(raw ^ kWhiteToMoveKey, c.theirs, c.mine, c.empty, &threat, -1, &zone)) {
+      // The cache's slots of the searches below are fetched all at once.
+      for (int i = 0; i < n; ++i)
+        if (zone & bit_of<W>(t.moves[i].point))
+          tactics_cache.prefetch(raw ^ stone_key(mover, t.moves[i].point) ^ kWhiteToMoveKey);
       for (int i = 0; i < n; ++i) {
         const int p = t.moves[i].point;
         int answer = threat;
@@ -136,15 +165,15 @@ struct Worker {
         // the moves listed captures): lost without playing it.
         lost[i] = !(zone & bit_of<W>(p));
         if (!lost[i])
-          lost[i] = can_capture(raw ^ stone_key(mover, p) ^ kWhiteToMoveKey, theirs, mine | bit_of<W>(p), &answer, threat,
-                                nullptr, 1);
+          lost[i] = can_capture(raw ^ stone_key(mover, p) ^ kWhiteToMoveKey, c.theirs, c.mine, c.empty, &answer,
+                                threat, nullptr, p);
         if (reply) reply[i] = answer;
       }
     } else if (opt.threat2) {
       // No capture yet, but maybe a move after which none of our replies
       // stops one: a move of ours off that threat's zone leaves it on.
       zone = 0;
-      if (has_threat2(raw ^ kWhiteToMoveKey, theirs, mine, &threat, &zone))
+      if (has_threat2(raw ^ kWhiteToMoveKey, c.theirs, c.mine, c.empty, &threat, &zone))
         for (int i = 0; i < n; ++i) {
           lost[i] = !(zone & bit_of<W>(t.moves[i].point));
           if (reply) reply[i] = threat;
@@ -193,11 +222,11 @@ struct Worker {
 
   // Settles the node by its tactics if they decide it: Win or Loss, with the
   // winning move in *move.
-  Verdict tactics(uint64_t key, W mine, W theirs, NodeTactics* t, int* move) {
-    analyse_node(g, mine, theirs, t);
+  Verdict tactics(uint64_t key, const NodeChains<W>& c, NodeTactics* t, int* move) {
+    analyse_node(g, c.mine, c.theirs, c.empty, t);
     if (t->verdict == Verdict::Win) *move = t->capture_point;
     if (t->verdict != Verdict::Unknown) return t->verdict;
-    if (opt.capture_plies >= 3 && can_capture(key, mine, theirs, move)) return Verdict::Win;
+    if (opt.capture_plies >= 3 && can_capture(key, c.mine, c.theirs, c.empty, move)) return Verdict::Win;
     return Verdict::Unknown;
   }
 
@@ -216,6 +245,11 @@ struct Worker {
       *out_pn = *out_dn = 1;
       return;
     }
+    // The node's own searches (tactics() and screen()), fetched while the
+    // table is read.
+    tactics_cache.prefetch(raw);
+    tactics_cache.prefetch(raw ^ kWhiteToMoveKey);
+    tactics_cache.prefetch(raw ^ kWhiteToMoveKey ^ kThreat2Salt);
     NodeTactics t;
     int move = -1;
     // A node with an open entry was expanded before: its capture search
@@ -232,8 +266,10 @@ struct Worker {
       *out_dn = 0;
       return;
     }
-    Verdict v = (seen && (self.flags & TTEntry::kCaptureSearched)) ? (analyse_node(g, mine, theirs, &t), t.verdict)
-                                                                  : tactics(raw, mine, theirs, &t, &move);
+    const NodeChains<W> chains(g, mine, theirs);
+    Verdict v = (seen && (self.flags & TTEntry::kCaptureSearched))
+                    ? (analyse_node(g, chains.mine, chains.theirs, chains.empty, &t), t.verdict)
+                    : tactics(raw, chains, &t, &move);
     if (v != Verdict::Unknown) {
       TTEntry e;
       e.key = key;
@@ -257,7 +293,7 @@ struct Worker {
     // The moves that leave on an opponent's capture or threat lose: the
     // search only spends effort on the others.
     bool lost[MoveList::kCapacity];
-    screen(mine, theirs, mover, raw, t, lost);
+    screen(chains, mover, raw, t, lost);
     uint64_t nodes_before = stats.nodes;
     uint32_t pn = 1, dn = 1;
     int best_move = -1;
@@ -342,7 +378,8 @@ struct Worker {
       return;
     }
     NodeTactics t;
-    analyse_node(g, mine, theirs, &t);
+    const NodeChains<W> chains(g, mine, theirs);
+    analyse_node(g, chains.mine, chains.theirs, chains.empty, &t);
     if (t.verdict != Verdict::Unknown || t.moves.size() == 0) {
       const bool win = t.verdict == Verdict::Win;
       *out_pn = win ? 0 : kInf;
@@ -353,7 +390,7 @@ struct Worker {
     uint64_t min_dn = kInf, sum_pn = 0;
     bool infinite = false;
     bool lost[MoveList::kCapacity];
-    screen(mine, theirs, mover, ks.k[0], t, lost);
+    screen(chains, mover, ks.k[0], t, lost);
     for (int i = 0; i < int(t.moves.size()); ++i) {
       int f;
       TTEntry e;
@@ -390,7 +427,8 @@ struct Worker {
       bool worked = false;
       for (int depth = 0; depth < kMaxDepth && !worked; ++depth) {
         NodeTactics t;
-        analyse_node(g, mine, theirs, &t);
+        const NodeChains<W> chains(g, mine, theirs);
+        analyse_node(g, chains.mine, chains.theirs, chains.empty, &t);
         if (t.verdict != Verdict::Unknown) break;
         const int n = t.moves.size();
         // main_pick: the child df-pn takes (the smallest disproof number,
@@ -401,7 +439,7 @@ struct Worker {
         const uint32_t init = unvisited_value(mine, theirs);
         KeySet kid_ks[MoveList::kCapacity];
         bool open[MoveList::kCapacity], lost[MoveList::kCapacity];
-        screen(mine, theirs, mover, ks.k[0], t, lost);
+        screen(chains, mover, ks.k[0], t, lost);
         for (int i = 0; i < n; ++i) {
           kid_ks[i] = sym.after(ks, mover, t.moves[i].point);
           if (lost[i]) {
@@ -489,7 +527,8 @@ struct ProofWalker {
     if (!seen.insert(key).second) return true;
     NodeTactics t;
     int move;
-    if (w.tactics(ks.k[0], mine, theirs, &t, &move) != Verdict::Unknown) return true;
+    const NodeChains<W> chains(w.g, mine, theirs);
+    if (w.tactics(ks.k[0], chains, &t, &move) != Verdict::Unknown) return true;
     TTEntry self;
     if (v == Verdict::Win && w.lookup(key, &self) && self.best >= 0) hint = w.from_frame(frame, self.best);
     if (v == Verdict::Win && hint >= 0)
@@ -499,7 +538,7 @@ struct ProofWalker {
     // opponent's answer it found leads their proof.
     bool lost[MoveList::kCapacity];
     int reply[MoveList::kCapacity];
-    if (v == Verdict::Loss) w.screen(mine, theirs, mover, ks.k[0], t, lost, reply);
+    if (v == Verdict::Loss) w.screen(chains, mover, ks.k[0], t, lost, reply);
     for (int i = 0; i < t.moves.size(); ++i) {
       const Candidate& c = t.moves[i];
       KeySet ck = w.sym.after(ks, mover, c.point);

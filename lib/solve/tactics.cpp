@@ -1,5 +1,7 @@
 #include "solve/tactics.h"
 
+#include "solve/chain_set.h"
+
 #include <algorithm>
 
 namespace sgfpat::solve {
@@ -10,111 +12,105 @@ namespace {
 // (n == 2) is worth most, long chains with many liberties little.
 constexpr int kTakeWeight[6] = {0, 0, 256, 48, 12, 4};
 
-// The liberties of the chains of `stones` that have at most `max_libs`: 1
-// gives the chains in atari; 2 also those a stone of the other colour could
-// put in atari.
-template <class W>
-W liberties_of_short_chains(const Geometry& g, W stones, W empty, int max_libs) {
-  W out = 0;
-  for (W s = stones; s;) {
-    W ch = g.chain(s, lowest(s));
-    s &= ~ch;
-    W libs = g.neighbours(ch) & empty;
-    if (popcount(libs) <= max_libs) out |= libs;
-  }
-  return out;
-}
-
 }  // namespace
 
 template <class W>
-void analyse_node(const Geometry& g, W mine, W theirs, NodeTactics* out) {
+void analyse_node(const Geometry& g, const ChainSet<W>& mine, const ChainSet<W>& theirs, W empty, NodeTactics* out) {
   out->verdict = Verdict::Unknown;
   out->moves.clear();
-  W empty = g.board_as<W>() & ~(mine | theirs);
-  // Enemy chains: one in atari is captured now.
-  int score[128] = {};
-  for (W s = theirs; s;) {
-    W ch = g.chain(s, lowest(s));
-    s &= ~ch;
-    W libs = g.neighbours(ch) & empty;
-    int n = popcount(libs);
-    if (n == 1) {
-      out->verdict = Verdict::Win;
-      out->capture_point = lowest(libs);
-      return;
+  // Enemy chains: one in atari is captured now (of several, the one with
+  // the lowest stone, whatever order the chains are kept in).
+  int capture = -1;
+  W capture_libs = 0;
+  for (int i = 0; i < theirs.size(); ++i)
+    if (popcount(theirs.libs(i)) == 1 && (capture < 0 || lowest(theirs.stones(i)) < capture)) {
+      capture = lowest(theirs.stones(i));
+      capture_libs = theirs.libs(i);
     }
-    int w = n < 6 ? kTakeWeight[n] : 2;
-    for (W l = libs; l; l &= l - 1) score[lowest(l)] += w;
+  if (capture >= 0) {
+    out->verdict = Verdict::Win;
+    out->capture_point = lowest(capture_libs);
+    return;
   }
-  // Own chains, each filled once (not once per candidate move): the
-  // liberties of every stone's chain, and the chains in atari, whose
-  // liberty is the only move that does not lose.
-  W chain_libs[128];
-  W atari_libs = 0;
-  for (W s = mine; s;) {
-    W ch = g.chain(s, lowest(s));
-    s &= ~ch;
-    W libs = g.neighbours(ch) & empty;
-    if (popcount(libs) == 1) atari_libs |= libs;
-    for (W c = ch; c; c &= c - 1) chain_libs[lowest(c)] = libs;
+  int score[128] = {};
+  W near_mine = 0;
+  for (int i = 0; i < theirs.size(); ++i) {
+    const int n = popcount(theirs.libs(i));
+    const int w = n < 6 ? kTakeWeight[n] : 2;
+    for (W l = theirs.libs(i); l; l &= l - 1) score[lowest(l)] += w;
   }
+  // Own chains in atari: their liberty is the only move that does not lose.
+  const W atari_libs = mine.short_libs(1);
   if (popcount(atari_libs) >= 2) {
     out->verdict = Verdict::Loss;
     return;
   }
-  W cands = atari_libs ? atari_libs : empty;
-  W near_mine = g.neighbours(mine);
-  W near2_mine = g.neighbours(near_mine) | near_mine;
+  for (int i = 0; i < mine.size(); ++i) near_mine |= mine.stones(i);
+  near_mine = g.neighbours(near_mine);
+  const W cands = atari_libs ? atari_libs : empty;
+  const W near2_mine = g.neighbours(near_mine) | near_mine;
+  // Each move as one sort key: its score, then the lower point first.
+  int32_t keys[MoveList::kCapacity];
+  int n = 0;
   for (W c = cands; c; c &= c - 1) {
-    int p = lowest(c);
-    // A stone on p joins the chains next to it: the liberties of its chain
-    // are theirs and p's empty neighbours, less p.
-    const W around = g.neighbours(bit_of<W>(p));
-    W joined = around & empty;
-    for (W a = around & mine; a; a &= a - 1) joined |= chain_libs[lowest(a)];
-    int libs = popcount(joined & ~bit_of<W>(p));
+    const int p = lowest(c);
+    // A stone on p joins the chains next to it.
+    const int libs = popcount(mine.libs_after_stone(p, g.neighbours(bit_of<W>(p)), empty));
     if (libs < 2) continue;  // suicide or self-atari
     int sc = score[p] * 4 + std::min(libs, 4) * 3;
     if (near_mine & bit_of<W>(p)) sc += 8;
     else if (near2_mine & bit_of<W>(p)) sc += 4;
-    out->moves.push_back(Candidate{p, sc});
+    keys[n++] = sc << 7 | (127 - p);
   }
-  if (out->moves.empty()) {
+  if (n == 0) {
     out->verdict = Verdict::Loss;
     return;
   }
-  // Insertion sort, stable: at most 81 moves, no buffer to allocate.
-  Candidate* m = out->moves.begin();
-  for (int i = 1; i < out->moves.size(); ++i) {
-    Candidate c = m[i];
-    int j = i;
-    for (; j > 0 && m[j - 1].score < c.score; --j) m[j] = m[j - 1];
-    m[j] = c;
+  // Sorted by counting, for each key, the keys above it (they are all
+  // different): no data-dependent branch, where an insertion sort of a
+  // node's 20-30 moves mispredicted most of its comparisons.
+  int32_t sorted[MoveList::kCapacity];
+  for (int i = 0; i < n; ++i) {
+    int rank = 0;
+    for (int j = 0; j < n; ++j) rank += keys[j] > keys[i];
+    sorted[rank] = keys[i];
   }
+  for (int i = 0; i < n; ++i) out->moves.push_back(Candidate{127 - int(sorted[i] & 127), int(sorted[i] >> 7)});
 }
 
 template <class W>
-bool capture_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* moves_played,
-                    int* first_move, int hint, W* zone, int extra_stones) {
+void analyse_node(const Geometry& g, W mine, W theirs, NodeTactics* out) {
+  const W empty = g.board_as<W>() & ~(mine | theirs);
+  ChainSet<W> m, t;
+  m.build(g, mine, empty);
+  t.build(g, theirs, empty);
+  analyse_node(g, m, t, empty, out);
+}
+
+template <class W>
+bool capture_search(const Geometry& g, const ChainSet<W>& att, const ChainSet<W>& def, W empty, int plies,
+                uint64_t* moves_played, int* first_move, int hint, W* zone, int extra_stones) {
   const int guard = extra_stones + 1;
-  W empty = g.board_as<W>() & ~(mine | theirs);
   W targets = 0;  // liberties of enemy chains with two liberties
-  for (W s = theirs; s;) {
-    W ch = g.chain(s, lowest(s));
-    s &= ~ch;
-    W libs = g.neighbours(ch) & empty;
-    int n = popcount(libs);
-    if (n == 1) {
-      *first_move = lowest(libs);
-      if (zone) *zone |= libs | liberties_of_short_chains(g, mine, empty, guard);
-      return true;
-    }
-    if (n == 2) targets |= libs;
+  // A chain in atari is captured now; of several, the one with the lowest
+  // stone (the answer must not depend on the order the chains are kept in).
+  int capture = -1;
+  for (int i = 0; i < def.size(); ++i) {
+    const int n = popcount(def.libs(i));
+    if (n == 1 && (capture < 0 || lowest(def.stones(i)) < capture)) capture = lowest(def.stones(i));
+    if (n == 2) targets |= def.libs(i);
+  }
+  if (capture >= 0) {
+    for (int i = 0; i < def.size(); ++i)
+      if (lowest(def.stones(i)) == capture) {
+        *first_move = lowest(def.libs(i));
+        if (zone) *zone |= def.libs(i) | att.short_libs(guard);
+      }
+    return true;
   }
   // Our atari move, their forced extension, our capture: three plies at least.
   if (plies < 3 || !targets) return false;
-  W atari_libs = liberties_of_short_chains(g, mine, empty, 1);
+  W atari_libs = att.short_libs(1);
   if (atari_libs) {
     // They capture next unless our atari also saves the chain in atari.
     if (popcount(atari_libs) >= 2) return false;
@@ -125,26 +121,28 @@ bool capture_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* mo
   for (W t = targets; t; t &= t - 1)
     if (lowest(t) != hint) order[n++] = lowest(t);
   for (int k = 0; k < n; ++k) {
-    int p = order[k];
-    W mine2 = mine | bit_of<W>(p);
-    W empty2 = empty & ~bit_of<W>(p);
-    if (popcount(g.neighbours(g.chain(mine2, p)) & empty2) < 2) continue;  // self-atari
+    const int p = order[k];
+    const W pb = bit_of<W>(p), around = g.neighbours(pb), empty2 = empty & ~pb;
+    const W own_libs = att.libs_after_stone(p, around, empty2);
+    if (popcount(own_libs) < 2) continue;  // self-atari
     // No chain of ours is in atari now (any was joined to p), so their
     // only non-losing reply is to extend the chain we put in atari.
     W escape = 0;
-    for (W s = theirs & g.neighbours(bit_of<W>(p)); s;) {
-      W ch = g.chain(theirs, lowest(s));
-      s &= ~ch;
-      W libs = g.neighbours(ch) & empty2;
-      if (popcount(libs) == 1) escape |= libs;
-    }
+    for (int i = 0; i < def.size(); ++i)
+      if (def.stones(i) & around) {
+        const W l = def.libs(i) & ~pb;
+        if (popcount(l) == 1) escape |= l;
+      }
     // The points a defender's stone would have to take to change this
     // line: the chains it reads and the attacker's short liberties.
     auto mark = [&](W extra) {
       if (!zone) return;
-      W z = extra | bit_of<W>(p) | liberties_of_short_chains(g, mine, empty, guard) |
-               liberties_of_short_chains(g, mine2, empty2, guard);
-      for (W s = theirs & g.neighbours(bit_of<W>(p)); s; s &= s - 1) z |= g.neighbours(g.chain(theirs, lowest(s))) & empty;
+      W z = extra | pb | att.short_libs(guard);
+      if (popcount(own_libs) <= guard) z |= own_libs;
+      for (int i = 0; i < att.size(); ++i)
+        if (!(att.stones(i) & around) && popcount(att.libs(i)) <= guard) z |= att.libs(i);
+      for (int i = 0; i < def.size(); ++i)
+        if (def.stones(i) & around) z |= def.libs(i);
       *zone |= z;
     };
     if (popcount(escape) >= 2) {
@@ -154,11 +152,14 @@ bool capture_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* mo
       return true;
     }
     if (!escape) continue;  // cannot happen: p took a liberty from a two-liberty chain
-    int e = lowest(escape);
-    W theirs2 = theirs | bit_of<W>(e);
-    W empty3 = empty2 & ~bit_of<W>(e);
-    int escape_libs = popcount(g.neighbours(g.chain(theirs2, e)) & empty3);
-    W escape_zone = bit_of<W>(e) | (g.neighbours(g.chain(theirs2, e)) & empty3);
+    const int e = lowest(escape);
+    const W eb = bit_of<W>(e), around_e = g.neighbours(eb), empty3 = empty2 & ~eb;
+    W escape_libs_set = around_e & empty3;
+    for (int i = 0; i < def.size(); ++i)
+      if (def.stones(i) & around_e) escape_libs_set |= def.libs(i) & ~pb;
+    escape_libs_set &= ~eb;
+    const int escape_libs = popcount(escape_libs_set);
+    const W escape_zone = eb | escape_libs_set;
     if (escape_libs < 2) {
       ++*moves_played;
       *first_move = p;  // the extension stays in atari (or is suicide)
@@ -169,10 +170,15 @@ bool capture_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* mo
     // ladder or a net): a narrower search, still exact when it succeeds.
     if (escape_libs > 2) continue;
     *moves_played += 2;
+    ChainSet<W> att2 = att, def2 = def;
+    att2.add_stone(p, around, empty2);
+    att2.take_liberty(e);
+    def2.take_liberty(p);
+    def2.add_stone(e, around_e, empty3);
     int dummy;
     W sub = 0;
-    if (capture_search(g, mine2, theirs2, plies - 2, moves_played, &dummy, -1, zone ? &sub : nullptr,
-                       extra_stones)) {
+    if (capture_search(g, att2, def2, empty3, plies - 2, moves_played, &dummy, -1, zone ? &sub : nullptr,
+                   extra_stones)) {
       *first_move = p;
       mark(escape_zone | sub);
       return true;
@@ -182,45 +188,70 @@ bool capture_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* mo
 }
 
 template <class W>
+bool capture_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* moves_played,
+                    int* first_move, int hint, W* zone, int extra_stones) {
+  const W empty = g.board_as<W>() & ~(mine | theirs);
+  ChainSet<W> att, def;
+  att.build(g, mine, empty);
+  def.build(g, theirs, empty);
+  return capture_search(g, att, def, empty, plies, moves_played, first_move, hint, zone, extra_stones);
+}
+
+template <class W>
 bool threat2_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* moves_played,
                     int* first_move, W* zone) {
   const W empty = g.board_as<W>() & ~(mine | theirs);
-  if (liberties_of_short_chains(g, mine, empty, 1)) return false;  // the defender captures first
+  ChainSet<W> att, def;
+  att.build(g, mine, empty);
+  def.build(g, theirs, empty);
+  return threat2_search(g, att, def, empty, plies, moves_played, first_move, zone);
+}
+
+template <class W>
+bool threat2_search(const Geometry& g, const ChainSet<W>& att, const ChainSet<W>& def, W empty, int plies,
+                    uint64_t* moves_played, int* first_move, W* zone) {
+  if (att.short_libs(1)) return false;  // the defender captures first
   // A threat starts by making a defender chain short of liberties (the
   // capture search attacks chains of two), or by mending the mover's own
   // short chains that spoil an attack.
-  W cands = liberties_of_short_chains(g, theirs, empty, 3) | liberties_of_short_chains(g, mine, empty, 2);
+  W cands = def.short_libs(3) | att.short_libs(2);
   for (W c = cands; c; c &= c - 1) {
     const int m = lowest(c);
-    const W mine2 = mine | bit_of<W>(m), empty2 = empty & ~bit_of<W>(m);
+    const W mb = bit_of<W>(m), around_m = g.neighbours(mb), empty2 = empty & ~mb;
     // m may be neither suicide nor a self-atari (no other chain of the
     // mover is in atari: the defender would have captured it).
-    if (popcount(g.neighbours(g.chain(mine2, m)) & empty2) < 2) continue;
+    if (popcount(att.libs_after_stone(m, around_m, empty2)) < 2) continue;
     ++*moves_played;
+    ChainSet<W> att_m = att, def_m = def;
+    att_m.add_stone(m, around_m, empty2);
+    def_m.take_liberty(m);
     int first;
     // After the defender's reply q, does the capture still work?  (A
     // suicide is no reply.)  `reply_zone`, if given, gets its zone.
     auto still_captures = [&](int q, W* reply_zone) {
-      const W theirs3 = theirs | bit_of<W>(q), empty3 = empty2 & ~bit_of<W>(q);
-      if (!(g.neighbours(g.chain(theirs3, q)) & empty3)) return true;
+      const W qb = bit_of<W>(q), around_q = g.neighbours(qb), empty3 = empty2 & ~qb;
+      if (!def_m.libs_after_stone(q, around_q, empty3)) return true;
       ++*moves_played;
+      ChainSet<W> att_q = att_m, def_q = def_m;
+      att_q.take_liberty(q);
+      def_q.add_stone(q, around_q, empty3);
       int again;
-      return capture_search(g, mine2, theirs3, plies, moves_played, &again, first, reply_zone, 1);
+      return capture_search(g, att_q, def_q, empty3, plies, moves_played, &again, first, reply_zone, 1);
     };
     // Most candidates fail, at the capture or at the defender's reply on
     // the attack's first point: both are tried without zones (which cost
     // more and change no answer) before the threat is searched again with
     // them.  The threat holds only if every reply fails, so this order
     // changes the work, not the answer.
-    if (!capture_search(g, mine2, theirs, plies, moves_played, &first)) continue;
+    if (!capture_search(g, att_m, def_m, empty2, plies, moves_played, &first, -1, (W*)nullptr, 1)) continue;
     if (!still_captures(first, nullptr)) continue;
     // The threat's zone holds against two extra stones: the defender's reply
     // and the stone the caller asks about.  (It holds the liberties of the
     // mover's chains with up to three once m is played, so the two extra
     // stones can atari none; and it holds `first`.)
     W threat_zone = 0;
-    capture_search(g, mine2, theirs, plies, moves_played, &first, -1, &threat_zone, 2);
-    W z = bit_of<W>(m) | threat_zone;
+    capture_search(g, att_m, def_m, empty2, plies, moves_played, &first, -1, &threat_zone, 2);
+    W z = mb | threat_zone;
     bool holds = true;
     for (W r = threat_zone & empty2; r && holds; r &= r - 1) {
       W reply_zone = 0;
@@ -236,12 +267,17 @@ bool threat2_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* mo
 }
 
 // The two word types of atari_board.h.
-template void analyse_node<Bits>(const Geometry&, Bits, Bits, NodeTactics*);
-template void analyse_node<uint64_t>(const Geometry&, uint64_t, uint64_t, NodeTactics*);
-template bool capture_search<Bits>(const Geometry&, Bits, Bits, int, uint64_t*, int*, int, Bits*, int);
-template bool capture_search<uint64_t>(const Geometry&, uint64_t, uint64_t, int, uint64_t*, int*, int, uint64_t*,
-                                       int);
-template bool threat2_search<Bits>(const Geometry&, Bits, Bits, int, uint64_t*, int*, Bits*);
-template bool threat2_search<uint64_t>(const Geometry&, uint64_t, uint64_t, int, uint64_t*, int*, uint64_t*);
+#define SGFPAT_TACTICS_FOR(W)                                                                                       \
+  template void analyse_node<W>(const Geometry&, W, W, NodeTactics*);                                              \
+  template void analyse_node<W>(const Geometry&, const ChainSet<W>&, const ChainSet<W>&, W, NodeTactics*);        \
+  template bool capture_search<W>(const Geometry&, W, W, int, uint64_t*, int*, int, W*, int);                      \
+  template bool capture_search<W>(const Geometry&, const ChainSet<W>&, const ChainSet<W>&, W, int, uint64_t*, int*, \
+                                  int, W*, int);                                                                   \
+  template bool threat2_search<W>(const Geometry&, W, W, int, uint64_t*, int*, W*);                                \
+  template bool threat2_search<W>(const Geometry&, const ChainSet<W>&, const ChainSet<W>&, W, int, uint64_t*, int*, \
+                                  W*);
+SGFPAT_TACTICS_FOR(Bits)
+SGFPAT_TACTICS_FOR(uint64_t)
+#undef SGFPAT_TACTICS_FOR
 
 }  // namespace sgfpat::solve

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "solve/atari_board.h"
+#include "solve/chain_set.h"
 
 namespace sgfpat::solve {
 
@@ -55,6 +56,10 @@ struct NodeTactics {
 // (Geometry::fits64()).
 template <class W>
 void analyse_node(const Geometry& g, W mine, W theirs, NodeTactics* out);
+// The same on the position's chains (`empty`: its empty points), when the
+// caller has them: the searches of one node share one decomposition.
+template <class W>
+void analyse_node(const Geometry& g, const ChainSet<W>& mine, const ChainSet<W>& theirs, W empty, NodeTactics* out);
 
 // Bounded capture search: true if the mover captures within `plies` plies
 // (its own moves included) by playing only ataris after which the extended
@@ -73,6 +78,9 @@ void analyse_node(const Geometry& g, W mine, W theirs, NodeTactics* out);
 template <class W>
 bool capture_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* moves_played,
                     int* first_move, int hint = -1, W* zone = nullptr, int extra_stones = 1);
+template <class W>
+bool capture_search(const Geometry& g, const ChainSet<W>& mine, const ChainSet<W>& theirs, W empty, int plies,
+                    uint64_t* moves_played, int* first_move, int hint = -1, W* zone = nullptr, int extra_stones = 1);
 
 // Two-move threat ("lambda 2"): the defender (`theirs`) to move, passes; the
 // mover then has a move after which every reply of the defender loses to
@@ -84,5 +92,8 @@ bool capture_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* mo
 template <class W>
 bool threat2_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* moves_played,
                     int* first_move, W* zone);
+template <class W>
+bool threat2_search(const Geometry& g, const ChainSet<W>& mine, const ChainSet<W>& theirs, W empty, int plies,
+                    uint64_t* moves_played, int* first_move, W* zone);
 
 }  // namespace sgfpat::solve
