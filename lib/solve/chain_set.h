@@ -41,6 +41,14 @@ class ChainSet {
   W stones(int i) const { return stones_[i]; }
   W libs(int i) const { return libs_[i]; }
 
+  // The chain in atari with the lowest stone, or -1 when none is: the
+  // answer must not depend on the order the chains are kept in.
+  int lowest_in_atari() const {
+    int at = -1;
+    for (int i = 0; i < n_; ++i)
+      if (popcount(libs_[i]) == 1 && (at < 0 || lowest(stones_[i]) < lowest(stones_[at]))) at = i;
+    return at;
+  }
   // The liberties of the chains that have at most `k`.
   W short_libs(int k) const {
     W out = 0;

@@ -18,22 +18,13 @@ template <class W>
 void analyse_node(const Geometry& g, const ChainSet<W>& mine, const ChainSet<W>& theirs, W empty, NodeTactics* out) {
   out->verdict = Verdict::Unknown;
   out->moves.clear();
-  // Enemy chains: one in atari is captured now (of several, the one with
-  // the lowest stone, whatever order the chains are kept in).
-  int capture = -1;
-  W capture_libs = 0;
-  for (int i = 0; i < theirs.size(); ++i)
-    if (popcount(theirs.libs(i)) == 1 && (capture < 0 || lowest(theirs.stones(i)) < capture)) {
-      capture = lowest(theirs.stones(i));
-      capture_libs = theirs.libs(i);
-    }
-  if (capture >= 0) {
+  // An enemy chain in atari is captured now.
+  if (const int at = theirs.lowest_in_atari(); at >= 0) {
     out->verdict = Verdict::Win;
-    out->capture_point = lowest(capture_libs);
+    out->capture_point = lowest(theirs.libs(at));
     return;
   }
   int score[128] = {};
-  W near_mine = 0;
   for (int i = 0; i < theirs.size(); ++i) {
     const int n = popcount(theirs.libs(i));
     const int w = n < 6 ? kTakeWeight[n] : 2;
@@ -45,11 +36,13 @@ void analyse_node(const Geometry& g, const ChainSet<W>& mine, const ChainSet<W>&
     out->verdict = Verdict::Loss;
     return;
   }
-  for (int i = 0; i < mine.size(); ++i) near_mine |= mine.stones(i);
-  near_mine = g.neighbours(near_mine);
+  W own = 0;
+  for (int i = 0; i < mine.size(); ++i) own |= mine.stones(i);
+  const W near_mine = g.neighbours(own);
   const W cands = atari_libs ? atari_libs : empty;
   const W near2_mine = g.neighbours(near_mine) | near_mine;
-  // Each move as one sort key: its score, then the lower point first.
+  // Each move as one sort key: its score (below 2^24), then the lower
+  // point first (points are below 128).
   int32_t keys[MoveList::kCapacity];
   int n = 0;
   for (W c = cands; c; c &= c - 1) {
@@ -89,25 +82,17 @@ void analyse_node(const Geometry& g, W mine, W theirs, NodeTactics* out) {
 
 template <class W>
 bool capture_search(const Geometry& g, const ChainSet<W>& att, const ChainSet<W>& def, W empty, int plies,
-                uint64_t* moves_played, int* first_move, int hint, W* zone, int extra_stones) {
+                    uint64_t* moves_played, int* first_move, int hint, W* zone, int extra_stones) {
   const int guard = extra_stones + 1;
-  W targets = 0;  // liberties of enemy chains with two liberties
-  // A chain in atari is captured now; of several, the one with the lowest
-  // stone (the answer must not depend on the order the chains are kept in).
-  int capture = -1;
-  for (int i = 0; i < def.size(); ++i) {
-    const int n = popcount(def.libs(i));
-    if (n == 1 && (capture < 0 || lowest(def.stones(i)) < capture)) capture = lowest(def.stones(i));
-    if (n == 2) targets |= def.libs(i);
-  }
-  if (capture >= 0) {
-    for (int i = 0; i < def.size(); ++i)
-      if (lowest(def.stones(i)) == capture) {
-        *first_move = lowest(def.libs(i));
-        if (zone) *zone |= def.libs(i) | att.short_libs(guard);
-      }
+  // A chain in atari is captured now.
+  if (const int at = def.lowest_in_atari(); at >= 0) {
+    *first_move = lowest(def.libs(at));
+    if (zone) *zone |= def.libs(at) | att.short_libs(guard);
     return true;
   }
+  W targets = 0;  // liberties of enemy chains with two liberties
+  for (int i = 0; i < def.size(); ++i)
+    if (popcount(def.libs(i)) == 2) targets |= def.libs(i);
   // Our atari move, their forced extension, our capture: three plies at least.
   if (plies < 3 || !targets) return false;
   W atari_libs = att.short_libs(1);
