@@ -107,18 +107,21 @@ struct Worker {
     bool hit;
     if (tactics_cache.find(key, &hit, first_move, zone)) return hit;
     W z = 0;
+    const ChainSet<W>* a = &att;
+    const ChainSet<W>* d = &def;
+    ChainSet<W> att2, def2;
     if (move >= 0) {
       ++stats.moves_played;
-      const W mb = bit_of<W>(move), empty2 = empty & ~mb;
-      ChainSet<W> att2 = att, def2 = def;
+      const W mb = bit_of<W>(move);
+      empty &= ~mb;
+      att2 = att;
+      def2 = def;
       att2.take_liberty(move);
-      def2.add_stone(move, g.neighbours(mb), empty2);
-      hit = capture_search(g, att2, def2, empty2, opt.capture_plies, &stats.moves_played, first_move, hint,
-                           zone ? &z : nullptr);
-    } else {
-      hit = capture_search(g, att, def, empty, opt.capture_plies, &stats.moves_played, first_move, hint,
-                           zone ? &z : nullptr);
+      def2.add_stone(move, g.neighbours(mb), empty);
+      a = &att2;
+      d = &def2;
     }
+    hit = capture_search(g, *a, *d, empty, opt.capture_plies, &stats.moves_played, first_move, hint, zone ? &z : nullptr);
     if (!hit) *first_move = -1;
     tactics_cache.put(key, hit, *first_move, zone ? &z : nullptr);
     if (zone) *zone |= z;

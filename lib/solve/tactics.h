@@ -78,6 +78,7 @@ void analyse_node(const Geometry& g, const ChainSet<W>& mine, const ChainSet<W>&
 template <class W>
 bool capture_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* moves_played,
                     int* first_move, int hint = -1, W* zone = nullptr, int extra_stones = 1);
+// The same on the position's chains, as analyse_node().
 template <class W>
 bool capture_search(const Geometry& g, const ChainSet<W>& mine, const ChainSet<W>& theirs, W empty, int plies,
                     uint64_t* moves_played, int* first_move, int hint = -1, W* zone = nullptr, int extra_stones = 1);
@@ -92,6 +93,7 @@ bool capture_search(const Geometry& g, const ChainSet<W>& mine, const ChainSet<W
 template <class W>
 bool threat2_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* moves_played,
                     int* first_move, W* zone);
+// The same on the position's chains, as analyse_node().
 template <class W>
 bool threat2_search(const Geometry& g, const ChainSet<W>& mine, const ChainSet<W>& theirs, W empty, int plies,
                     uint64_t* moves_played, int* first_move, W* zone);
