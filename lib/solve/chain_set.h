@@ -94,4 +94,15 @@ class ChainSet {
   W libs_[kCapacity];
 };
 
+// A position's empty points and the chains of both sides.
+template <class W>
+struct PositionChains {
+  W empty;
+  ChainSet<W> mine, theirs;
+  PositionChains(const Geometry& g, W m, W t) : empty(g.board_as<W>() & ~(m | t)) {
+    mine.build(g, m, empty);
+    theirs.build(g, t, empty);
+  }
+};
+
 }  // namespace sgfpat::solve

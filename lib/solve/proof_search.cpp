@@ -63,19 +63,6 @@ class TacticsCache {
   std::vector<Slot> slots_ = std::vector<Slot>(kSize);
 };
 
-// A node's position as its tactics read it: the empty points and the
-// chains of both sides, found once a visit and shared by every search the
-// node runs (their own positions are derived from it stone by stone).
-template <class W>
-struct NodeChains {
-  W empty;
-  ChainSet<W> mine, theirs;
-  NodeChains(const Geometry& g, W m, W t) : empty(g.board_as<W>() & ~(m | t)) {
-    mine.build(g, m, empty);
-    theirs.build(g, t, empty);
-  }
-};
-
 // Salts a position's key into the key of its two-move threat's answer.
 constexpr uint64_t kThreat2Salt = 0x6a09e667f3bcc909ull;
 
@@ -149,7 +136,7 @@ struct Worker {
   // every visit rather than kept as settled children in the table: they
   // are two thirds of what a search would store, and a table the search
   // overfills then loses open nodes to them.
-  void screen(const NodeChains<W>& c, Color mover, uint64_t raw, const NodeTactics& t, bool* lost,
+  void screen(const PositionChains<W>& c, Color mover, uint64_t raw, const NodeTactics& t, bool* lost,
               int* reply = nullptr) {
     const int n = t.moves.size();
     std::fill(lost, lost + n, false);
@@ -225,7 +212,7 @@ struct Worker {
 
   // Settles the node by its tactics if they decide it: Win or Loss, with the
   // winning move in *move.
-  Verdict tactics(uint64_t key, const NodeChains<W>& c, NodeTactics* t, int* move) {
+  Verdict tactics(uint64_t key, const PositionChains<W>& c, NodeTactics* t, int* move) {
     analyse_node(g, c.mine, c.theirs, c.empty, t);
     if (t->verdict == Verdict::Win) *move = t->capture_point;
     if (t->verdict != Verdict::Unknown) return t->verdict;
@@ -269,7 +256,9 @@ struct Worker {
       *out_dn = 0;
       return;
     }
-    const NodeChains<W> chains(g, mine, theirs);
+    // Found once a visit and shared by every search the node runs (their
+    // own positions are derived from it stone by stone).
+    const PositionChains<W> chains(g, mine, theirs);
     Verdict v = (seen && (self.flags & TTEntry::kCaptureSearched))
                     ? (analyse_node(g, chains.mine, chains.theirs, chains.empty, &t), t.verdict)
                     : tactics(raw, chains, &t, &move);
@@ -381,7 +370,7 @@ struct Worker {
       return;
     }
     NodeTactics t;
-    const NodeChains<W> chains(g, mine, theirs);
+    const PositionChains<W> chains(g, mine, theirs);
     analyse_node(g, chains.mine, chains.theirs, chains.empty, &t);
     if (t.verdict != Verdict::Unknown || t.moves.size() == 0) {
       const bool win = t.verdict == Verdict::Win;
@@ -430,7 +419,7 @@ struct Worker {
       bool worked = false;
       for (int depth = 0; depth < kMaxDepth && !worked; ++depth) {
         NodeTactics t;
-        const NodeChains<W> chains(g, mine, theirs);
+        const PositionChains<W> chains(g, mine, theirs);
         analyse_node(g, chains.mine, chains.theirs, chains.empty, &t);
         if (t.verdict != Verdict::Unknown) break;
         const int n = t.moves.size();
@@ -530,7 +519,7 @@ struct ProofWalker {
     if (!seen.insert(key).second) return true;
     NodeTactics t;
     int move;
-    const NodeChains<W> chains(w.g, mine, theirs);
+    const PositionChains<W> chains(w.g, mine, theirs);
     if (w.tactics(ks.k[0], chains, &t, &move) != Verdict::Unknown) return true;
     TTEntry self;
     if (v == Verdict::Win && w.lookup(key, &self) && self.best >= 0) hint = w.from_frame(frame, self.best);

@@ -73,11 +73,8 @@ void analyse_node(const Geometry& g, const ChainSet<W>& mine, const ChainSet<W>&
 
 template <class W>
 void analyse_node(const Geometry& g, W mine, W theirs, NodeTactics* out) {
-  const W empty = g.board_as<W>() & ~(mine | theirs);
-  ChainSet<W> m, t;
-  m.build(g, mine, empty);
-  t.build(g, theirs, empty);
-  analyse_node(g, m, t, empty, out);
+  const PositionChains<W> c(g, mine, theirs);
+  analyse_node(g, c.mine, c.theirs, c.empty, out);
 }
 
 template <class W>
@@ -139,10 +136,8 @@ bool capture_search(const Geometry& g, const ChainSet<W>& att, const ChainSet<W>
     if (!escape) continue;  // cannot happen: p took a liberty from a two-liberty chain
     const int e = lowest(escape);
     const W eb = bit_of<W>(e), around_e = g.neighbours(eb), empty3 = empty2 & ~eb;
-    W escape_libs_set = around_e & empty3;
-    for (int i = 0; i < def.size(); ++i)
-      if (def.stones(i) & around_e) escape_libs_set |= def.libs(i) & ~pb;
-    escape_libs_set &= ~eb;
+    // The extended chain's liberties (p no longer one of them).
+    const W escape_libs_set = def.libs_after_stone(e, around_e, empty3) & ~pb;
     const int escape_libs = popcount(escape_libs_set);
     const W escape_zone = eb | escape_libs_set;
     if (escape_libs < 2) {
@@ -163,7 +158,7 @@ bool capture_search(const Geometry& g, const ChainSet<W>& att, const ChainSet<W>
     int dummy;
     W sub = 0;
     if (capture_search(g, att2, def2, empty3, plies - 2, moves_played, &dummy, -1, zone ? &sub : nullptr,
-                   extra_stones)) {
+                       extra_stones)) {
       *first_move = p;
       mark(escape_zone | sub);
       return true;
@@ -175,21 +170,15 @@ bool capture_search(const Geometry& g, const ChainSet<W>& att, const ChainSet<W>
 template <class W>
 bool capture_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* moves_played,
                     int* first_move, int hint, W* zone, int extra_stones) {
-  const W empty = g.board_as<W>() & ~(mine | theirs);
-  ChainSet<W> att, def;
-  att.build(g, mine, empty);
-  def.build(g, theirs, empty);
-  return capture_search(g, att, def, empty, plies, moves_played, first_move, hint, zone, extra_stones);
+  const PositionChains<W> c(g, mine, theirs);
+  return capture_search(g, c.mine, c.theirs, c.empty, plies, moves_played, first_move, hint, zone, extra_stones);
 }
 
 template <class W>
 bool threat2_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* moves_played,
                     int* first_move, W* zone) {
-  const W empty = g.board_as<W>() & ~(mine | theirs);
-  ChainSet<W> att, def;
-  att.build(g, mine, empty);
-  def.build(g, theirs, empty);
-  return threat2_search(g, att, def, empty, plies, moves_played, first_move, zone);
+  const PositionChains<W> c(g, mine, theirs);
+  return threat2_search(g, c.mine, c.theirs, c.empty, plies, moves_played, first_move, zone);
 }
 
 template <class W>
@@ -228,7 +217,7 @@ bool threat2_search(const Geometry& g, const ChainSet<W>& att, const ChainSet<W>
     // more and change no answer) before the threat is searched again with
     // them.  The threat holds only if every reply fails, so this order
     // changes the work, not the answer.
-    if (!capture_search(g, att_m, def_m, empty2, plies, moves_played, &first, -1, (W*)nullptr, 1)) continue;
+    if (!capture_search(g, att_m, def_m, empty2, plies, moves_played, &first)) continue;
     if (!still_captures(first, nullptr)) continue;
     // The threat's zone holds against two extra stones: the defender's reply
     // and the stone the caller asks about.  (It holds the liberties of the
