@@ -4,8 +4,6 @@
 // export of a fresh ingest of exactly the games that survived; the games
 // lost are reported with exit code 8; a sound database is left unchanged.
 #include <doctest/doctest.h>
-#include <rocksdb/sst_file_reader.h>
-#include <rocksdb/table_properties.h>
 
 #include <set>
 
@@ -64,21 +62,6 @@ std::map<std::string, std::string> contents_of(const std::string& dir) {
     m[name] = e.is_regular_file() ? read_file(e.path().string()) : "<dir>";
   }
   return m;
-}
-
-// The table files of a column family, largest first.
-std::vector<std::string> tables_of(const std::string& db, const std::string& family) {
-  std::vector<std::pair<uintmax_t, std::string>> found;
-  for (const auto& e : fs::directory_iterator(db)) {
-    if (e.path().extension() != ".sst") continue;
-    rocksdb::SstFileReader reader{rocksdb::Options()};
-    REQUIRE(reader.Open(e.path().string()).ok());
-    if (reader.GetTableProperties()->column_family_name == family) found.push_back({e.file_size(), e.path().string()});
-  }
-  std::sort(found.rbegin(), found.rend());
-  std::vector<std::string> paths;
-  for (auto& f : found) paths.push_back(f.second);
-  return paths;
 }
 
 // The input files of the games stored in `db`.

@@ -32,9 +32,10 @@ std::vector<Game> corpus_games(size_t first, size_t count) {
   return games;
 }
 
-std::unique_ptr<PatternDb> open_db(const std::string& path) {
+std::unique_ptr<PatternDb> open_db(const std::string& path, size_t run_bytes = OpenOptions{}.position_run_bytes) {
   OpenOptions o;
   o.create_if_missing = true;
+  o.position_run_bytes = run_bytes;
   std::unique_ptr<PatternDb> db;
   Status st = PatternDb::Open(path, o, &db);
   INFO(st.message());
@@ -42,14 +43,16 @@ std::unique_ptr<PatternDb> open_db(const std::string& path) {
   return db;
 }
 
-void import(PatternDb* db, const std::vector<Game>& games) {
+// finish: false leaves the importer's last batch and the database's index
+// run unwritten, as a process killed then would.
+void import(PatternDb* db, const std::vector<Game>& games, bool finish = true) {
   Importer importer(db, GameFilter{}, "", 7);  // small batches: several writes
   for (const Game& g : games) {
     std::string problem;
     AddOutcome outcome;
     REQUIRE(importer.add(g, &outcome, &problem).ok());
   }
-  REQUIRE(importer.finish().ok());
+  if (finish) REQUIRE(importer.finish().ok());
 }
 
 // `game` seen through symmetry `sym`, colours exchanged if `swap`.
@@ -228,6 +231,57 @@ TEST_CASE("a database stored without the index gets it built, equal to the one k
   CHECK(!hits.empty());
 }
 
+TEST_CASE("index entries written in many runs equal one run's; an import cut before its run is written leaves the index incomplete, never wrong") {
+  TempDir dir("sgfpat-search");
+  const std::vector<Game> games = corpus_games(60, 40);
+  auto one = open_db(dir / "one");
+  import(one.get(), games);
+  const std::set<std::string> want = all_index_entries(one.get());
+  REQUIRE(want.size() == stored_positions(one.get()));
+  // A run of 500 entries: two to four games, several runs per batch of 7.
+  const size_t tiny = 500 * sizeof(PositionEntry);
+  {
+    auto many = open_db(dir / "many", tiny);
+    import(many.get(), games);
+    CHECK(many->has_position_index());
+    CHECK(all_index_entries(many.get()) == want);
+  }
+  auto many = open_db(dir / "many");  // reopened: recorded complete
+  CHECK(many->has_position_index());
+  std::vector<PositionHit> hits;
+  REQUIRE(find_exact(many.get(), board_after(games[5], 40), &hits).ok());
+  CHECK(std::any_of(hits.begin(), hits.end(), [&](const PositionHit& h) { return h.position == 40; }));
+
+  for (size_t run_bytes : {OpenOptions{}.position_run_bytes, tiny}) {
+    INFO("run bytes " << run_bytes);
+    const std::string path = dir / ("cut" + std::to_string(run_bytes));
+    {
+      auto cut = open_db(path, run_bytes);
+      import(cut.get(), games, false);
+      CHECK(cut->game_count() > 30);
+    }
+    auto cut = open_db(path);
+    // What was written is right; it is recorded complete only when it
+    // holds every stored game's entries (tiny runs may end with a batch).
+    const std::set<std::string> part = all_index_entries(cut.get());
+    CHECK(std::includes(want.begin(), want.end(), part.begin(), part.end()));
+    if (run_bytes == tiny) CHECK(!part.empty());
+    else CHECK_FALSE(cut->has_position_index());
+    if (cut->has_position_index()) {
+      CHECK(part.size() == stored_positions(cut.get()));
+      continue;
+    }
+    CHECK(part.size() < stored_positions(cut.get()));
+    CHECK(std::string(cut->position_index_state()) == "incomplete");
+    CHECK(find_exact(cut.get(), board_after(games[0], 10), &hits).is_not_found());
+    REQUIRE(build_position_index(cut.get()).ok());
+    CHECK(cut->has_position_index());
+    const std::set<std::string> rebuilt = all_index_entries(cut.get());
+    CHECK(rebuilt.size() == stored_positions(cut.get()));
+    CHECK(std::includes(want.begin(), want.end(), rebuilt.begin(), rebuilt.end()));
+  }
+}
+
 TEST_CASE("--no-position-index: none kept, counts unchanged, searches refused by name; --position-index builds it") {
   TempDir dir("sgfpat-search");
   const auto lines = gz_lines(corpus_path("tygem-dev/tygem-2007-03.sgf.gz"), 0, 120);
@@ -295,12 +349,23 @@ TEST_CASE("the index survives kill -9 of an ingest: it matches the stored games,
   ::kill(pid, SIGKILL);
   int status = 0;
   waitpid(pid, &status, 0);
+  // Killed before its run of index entries was written, the index is
+  // recorded incomplete (searches refuse it) and the rerun builds it.
   auto check = [&](const char* when) {
     INFO(std::string(when));
     auto db = open_db(db_path);
-    MESSAGE(std::string(when) << ": " << db->game_count() << " games stored");
+    MESSAGE(std::string(when) << ": " << db->game_count() << " games stored, index " << std::string(db->position_index_state()));
     CHECK(db->game_count() > 0);
-    REQUIRE(db->has_position_index());
+    if (!db->has_position_index()) {
+      std::vector<PositionHit> hits;
+      Game g;
+      REQUIRE(db->for_each_game([&](const Fingerprint&, std::string_view rec) {
+                    REQUIRE(decode_game(rec, &g).ok());
+                    return false;
+                  }).ok());
+      CHECK(find_exact(db.get(), board_after(g, 10), &hits).is_not_found());
+      return false;
+    }
     CHECK(all_index_entries(db.get()).size() == stored_positions(db.get()));
     // Every stored game's position after 30 moves is found in it.
     int checked = 0;
@@ -316,12 +381,13 @@ TEST_CASE("the index survives kill -9 of an ingest: it matches the stored games,
                   }));
                   return true;
                 }).ok());
+    return true;
   };
   check("after the kill");
   RunResult again = run(args, dir.path());
   INFO(again.err);
   REQUIRE(again.exit_code == 0);
-  check("after a complete rerun");
+  CHECK(check("after a complete rerun"));
 }
 
 TEST_CASE("nearest scan: distances, games, positions and symmetries equal a from-scratch recomputation") {

@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <zlib.h>
 #include <rocksdb/db.h>
+#include <rocksdb/sst_file_reader.h>
+#include <rocksdb/table_properties.h>
 
 #include <algorithm>
 #include <chrono>
@@ -183,6 +185,21 @@ inline void put_raw(const std::string& path, const std::string& family, const st
   CHECK(db->Put(rocksdb::WriteOptions(), handles[at], key, value).ok());
   for (auto* h : handles) CHECK(db->DestroyColumnFamilyHandle(h).ok());
   CHECK(db->Close().ok());
+}
+
+// The table files of a column family, largest first.
+inline std::vector<std::string> tables_of(const std::string& db, const std::string& family) {
+  std::vector<std::pair<uintmax_t, std::string>> found;
+  for (const auto& e : std::filesystem::directory_iterator(db)) {
+    if (e.path().extension() != ".sst") continue;
+    rocksdb::SstFileReader reader{rocksdb::Options()};
+    REQUIRE(reader.Open(e.path().string()).ok());
+    if (reader.GetTableProperties()->column_family_name == family) found.push_back({e.file_size(), e.path().string()});
+  }
+  std::sort(found.rbegin(), found.rend());
+  std::vector<std::string> paths;
+  for (auto& f : found) paths.push_back(f.second);
+  return paths;
 }
 
 // The sgfpat binary under test: $SGFPAT_TEST_BINARY (to run the tests

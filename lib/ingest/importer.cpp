@@ -68,11 +68,17 @@ Status Importer::add(const Game& game, AddOutcome* outcome, std::string* problem
   batch_.emplace_back(fp, encode_game(game));
   in_batch_.insert(fp);
   batch_moves_ += uint64_t(result.moves_played);
-  if (batch_.size() >= batch_games_) return finish();
+  if (batch_.size() >= batch_games_) return write_batch();
   return Status::OK();
 }
 
 Status Importer::finish() {
+  Status s = write_batch();
+  if (!s.ok()) return s;
+  return db_->flush_position_index();
+}
+
+Status Importer::write_batch() {
   if (batch_.empty()) return Status::OK();
   Status s = db_->add_games(batch_, batch_moves_, batch_positions_);
   if (!s.ok()) return s;

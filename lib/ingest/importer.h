@@ -1,8 +1,9 @@
 // Stores new games in a PatternDb: filters, checks every record with the
 // rules engine, and skips games already stored (by content fingerprint).
-// Games are written in atomic batches (with their position index entries),
-// so an interrupted import leaves whole games only, and running it again
-// stores exactly what is missing.
+// Games are written in atomic batches, so an interrupted import leaves
+// whole games only, and running it again stores exactly what is missing
+// (their position index entries are written in larger runs: an interrupted
+// import leaves the index recorded incomplete, rebuilt by the next ingest).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -54,7 +55,8 @@ class Importer {
   void keep_only(std::function<bool(const Fingerprint&)> mine) { mine_ = std::move(mine); }
   // Counts a record that could not even be parsed.
   void count_unreadable(const std::string& reason);
-  // Writes the last partial batch.
+  // Writes the last partial batch, and the position index entries the
+  // database gathers (PatternDb::flush_position_index()).
   Status finish();
 
   const ImportStats& stats() const { return stats_; }
@@ -63,6 +65,8 @@ class Importer {
   struct FpHash {
     size_t operator()(const Fingerprint& f) const;
   };
+  Status write_batch();
+
   PatternDb* db_;
   GameFilter filter_;
   std::function<bool(const Fingerprint&)> mine_;
@@ -71,7 +75,7 @@ class Importer {
   ImportStats stats_;
   std::vector<std::pair<Fingerprint, std::string>> batch_;
   std::unordered_set<Fingerprint, FpHash> in_batch_;
-  PatternDb::Entries batch_positions_;  // the batch's position index entries
+  PositionEntries batch_positions_;  // the batch's position index entries
   uint64_t batch_moves_ = 0;
 };
 

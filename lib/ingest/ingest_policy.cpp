@@ -8,6 +8,7 @@ MemorySplit split_memory(size_t budget) {
   MemorySplit m;
   m.db_bytes = std::min(budget / 8, size_t(256) << 20);
   m.count_bytes = budget - m.db_bytes - std::min(kIngestFixedBytes, budget / 2);
+  m.position_run_bytes = m.count_bytes / 2;
   m.tight = budget < kIngestRecommendedBytes;
   return m;
 }

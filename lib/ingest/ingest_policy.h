@@ -11,6 +11,10 @@ namespace sgfpat {
 struct MemorySplit {
   size_t db_bytes = 0;     // RocksDB write buffers and block cache
   size_t count_bytes = 0;  // counting: sketch and tables
+  // While games are imported counting has not started: half of its share
+  // gathers the position index entries of new games (written as one table
+  // file when full, the memory freed before counting).
+  size_t position_run_bytes = 0;
   bool tight = false;      // budget below kRecommendedBytes: the rest of the run may need more
 };
 

@@ -172,6 +172,7 @@ Status repair_database(const std::string& path, const RepairOptions& options, Re
   OpenOptions oo;
   oo.skip_counts_check = true;
   oo.memory_bytes = options.memory_budget / 4;
+  oo.position_run_bytes = options.memory_budget / 4;
   st = PatternDb::Open(path, oo, &db);
   if (!st.ok()) return st.with_context("the repaired files do not open as a pattern database");
   report->games_recorded = db->game_count();

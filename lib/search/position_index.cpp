@@ -12,21 +12,24 @@ namespace {
 
 constexpr uint8_t kPassByte = 0xff, kNoneByte = 0xfe;
 
-std::string entry_key(uint64_t hash, const Fingerprint& fp, int position) {
-  std::string k(18, '\0');
-  for (int i = 0; i < 8; ++i) k[size_t(i)] = char(hash >> (56 - 8 * i));
-  std::memcpy(k.data() + 8, fp.data(), 8);
-  k[16] = char(position >> 8);
-  k[17] = char(position);
-  return k;
+// Writes the key of an entry into `out` (PositionEntry::kKeyBytes).
+void put_entry_key(uint64_t hash, const Fingerprint& fp, int position, char* out) {
+  for (int i = 0; i < 8; ++i) out[i] = char(hash >> (56 - 8 * i));
+  std::memcpy(out + 8, fp.data(), 8);
+  out[16] = char(position >> 8);
+  out[17] = char(position);
 }
 
-std::string hash_prefix(uint64_t hash) { return entry_key(hash, Fingerprint{}, 0).substr(0, 8); }
+std::string hash_prefix(uint64_t hash) {
+  char k[PositionEntry::kKeyBytes];
+  put_entry_key(hash, Fingerprint{}, 0, k);
+  return std::string(k, 8);
+}
 
 // Follows a replay with a hasher and writes one entry per position.
 class Indexer : public StoneFollower {
  public:
-  Indexer(const Fingerprint& fp, Color winner, PatternDb::Entries* out) : fp_(fp), winner_(winner), out_(out) {}
+  Indexer(const Fingerprint& fp, Color winner, PositionEntries* out) : fp_(fp), winner_(winner), out_(out) {}
   void begin(int size) {
     start(size);
     hasher_.reset(size);
@@ -43,23 +46,19 @@ class Indexer : public StoneFollower {
   void add(int position, Color mover, uint8_t x, uint8_t y) {
     int t = 0;
     const uint64_t h = hasher_.canonical(&t);
-    std::string v(5, '\0');
-    v[0] = char(t);
-    v[1] = char(mover);
-    v[2] = char(winner_);
-    v[3] = char(x);
-    v[4] = char(y);
-    out_->emplace_back(entry_key(h, fp_, position), std::move(v));
+    PositionEntry& e = out_->emplace_back();
+    put_entry_key(h, fp_, position, e.key.data());
+    e.value = {char(t), char(mover), char(winner_), char(x), char(y)};
   }
   Fingerprint fp_;
   Color winner_;
-  PatternDb::Entries* out_;
+  PositionEntries* out_;
   PositionHasher hasher_;
 };
 
 }  // namespace
 
-Status position_entries(const Game& game, const Fingerprint& fp, PatternDb::Entries* entries) {
+Status position_entries(const Game& game, const Fingerprint& fp, PositionEntries* entries) {
   Indexer indexer(fp, game.info.winner(), entries);
   indexer.begin(game.info.size);
   Board board;
@@ -73,7 +72,7 @@ Status position_entries(const Game& game, const Fingerprint& fp, PatternDb::Entr
 Status build_position_index(PatternDb* db, const std::function<void(uint64_t, uint64_t)>& progress) {
   Status st = db->reset_position_index();
   if (!st.ok()) return st;
-  PatternDb::Entries entries;
+  PositionEntries entries;
   uint64_t done = 0;
   Status failed;
   Game game;

@@ -24,7 +24,7 @@ namespace sgfpat {
 
 // Appends the index entries of every position of `game` (which must replay
 // legally) to *entries.
-Status position_entries(const Game& game, const Fingerprint& fp, PatternDb::Entries* entries);
+Status position_entries(const Game& game, const Fingerprint& fp, PositionEntries* entries);
 
 // Builds the index of a database whose games are not all indexed (stored
 // by an sgfpat without it); `progress` gets games done and the total.

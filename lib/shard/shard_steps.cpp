@@ -284,10 +284,16 @@ Status copy_games(const ShardPaths& paths, const ShardPlan& plan, size_t memory_
     std::unique_ptr<PatternDb> shard;
     st = open_shard_db(paths, plan, i, ShardDbUse::kRead, memory_budget, &shard);
     if (!st.ok()) return st;
-    PatternDb::Entries entries;
+    PositionEntries entries;
     Status put;
     st = shard->for_each_position("", [&](std::string_view k, std::string_view v) {
-      entries.emplace_back(std::string(k), std::string(v));
+      PositionEntry& e = entries.emplace_back();
+      if (k.size() != e.key.size() || v.size() != e.value.size()) {
+        put = Status::Corruption("shard " + std::to_string(i) + ": damaged position index entry");
+        return false;
+      }
+      std::copy(k.begin(), k.end(), e.key.begin());
+      std::copy(v.begin(), v.end(), e.value.begin());
       if (entries.size() == 100000) {
         put = db->add_position_entries(entries);
         entries.clear();
@@ -329,6 +335,7 @@ Status finish_unguarded(const ShardPaths& paths, const ShardPlan& plan, const st
     open.create_if_missing = true;
     open.settings = plan.settings;
     open.memory_bytes = split_memory(options.memory_budget).db_bytes;
+    open.position_run_bytes = split_memory(options.memory_budget).position_run_bytes;
     st = PatternDb::Open(partial, open, &db);
     if (!st.ok()) return st;
     st = copy_games(paths, plan, options.memory_budget, db.get());

@@ -29,6 +29,7 @@ Status open_shard_db(const ShardPaths& paths, const ShardPlan& plan, int shard, 
   open.settings = plan.settings;
   open.check_settings = true;
   open.memory_bytes = split_memory(memory_budget).db_bytes;
+  open.position_run_bytes = split_memory(memory_budget).position_run_bytes;
   Status st = PatternDb::Open(paths.shard_db(shard), open, db);
   if (st.is_not_found() && !create) return st.with_context("run `sgfpat shard import` for this shard first");
   return st;

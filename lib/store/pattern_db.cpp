@@ -26,6 +26,7 @@
 #include "core/coding.h"
 #include "store/diary_logger.h"
 #include "store/scratch_dirs.h"
+#include "store/wal_check.h"
 
 namespace sgfpat {
 
@@ -209,6 +210,7 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   std::unique_ptr<PatternDb> db(new PatternDb());
   db->path_ = path;
   db->secondary_ = options.secondary;
+  db->run_limit_ = std::max<size_t>(1, options.position_run_bytes / sizeof(PositionEntry));
   rocksdb::Options opts;
   opts.create_if_missing = options.create_if_missing && !options.secondary;
   opts.create_missing_column_families = !options.secondary;
@@ -230,12 +232,12 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   // Random hashes do not compress: compressing them would only slow the
   // flushes an import waits for.
   positions_opts.compression = rocksdb::kNoCompression;
-  // Index keys are hashes: every batch lands all over the key space.  A
-  // vector memtable takes them at O(1) (sorted once, at flush; nothing reads
-  // the index while an ingest writes it), and universal compaction merges
-  // whole sorted runs now and then instead of rewriting the overlapping
-  // level below at every flush, as levelled compaction does with keys that
-  // overlap everything.
+  // Index keys are hashes: every run lands all over the key space.  Runs
+  // come as whole sorted table files (write_position_run()); universal
+  // compaction merges whole sorted runs now and then instead of rewriting
+  // the overlapping level below at every one, as levelled compaction does
+  // with keys that overlap everything.  (Only deletions still go through
+  // the memtable, a vector one: O(1) inserts, sorted once at flush.)
   positions_opts.memtable_factory = std::make_shared<rocksdb::VectorRepFactory>();
   positions_opts.compaction_style = rocksdb::kCompactionStyleUniversal;
   opts.allow_concurrent_memtable_write = false;  // the vector memtable does not support it
@@ -320,6 +322,8 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
     if (ec) return Status::IOError("no temp folder for a database reader: " + ec.message());
     remove_stale_reader_dirs(temp);
     db->secondary_path_ = reader_scratch_path(temp, db.get()).string();
+    Status logs = check_log_record_types(path);
+    if (!logs.ok()) return logs.is_corruption() ? Status::Corruption("database " + path + ": " + logs.message()) : logs;
     s = rocksdb::DB::OpenAsSecondary(opts, path, db->secondary_path_, cfs, &db->cf_, &raw);
     if (s.ok()) {
       db->db_.reset(raw);
@@ -546,7 +550,7 @@ Status PatternDb::has_game(const Fingerprint& fp, bool* found) {
 }
 
 Status PatternDb::add_games(const std::vector<std::pair<Fingerprint, std::string>>& records, uint64_t moves,
-                            const Entries& positions) {
+                            const PositionEntries& positions) {
   if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
   rocksdb::WriteBatch batch;
   for (const auto& [fp, rec] : records) {
@@ -556,18 +560,18 @@ Status PatternDb::add_games(const std::vector<std::pair<Fingerprint, std::string
   }
   batch.Put(cf_[kMeta], "games", u64_string(game_count_ + records.size()));
   batch.Put(cf_[kMeta], "moves", u64_string(move_count_ + moves));
-  // The index stays complete only if these games' entries come with them.
+  // The index stays complete only if these games' entries come with them;
+  // the stored "position_index" stays behind until the run is written.
   const bool indexed = has_position_index() && (records.empty() || !positions.empty());
-  if (indexed) {
-    for (const auto& [k, v] : positions) batch.Put(positions_cf(), k, v);
-    batch.Put(cf_[kMeta], "position_index", u64_string(indexed_games_ + records.size()));
-  }
   auto s = db_->Write(rocksdb::WriteOptions(), &batch);
   if (!s.ok()) return from_rocks(s, "storing games");
   game_count_ += records.size();
   move_count_ += moves;
-  if (indexed) indexed_games_ += records.size();
-  return Status::OK();
+  if (!indexed) return Status::OK();
+  // A run written to make room records only the games before these.
+  Status st = add_position_entries(positions);
+  if (st.ok()) indexed_games_ += records.size();
+  return st;
 }
 
 Status PatternDb::reset_position_index() { return clear_position_index(false); }
@@ -595,6 +599,7 @@ Status PatternDb::clear_position_index(bool off) {
   if (!s.ok()) return from_rocks(s, off ? "turning the position index off" : "clearing the position index");
   indexed_games_ = ~uint64_t(0);
   index_off_ = off;
+  PositionEntries().swap(run_);
   if (has_positions_) drop_position_files();
   return Status::OK();
 }
@@ -605,25 +610,74 @@ void PatternDb::drop_position_files() {
   rocksdb::DeleteFilesInRange(db_.get(), positions_cf(), nullptr, &e);
 }
 
-Status PatternDb::add_position_entries(const Entries& entries) {
+Status PatternDb::add_position_entries(const PositionEntries& entries) {
   if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
-  rocksdb::WriteBatch batch;
-  for (const auto& [k, v] : entries) batch.Put(positions_cf(), k, v);
+  if (!has_positions_) return Status::NotSupported("database " + path_ + " has no position index family");
+  if (!run_.empty() && run_.size() + entries.size() > run_limit_) {
+    Status st = write_position_run();
+    if (!st.ok()) return st;
+  }
+  if (run_.capacity() < run_limit_) run_.reserve(run_limit_);  // pages taken as it fills
+  run_.insert(run_.end(), entries.begin(), entries.end());
+  return Status::OK();
+}
+
+Status PatternDb::write_position_run() {
+  if (!run_.empty()) {
+    Status st = write_run_file();
+    PositionEntries().swap(run_);  // the memory back, written or not
+    if (!st.ok()) return st;
+  }
+  if (indexed_games_ > game_count_) return Status::OK();  // a build: complete_position_index() records it
   rocksdb::WriteOptions wo;
-  wo.disableWAL = true;  // an unfinished build is started again
-  return from_rocks(db_->Write(wo, &batch), "writing the position index");
+  wo.sync = true;
+  return from_rocks(db_->Put(wo, cf_[kMeta], "position_index", u64_string(indexed_games_)),
+                    "recording the position index");
+}
+
+Status PatternDb::write_run_file() {
+  // Sorted here, written straight into a table file and taken in whole:
+  // through the memtable, RocksDB's flushes spent most of an import
+  // sorting these random keys with its generic comparator, and its
+  // compactions merging many small runs.
+  sort_by_key(&run_);
+  const std::string file = path_ + "/sgfpat-positions.sst.tmp";  // a killed run's is overwritten
+  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), db_->GetOptions(positions_cf()), positions_cf());
+  Status st = from_rocks(writer.Open(file), "writing the position index to " + file);
+  for (size_t i = 0; st.ok() && i < run_.size(); ++i) {
+    const PositionEntry& e = run_[i];
+    if (i > 0 && e.key == run_[i - 1].key) continue;  // the same entry given twice
+    st = from_rocks(writer.Put(rocksdb::Slice(e.key.data(), e.key.size()), rocksdb::Slice(e.value.data(), e.value.size())),
+                    "writing the position index to " + file);
+  }
+  if (st.ok()) st = from_rocks(writer.Finish(), "writing the position index to " + file);
+  if (st.ok()) {
+    rocksdb::IngestExternalFileOptions io;
+    io.move_files = true;
+    // Each run overlaps the earlier ones (the keys are hashes), so it gets a
+    // sequence number; kept in the MANIFEST only, the file stays readable
+    // by `sgfpat repair` (RocksDB's repair rejects a file whose own header
+    // was given one).  The keys are never rewritten, so their order does
+    // not depend on it.
+    io.write_global_seqno = false;
+    st = from_rocks(db_->IngestExternalFile(positions_cf(), {file}, io), "taking in the position index");
+  }
+  std::error_code ec;
+  std::filesystem::remove(file, ec);
+  return st;
+}
+
+Status PatternDb::flush_position_index() {
+  if (secondary_ || !has_positions_ || index_off_) return Status::OK();
+  return write_position_run();
 }
 
 Status PatternDb::complete_position_index() {
-  auto s = db_->Flush(rocksdb::FlushOptions(), positions_cf());
-  if (!s.ok()) return from_rocks(s, "flushing the position index");
-  rocksdb::WriteOptions wo;
-  wo.sync = true;
-  s = db_->Put(wo, cf_[kMeta], "position_index", u64_string(game_count_));
-  if (!s.ok()) return from_rocks(s, "marking the position index complete");
+  const uint64_t before = indexed_games_;
   indexed_games_ = game_count_;
-  db_->CompactRange(rocksdb::CompactRangeOptions(), positions_cf(), nullptr, nullptr);
-  return Status::OK();
+  Status st = write_position_run();
+  if (!st.ok()) indexed_games_ = before;
+  return st;
 }
 
 Status PatternDb::for_each_position(std::string_view prefix,

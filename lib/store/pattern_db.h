@@ -9,9 +9,11 @@
 //   counts   generation (4, BE) | level (1) | key (8, BE) -> 3 x u64 LE
 //            (played, seen, wins), summed by the "sgfpat.add3" merge operator
 //   positions  the position index: keys and values made by lib/search,
-//            written with their games in one batch; meta "position_index"
-//            holds the number of games indexed (complete when = "games"),
-//            or "off" when the user wants none (ingest --no-position-index)
+//            gathered in memory and taken in as sorted table files (a
+//            "run"); meta "position_index" holds the number of games whose
+//            entries are in it (complete when = "games"), written after
+//            each run, or "off" when the user wants none (ingest
+//            --no-position-index)
 //   pending  fingerprint -> "" for every stored game the current generation
 //            does not count yet (written with the game, cleared by the
 //            commit of the generation that counts it)
@@ -34,6 +36,7 @@
 #include "pattern/key_scheme.h"
 #include "store/count_summary.h"
 #include "store/game_record.h"
+#include "store/position_entry.h"
 
 namespace rocksdb {
 class DB;
@@ -70,6 +73,9 @@ struct OpenOptions {
   // counts hold what the last count reported (they are about to be
   // recounted from the stored games).
   bool skip_counts_check = false;
+  // Memory the position index entries of new games gather before they are
+  // written as one sorted table file (bigger: fewer files to merge later).
+  size_t position_run_bytes = size_t(64) << 20;
 };
 
 class PatternDb {
@@ -108,11 +114,11 @@ class PatternDb {
   Status has_game(const Fingerprint& fp, bool* found);
   uint64_t game_count() const { return game_count_; }
   uint64_t move_count() const { return move_count_; }
-  // Stores games atomically together with the new game and move counts
-  // and the games' position index entries (if the index is complete).
-  using Entries = std::vector<std::pair<std::string, std::string>>;
+  // Stores games atomically together with the new game and move counts.
+  // The games' position index entries (given when the index is complete)
+  // join the run in memory: see flush_position_index().
   Status add_games(const std::vector<std::pair<Fingerprint, std::string>>& records, uint64_t moves,
-                   const Entries& positions = {});
+                   const PositionEntries& positions = {});
   // Deletes the records of `remove` (damaged games) and records `games` and
   // `moves` as the stored totals, in one write.  For `sgfpat repair`, after
   // it has counted what survived; the position index is marked incomplete.
@@ -125,8 +131,16 @@ class PatternDb {
   Status find_game(std::string_view prefix, Fingerprint* fp, std::string* record, bool* found);
 
   // --- position index ---
-  // True when every stored game has its entries in the index.
+  // True when every stored game has its entries in the index (or in the
+  // run not written yet).
   bool has_position_index() const { return has_positions_ && indexed_games_ == game_count_; }
+  // Writes the entries gathered in memory (add_games(), add_position_entries())
+  // as one sorted table file that the index takes in whole, then records in
+  // a synced write how many games the index covers.  Runs also when they
+  // reach OpenOptions::position_run_bytes.  Entries not written when the
+  // process ends are lost and the index stays recorded incomplete (rebuilt
+  // whole by the next ingest), never wrong.
+  Status flush_position_index();
   // True when the database keeps no position index by choice: ingest then
   // neither builds nor extends it (building it again turns this off).
   bool position_index_off() const { return index_off_; }
@@ -138,15 +152,16 @@ class PatternDb {
     return index_off_ ? "off" : has_position_index() ? "complete" : "incomplete";
   }
   // Building the index of a database that lacks it: reset, add entries
-  // (unlogged), then complete (flushed, then marked in one synced write).
-  // A build killed before it completes is started again from reset.
+  // (into the run, in any order), then complete (the run written, then
+  // marked complete in one synced write).  A build killed before it
+  // completes is started again from reset.
   Status reset_position_index();
-  Status add_position_entries(const Entries& entries);
+  Status add_position_entries(const PositionEntries& entries);
   Status complete_position_index();
   // Visits the entries whose key starts with `prefix`, in key order.
   Status for_each_position(std::string_view prefix, const std::function<bool(std::string_view, std::string_view)>& visit);
   // Bytes of the index: its table files, plus its memtables (entries not
-  // flushed yet, whose bytes are in the write-ahead log).
+  // flushed yet, whose bytes are in the write-ahead log); not the run.
   uint64_t position_index_bytes();
 
   // Stored games the current generation does not count yet: their number,
@@ -222,6 +237,12 @@ class PatternDb {
   rocksdb::ColumnFamilyHandle* pending_cf() const { return cf_[3]; }
   rocksdb::ColumnFamilyHandle* positions_cf() const { return cf_[has_pending_ ? 4 : 3]; }
   void drop_position_files();  // the index's table files, after its entries were deleted
+  // Writes run_ (if any) as one table file the positions family takes in,
+  // clears it, then records indexed_games_ (unless a build is under way).
+  Status write_position_run();
+  Status write_run_file();
+  PositionEntries run_;  // index entries not written yet
+  size_t run_limit_ = 0;  // entries: write the run when it holds this many
   // Deletes the index's entries and marks it "off" or not built, in one synced write.
   Status clear_position_index(bool off);
 };
