@@ -11,6 +11,7 @@ namespace sgfpat {
 namespace {
 
 constexpr uint8_t kPassByte = 0xff, kNoneByte = 0xfe;
+static_assert(PositionEntry::kKeyBytes == 18 && PositionEntry::kValueBytes == 5, "the entry layout of position_index.h");
 
 // Writes the key of an entry into `out` (PositionEntry::kKeyBytes).
 void put_entry_key(uint64_t hash, const Fingerprint& fp, int position, char* out) {
