@@ -357,12 +357,23 @@ TEST_CASE("the index survives kill -9 of an ingest: it matches the stored games,
     MESSAGE(std::string(when) << ": " << db->game_count() << " games stored, index " << std::string(db->position_index_state()));
     CHECK(db->game_count() > 0);
     if (!db->has_position_index()) {
-      std::vector<PositionHit> hits;
+      // Refused by searches, and what it holds is right: every entry is
+      // one of a stored game's.
+      std::set<std::string> expected;
       Game g;
-      REQUIRE(db->for_each_game([&](const Fingerprint&, std::string_view rec) {
+      PositionEntries entries;
+      REQUIRE(db->for_each_game([&](const Fingerprint& fp, std::string_view rec) {
                     REQUIRE(decode_game(rec, &g).ok());
-                    return false;
+                    entries.clear();
+                    REQUIRE(position_entries(g, fp, &entries).ok());
+                    for (const PositionEntry& e : entries)
+                      expected.insert(std::string(e.key.begin(), e.key.end()) + "=" +
+                                      std::string(e.value.begin(), e.value.end()));
+                    return true;
                   }).ok());
+      const std::set<std::string> held = all_index_entries(db.get());
+      CHECK(std::includes(expected.begin(), expected.end(), held.begin(), held.end()));
+      std::vector<PositionHit> hits;
       CHECK(find_exact(db.get(), board_after(g, 10), &hits).is_not_found());
       return false;
     }

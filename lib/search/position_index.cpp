@@ -104,7 +104,7 @@ Status find_exact(PatternDb* db, const Board& board, std::vector<PositionHit>* h
                             db->path() + " --position-index` builds it");
   if (!db->has_position_index())
     return Status::NotFound("database " + db->path() +
-                         " has no complete position index; `sgfpat ingest --db " + db->path() + "` builds it");
+                         " has no complete position index (an ingest writes its games' entries when its import ends); `sgfpat ingest --db " + db->path() + "` builds it");
   PositionHasher hasher(board.size());
   for (int y = 0; y < board.size(); ++y)
     for (int x = 0; x < board.size(); ++x) {

@@ -513,7 +513,25 @@ Status PatternDb::RepairFiles(const std::string& path) {
   rocksdb::DB* raw = nullptr;
   s = rocksdb::DB::Open(opts, path, cfs, &handles, &raw);
   if (!s.ok()) return from_rocks(s, "opening database " + path + " after repairing its files");
+  // The index's table files were taken in with sequence numbers that only
+  // the old MANIFEST knew: read back at 0, they may be hidden by a range
+  // deletion of an earlier reset.  Recorded incomplete, the index is built
+  // again (by repair itself, or the next ingest if repair stops first).
+  std::string state;
+  rocksdb::Status m = raw->Get(rocksdb::ReadOptions(), handles[0], "position_index", &state);
+  if (m.ok() && state != "off") {
+    rocksdb::WriteOptions wo;
+    wo.sync = true;
+    m = raw->Delete(wo, handles[0], "position_index");
+  } else if (m.IsNotFound()) {
+    m = rocksdb::Status::OK();
+  }
   for (auto* h : handles) raw->DestroyColumnFamilyHandle(h);
+  if (!m.ok()) {
+    raw->Close();
+    delete raw;
+    return from_rocks(m, "marking the position index of " + path + " for a rebuild");
+  }
   s = raw->Close();
   delete raw;
   return from_rocks(s, "closing database " + path + " after repairing its files");
@@ -571,7 +589,7 @@ Status PatternDb::add_games(const std::vector<std::pair<Fingerprint, std::string
   // A run written to make room records only the games before these.
   Status st = add_position_entries(positions);
   if (st.ok()) indexed_games_ += records.size();
-  return st;
+  return st.ok() ? st : st.with_context("games stored, but their position index entries not");
 }
 
 Status PatternDb::reset_position_index() { return clear_position_index(false); }
@@ -587,20 +605,26 @@ Status PatternDb::turn_position_index_off() {
 
 Status PatternDb::clear_position_index(bool off) {
   if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
-  rocksdb::WriteBatch batch;
-  if (off)
-    batch.Put(cf_[kMeta], "position_index", "off");
-  else
-    batch.Delete(cf_[kMeta], "position_index");
-  if (has_positions_) batch.DeleteRange(positions_cf(), "", std::string(32, '\xff'));
   rocksdb::WriteOptions wo;
   wo.sync = true;
-  auto s = db_->Write(wo, &batch);
+  auto s = off ? db_->Put(wo, cf_[kMeta], "position_index", "off") : db_->Delete(wo, cf_[kMeta], "position_index");
   if (!s.ok()) return from_rocks(s, off ? "turning the position index off" : "clearing the position index");
   indexed_games_ = ~uint64_t(0);
   index_off_ = off;
   PositionEntries().swap(run_);
-  if (has_positions_) drop_position_files();
+  if (!has_positions_) return Status::OK();
+  // The range deletion stays out of the write-ahead log and goes to a table
+  // file at once: left in a log that the meta family keeps alive,
+  // RocksDB's RepairDB made a second table of it with the same sequence
+  // number as the flushed one, and refused the pair.  Killed before the
+  // flush, the deletion is lost and the index stays recorded incomplete:
+  // the next build clears it again.
+  rocksdb::WriteOptions unlogged;
+  unlogged.disableWAL = true;
+  s = db_->DeleteRange(unlogged, positions_cf(), "", std::string(32, '\xff'));
+  if (s.ok()) s = db_->Flush(rocksdb::FlushOptions(), positions_cf());
+  if (!s.ok()) return from_rocks(s, "clearing the position index");
+  drop_position_files();
   return Status::OK();
 }
 
@@ -626,7 +650,10 @@ Status PatternDb::write_position_run() {
   if (!run_.empty()) {
     Status st = write_run_file();
     PositionEntries().swap(run_);  // the memory back, written or not
-    if (!st.ok()) return st;
+    if (!st.ok()) {
+      indexed_games_ = ~uint64_t(0);  // the run's entries are lost: incomplete
+      return st;
+    }
   }
   if (indexed_games_ > game_count_) return Status::OK();  // a build: complete_position_index() records it
   rocksdb::WriteOptions wo;
@@ -641,7 +668,12 @@ Status PatternDb::write_run_file() {
   // sorting these random keys with its generic comparator, and its
   // compactions merging many small runs.
   sort_by_key(&run_);
-  const std::string file = path_ + "/sgfpat-positions.sst.tmp";  // a killed run's is overwritten
+  // A killed run's file may still be a second name of the table it became
+  // (RocksDB links it in before it unlinks this name): unlinked first, not
+  // truncated.
+  const std::string file = path_ + "/sgfpat-positions.sst.tmp";
+  std::error_code gone;
+  std::filesystem::remove(file, gone);
   rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), db_->GetOptions(positions_cf()), positions_cf());
   Status st = from_rocks(writer.Open(file), "writing the position index to " + file);
   for (size_t i = 0; st.ok() && i < run_.size(); ++i) {
@@ -676,8 +708,14 @@ Status PatternDb::complete_position_index() {
   const uint64_t before = indexed_games_;
   indexed_games_ = game_count_;
   Status st = write_position_run();
-  if (!st.ok()) indexed_games_ = before;
-  return st;
+  if (!st.ok()) {
+    indexed_games_ = before;
+    return st;
+  }
+  // One sorted run, without the reset's range deletion and the files of
+  // the old index it hides (DeleteFilesInRange leaves level 0 alone).
+  return from_rocks(db_->CompactRange(rocksdb::CompactRangeOptions(), positions_cf(), nullptr, nullptr),
+                    "compacting the position index");
 }
 
 Status PatternDb::for_each_position(std::string_view prefix,
@@ -844,8 +882,10 @@ Status PatternDb::add_counts(uint32_t gen, const std::vector<std::tuple<int, uin
 Status PatternDb::write_sorted_counts(uint32_t gen, const std::function<Status(const CountSink&)>& produce) {
   if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
   // In the database's folder, so that taking it in is a rename; a file left
-  // by a killed run is overwritten by the next one.
+  // by a killed run is unlinked by the next one.
   const std::string file = path_ + "/sgfpat-counts.sst.tmp";
+  std::error_code gone;  // unlinked first: see write_run_file()
+  std::filesystem::remove(file, gone);
   rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), db_->GetOptions(cf_[kCounts]), cf_[kCounts]);
   Status st = from_rocks(writer.Open(file), "writing counts to " + file);
   if (!st.ok()) return st;
