@@ -489,6 +489,39 @@ Status PatternDb::load_meta() {
 
 bool PatternDb::InUse(const std::string& path) { return locked_by_another_process(path); }
 
+namespace {
+// RocksDB 7.8's RepairDB turns the logs into table files before it knows
+// the column families, and drops every logged write of a family that has
+// no table file yet: the games of a database whose import never flushed
+// them were all lost.  So a normal open first replays the logs up to the
+// first damaged record (into the families the MANIFEST names) and flushes
+// every family, leaving RepairDB logs with nothing it must convert.  When
+// that open fails (no MANIFEST, damaged tables), RepairDB does what it can
+// alone, as before.
+void flush_logs_first(const std::string& path, rocksdb::DBOptions opts,
+                      const std::vector<rocksdb::ColumnFamilyDescriptor>& known) {
+  std::vector<std::string> names;
+  if (!rocksdb::DB::ListColumnFamilies(opts, path, &names).ok()) return;
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+  for (const std::string& n : names) {
+    auto it = std::find_if(known.begin(), known.end(), [&](const auto& d) { return d.name == n; });
+    if (it == known.end()) return;  // not sgfpat's: RepairDB reports it
+    cfs.push_back(*it);
+    cfs.back().options.disable_auto_compactions = true;  // no table file is read or rewritten
+  }
+  opts.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  if (!rocksdb::DB::Open(opts, path, cfs, &handles, &raw).ok()) return;
+  rocksdb::FlushOptions fo;
+  fo.allow_write_stall = true;
+  raw->Flush(fo, handles);
+  for (auto* h : handles) raw->DestroyColumnFamilyHandle(h);
+  raw->Close();
+  delete raw;
+}
+}  // namespace
+
 Status PatternDb::RepairFiles(const std::string& path) {
   rocksdb::DBOptions opts;
   opts.paranoid_checks = true;
@@ -502,6 +535,7 @@ Status PatternDb::RepairFiles(const std::string& path) {
                                                        {"pending", plain},
                                                        {"positions", plain}};
   opts.info_log = open_diary_logger(path);
+  flush_logs_first(path, opts, cfs);
   auto s = rocksdb::RepairDB(path, opts, cfs, plain);
   if (!s.ok() && s.IsIOError() && !s.IsNoSpace() && locked_by_another_process(path))
     return Status::Busy("database " + path + " is in use by another process (" + s.ToString() + ")");
