@@ -334,8 +334,9 @@ Status finish_unguarded(const ShardPaths& paths, const ShardPlan& plan, const st
     OpenOptions open;
     open.create_if_missing = true;
     open.settings = plan.settings;
-    open.memory_bytes = split_memory(options.memory_budget).db_bytes;
-    open.position_run_bytes = split_memory(options.memory_budget).position_run_bytes;
+    const MemorySplit memory = split_memory(options.memory_budget);
+    open.memory_bytes = memory.db_bytes;
+    open.position_run_bytes = memory.position_run_bytes;
     st = PatternDb::Open(partial, open, &db);
     if (!st.ok()) return st;
     st = copy_games(paths, plan, options.memory_budget, db.get());

@@ -28,8 +28,9 @@ Status open_shard_db(const ShardPaths& paths, const ShardPlan& plan, int shard, 
   open.secondary = use == ShardDbUse::kRead;
   open.settings = plan.settings;
   open.check_settings = true;
-  open.memory_bytes = split_memory(memory_budget).db_bytes;
-  open.position_run_bytes = split_memory(memory_budget).position_run_bytes;
+  const MemorySplit memory = split_memory(memory_budget);
+  open.memory_bytes = memory.db_bytes;
+  open.position_run_bytes = memory.position_run_bytes;
   Status st = PatternDb::Open(paths.shard_db(shard), open, db);
   if (st.is_not_found() && !create) return st.with_context("run `sgfpat shard import` for this shard first");
   return st;

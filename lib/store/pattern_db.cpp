@@ -682,7 +682,26 @@ Status PatternDb::add_position_entries(const PositionEntries& entries) {
 
 Status PatternDb::write_position_run() {
   if (!run_.empty()) {
-    Status st = write_run_file();
+    // Sorted here, written straight into a table file and taken in whole:
+    // through the memtable, RocksDB's flushes spent most of an import
+    // sorting these random keys with its generic comparator, and its
+    // compactions merging many small runs.  Each run overlaps the earlier
+    // ones (the keys are hashes), so it gets a sequence number; kept in the
+    // MANIFEST only, the file stays readable by `sgfpat repair` (RocksDB's
+    // repair rejects a file whose own header was given one).  The keys are
+    // never rewritten, so their order does not depend on it.
+    sort_by_key(&run_);
+    Status st = take_in_table(positions_cf(), "sgfpat-positions.sst.tmp", "the position index", false,
+                              [&](const TablePut& put) {
+                                for (size_t i = 0; i < run_.size(); ++i) {
+                                  const PositionEntry& e = run_[i];
+                                  if (i > 0 && e.key == run_[i - 1].key) continue;  // the same entry given twice
+                                  Status s = put(std::string_view(e.key.data(), e.key.size()),
+                                                 std::string_view(e.value.data(), e.value.size()));
+                                  if (!s.ok()) return s;
+                                }
+                                return Status::OK();
+                              });
     PositionEntries().swap(run_);  // the memory back, written or not
     if (!st.ok()) {
       indexed_games_ = ~uint64_t(0);  // the run's entries are lost: incomplete
@@ -696,37 +715,29 @@ Status PatternDb::write_position_run() {
                     "recording the position index");
 }
 
-Status PatternDb::write_run_file() {
-  // Sorted here, written straight into a table file and taken in whole:
-  // through the memtable, RocksDB's flushes spent most of an import
-  // sorting these random keys with its generic comparator, and its
-  // compactions merging many small runs.
-  sort_by_key(&run_);
-  // A killed run's file may still be a second name of the table it became
-  // (RocksDB links it in before it unlinks this name): unlinked first, not
-  // truncated.
-  const std::string file = path_ + "/sgfpat-positions.sst.tmp";
+Status PatternDb::take_in_table(rocksdb::ColumnFamilyHandle* cf, const std::string& name, const std::string& what,
+                                bool seqno_in_file, const std::function<Status(const TablePut&)>& fill) {
+  // In the database's folder, so that taking it in is a rename.  A killed
+  // run's file may still be a second name of the table it became (RocksDB
+  // links it in before it unlinks this name): unlinked first, not truncated.
+  const std::string file = path_ + "/" + name;
   std::error_code gone;
   std::filesystem::remove(file, gone);
-  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), db_->GetOptions(positions_cf()), positions_cf());
-  Status st = from_rocks(writer.Open(file), "writing the position index to " + file);
-  for (size_t i = 0; st.ok() && i < run_.size(); ++i) {
-    const PositionEntry& e = run_[i];
-    if (i > 0 && e.key == run_[i - 1].key) continue;  // the same entry given twice
-    st = from_rocks(writer.Put(rocksdb::Slice(e.key.data(), e.key.size()), rocksdb::Slice(e.value.data(), e.value.size())),
-                    "writing the position index to " + file);
-  }
-  if (st.ok()) st = from_rocks(writer.Finish(), "writing the position index to " + file);
-  if (st.ok()) {
+  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), db_->GetOptions(cf), cf);
+  Status st = from_rocks(writer.Open(file), "writing " + what + " to " + file);
+  if (!st.ok()) return st;
+  uint64_t written = 0;
+  st = fill([&](std::string_view key, std::string_view value) {
+    ++written;
+    return from_rocks(writer.Put(rocksdb::Slice(key.data(), key.size()), rocksdb::Slice(value.data(), value.size())),
+                      "writing " + what + " to " + file);
+  });
+  if (st.ok() && written > 0) st = from_rocks(writer.Finish(), "writing " + what + " to " + file);
+  if (st.ok() && written > 0) {
     rocksdb::IngestExternalFileOptions io;
     io.move_files = true;
-    // Each run overlaps the earlier ones (the keys are hashes), so it gets a
-    // sequence number; kept in the MANIFEST only, the file stays readable
-    // by `sgfpat repair` (RocksDB's repair rejects a file whose own header
-    // was given one).  The keys are never rewritten, so their order does
-    // not depend on it.
-    io.write_global_seqno = false;
-    st = from_rocks(db_->IngestExternalFile(positions_cf(), {file}, io), "taking in the position index");
+    io.write_global_seqno = seqno_in_file;
+    st = from_rocks(db_->IngestExternalFile(cf, {file}, io), "taking in " + what);
   }
   std::error_code ec;
   std::filesystem::remove(file, ec);
@@ -915,29 +926,12 @@ Status PatternDb::add_counts(uint32_t gen, const std::vector<std::tuple<int, uin
 
 Status PatternDb::write_sorted_counts(uint32_t gen, const std::function<Status(const CountSink&)>& produce) {
   if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
-  // In the database's folder, so that taking it in is a rename; a file left
-  // by a killed run is unlinked by the next one.
-  const std::string file = path_ + "/sgfpat-counts.sst.tmp";
-  std::error_code gone;  // unlinked first: see write_run_file()
-  std::filesystem::remove(file, gone);
-  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), db_->GetOptions(cf_[kCounts]), cf_[kCounts]);
-  Status st = from_rocks(writer.Open(file), "writing counts to " + file);
-  if (!st.ok()) return st;
-  uint64_t written = 0;
-  st = produce([&](int level, uint64_t key, const PatternCounts& c) {
-    ++written;
-    return from_rocks(writer.Put(counts_key(gen, level, key), CountsValue(c).slice()),
-                      "writing counts to " + file);
+  return take_in_table(cf_[kCounts], "sgfpat-counts.sst.tmp", "the counts", true, [&](const TablePut& put) {
+    return produce([&](int level, uint64_t key, const PatternCounts& c) {
+      const CountsValue v(c);
+      return put(counts_key(gen, level, key), std::string_view(v.bytes, kCountsValueBytes));
+    });
   });
-  if (st.ok() && written > 0) st = from_rocks(writer.Finish(), "writing counts to " + file);
-  if (st.ok() && written > 0) {
-    rocksdb::IngestExternalFileOptions io;
-    io.move_files = true;
-    st = from_rocks(db_->IngestExternalFile(cf_[kCounts], {file}, io), "taking in the counts");
-  }
-  std::error_code ec;
-  std::filesystem::remove(file, ec);
-  return st;
 }
 
 Status PatternDb::prune_generation(uint32_t gen, uint64_t* deleted, std::vector<uint64_t>* kept) {

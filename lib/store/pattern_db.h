@@ -30,6 +30,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/status.h"
@@ -240,7 +241,14 @@ class PatternDb {
   // Writes run_ (if any) as one table file the positions family takes in,
   // clears it, then records indexed_games_ (unless a build is under way).
   Status write_position_run();
-  Status write_run_file();
+  // Writes a table file of family `cf` named `name` in the database's
+  // folder, filled by `fill` in strictly increasing key order, and takes it
+  // in whole (a rename); nothing when `fill` puts nothing.  `what` names it
+  // in errors.  `seqno_in_file`: a sequence number the file is given goes
+  // into its header too (else into the MANIFEST only).
+  using TablePut = std::function<Status(std::string_view key, std::string_view value)>;
+  Status take_in_table(rocksdb::ColumnFamilyHandle* cf, const std::string& name, const std::string& what,
+                       bool seqno_in_file, const std::function<Status(const TablePut&)>& fill);
   PositionEntries run_;  // index entries not written yet
   size_t run_limit_ = 0;  // entries: write the run when it holds this many
   // Deletes the index's entries and marks it "off" or not built, in one synced write.
