@@ -22,6 +22,10 @@ void PatternTracker::reset(int board_size) {
   size_ = board_size;
   stride_ = board_size + 2;
   color_.assign(size_t(stride_) * stride_, uint8_t(Color::Empty));
+  wide_ = board_size + 2 * levels_;
+  stones_.assign(size_t(wide_) * size_t(wide_), 0);
+  wide_off_.clear();
+  for (const Offset& o : offsets_) wide_off_.push_back(o.dy * wide_ + o.dx);
   if (empty_size_ == board_size) {  // the usual case: same size as last game
     rings_ = empty_rings_;
     return;
@@ -64,22 +68,29 @@ void PatternTracker::apply(int idx, PState from, PState to) {
 void PatternTracker::spell_ring(int idx, int ring, const uint64_t* empty, uint64_t* out) const {
   // rings_ keeps the empty board's words above the kept rings (reset()
   // copies them and apply() leaves them): add the stones of the ring.
-  for (int s = 0; s < 8; ++s) out[s] = empty[s];
+  // Every point of the ring is added, a point without a stone as zero
+  // words: no branch depends on the board.
+  uint64_t acc[8];
+  for (int s = 0; s < 8; ++s) acc[s] = empty[s];
   const int cx = idx % stride_ - 1, cy = idx / stride_ - 1;
+  const uint8_t* at = &stones_[size_t((cy + levels_) * wide_ + cx + levels_)];
+  const uint64_t* own = z_->by_symmetry(PState::Own);
+  const uint64_t* opp = z_->by_symmetry(PState::Opp);
   for (int o = level_points(ring - 1); o < level_points(ring); ++o) {
-    const int px = cx + offsets_[size_t(o)].dx, py = cy + offsets_[size_t(o)].dy;
-    if (px < 0 || py < 0 || px >= size_ || py >= size_) continue;  // off-board: in `empty`
-    const Color c = Color(color_[size_t((py + 1) * stride_ + px + 1)]);
-    if (c == Color::Empty) continue;
-    const uint64_t* w = z_->by_symmetry(black_view(c)) + size_t(o) * 8;
-    for (int s = 0; s < 8; ++s) out[s] ^= w[s];
+    const unsigned st = at[wide_off_[size_t(o)]];
+    const uint64_t mask = uint64_t(0) - uint64_t(st != 0);
+    const uint64_t* w = (st == 2 ? opp : own) + size_t(o) * 8;
+    for (int s = 0; s < 8; ++s) acc[s] ^= w[s] & mask;
   }
+  for (int s = 0; s < 8; ++s) out[s] = acc[s];
 }
 
 void PatternTracker::set(int idx, Color c) {
   Color old = Color(color_[idx]);
   if (old == c) return;
   color_[idx] = uint8_t(c);
+  const int x = idx % stride_ - 1, y = idx / stride_ - 1;
+  stones_[size_t((y + levels_) * wide_ + x + levels_)] = uint8_t(c == Color::Black ? 1 : c == Color::White ? 2 : 0);
   apply(idx, black_view(old), black_view(c));
 }
 
