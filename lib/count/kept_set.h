@@ -3,6 +3,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <vector>
 
 #include "core/hash.h"
@@ -70,20 +71,36 @@ class KeySet {
   }
 
  private:
-  // `room`: leave space for half as many keys again (else none).
+  // `room`: leave space for half as many keys again (else none).  Keys are
+  // only ever appended, so the first unique_ of a list are its sorted
+  // distinct keys of the last compaction: only the keys added since are
+  // sorted, then merged in (sorting the whole list each time was a quarter
+  // of the sketch pass, all of it under the sketch's lock).
   void compact(int l, bool room) {
     auto& v = keys_[size_t(l)];
-    std::sort(v.begin(), v.end());
-    v.erase(std::unique(v.begin(), v.end()), v.end());
-    const size_t u = v.size();
-    unique_[size_t(l)] = u;
-    const size_t want = room ? std::max(min_room_, u + u / 2) : u;
-    if (v.capacity() != want) {
-      std::vector<uint64_t> fresh;
-      fresh.reserve(want);
-      fresh.assign(v.begin(), v.end());
-      v.swap(fresh);
+    const auto head_end = v.begin() + std::ptrdiff_t(unique_[size_t(l)]);
+    std::sort(head_end, v.end());
+    const auto tail_end = std::unique(head_end, v.end());
+    // The size of the union first, to make the room from it.
+    size_t common = 0;
+    for (auto a = v.begin(), b = head_end; a != head_end && b != tail_end;) {
+      if (*a < *b) {
+        ++a;
+      } else if (*b < *a) {
+        ++b;
+      } else {
+        ++common;
+        ++a;
+        ++b;
+      }
     }
+    const size_t u = unique_[size_t(l)] + size_t(tail_end - head_end) - common;
+    const size_t want = room ? std::max(min_room_, u + u / 2) : u;
+    std::vector<uint64_t> merged;
+    merged.reserve(want);
+    std::set_union(v.begin(), head_end, head_end, tail_end, std::back_inserter(merged));
+    v.swap(merged);
+    unique_[size_t(l)] = u;
   }
   std::vector<std::vector<uint64_t>> keys_;
   std::vector<size_t> unique_;

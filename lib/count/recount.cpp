@@ -97,7 +97,10 @@ Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t
   // lists would each hold the frequent patterns.
   KeptCollector collector(levels);
   bool collect = max_list_bytes > 0;
-  std::mutex sketch_mu;
+  // Apart, so that one thread lists its moves while another adds to the
+  // sketch: both are most of the pass, and each is one thread at a time.
+  std::mutex sketch_mu, collector_mu;
+  uint64_t listed = 0;  // games listed, under collector_mu
   std::atomic<uint64_t> games{0}, items{0};
   Status s = feed_games(
       source, total, threads,
@@ -113,7 +116,7 @@ Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t
         constexpr size_t kAhead = 16;
         const size_t L = size_t(levels), n = keys.size();
         auto item = [&](size_t i) { return level_item(int(i % L) + 1, keys[i]); };
-        std::lock_guard<std::mutex> lock(sketch_mu);
+        std::unique_lock<std::mutex> lock(sketch_mu);
         // A move lists its levels up to the first whose estimate is below
         // min_played: a pattern's smaller parts were played at least as
         // often, so a kept one is listed with all of them, and the sketch's
@@ -126,13 +129,16 @@ Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t
           uint8_t& top = tops[i / L];
           if (reached && top == i % L) ++top;
         }
+        lock.unlock();
         games += batch.size();
         items += n;
+        std::lock_guard<std::mutex> listing(collector_mu);
         if (!collect) return Status::OK();
         for (size_t m = 0; m < tops.size(); ++m) collector.add_move(&keys[m * L], tops[m]);
+        listed += batch.size();
         // Too many to hold: pass 2 will ask the sketch instead.
         if (collector.bytes() > max_list_bytes) {
-          out->listed_games = games;
+          out->listed_games = listed;
           out->listed_bytes = collector.bytes();
           collect = false;
           collector = KeptCollector(1);
