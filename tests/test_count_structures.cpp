@@ -85,6 +85,11 @@ TEST_CASE("key set: the distinct keys of each level, in memory within 1.5x of th
     const uint64_t key = rng() % 3 == 0 ? rng() % 1000 : rng() % 150000;
     set.add(level, key);
     truth[size_t(level - 1)].insert(key);
+    if (i == 200000) {  // listed half-way, then added to again
+      const auto& mid = set.by_level();
+      for (int l = 0; l < kLevels; ++l)
+        CHECK(mid[size_t(l)] == std::vector<uint64_t>(truth[size_t(l)].begin(), truth[size_t(l)].end()));
+    }
     if (i % 997 == 0) {
       size_t distinct = 0;
       for (const auto& t : truth) distinct += t.size();
@@ -103,6 +108,19 @@ TEST_CASE("key set: the distinct keys of each level, in memory within 1.5x of th
   }
   // Once listed, no room is left over.
   CHECK(set.bytes() == distinct * sizeof(uint64_t));
+
+  // Another set's keys merged in: the union, listed.
+  KeySet other(kLevels);
+  for (int i = 0; i < 50000; ++i) {
+    const int level = int(rng() % kLevels) + 1;
+    const uint64_t key = rng() % 200000;
+    other.add(level, key);
+    truth[size_t(level - 1)].insert(key);
+  }
+  set.merge(std::move(other));
+  const auto& merged = set.by_level();
+  for (int l = 0; l < kLevels; ++l)
+    CHECK(merged[size_t(l)] == std::vector<uint64_t>(truth[size_t(l)].begin(), truth[size_t(l)].end()));
 }
 
 TEST_CASE("count table: add, find, drain, and reuse after a drain") {

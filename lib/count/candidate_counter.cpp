@@ -1,6 +1,7 @@
 #include "count/candidate_counter.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "count/catchup_table.h"
 #include "count/draining_counts.h"
@@ -15,11 +16,7 @@ constexpr uint64_t kMaxPositionsPerDrain = uint64_t(1) << 31;
 
 template <class Counts>
 CandidateCounter<Counts>::CandidateCounter(const KeyScheme& scheme, Counts* counts)
-    : tracker_(scheme), counts_(counts), levels_(scheme.levels) {
-  const auto& all = diamond_offsets();
-  offsets_.assign(all.begin(), all.begin() + level_points(levels_));
-  for (size_t o = 0; o < offsets_.size(); ++o) ring_.push_back(uint8_t(offset_ring(int(o))));
-}
+    : tracker_(scheme), counts_(counts), levels_(scheme.levels) {}
 
 template <class Counts>
 void CandidateCounter<Counts>::start_game(const Game& game) {
@@ -163,20 +160,23 @@ void CandidateCounter<Counts>::finish_game() {
 template <class Counts>
 void CandidateCounter<Counts>::invalidate_around(int idx) {
   const int qx = idx % stride_ - 1, qy = idx / stride_ - 1;
-  // Only the rings up to the highest known level can end a pattern.
+  // Only the rings up to the highest known level can end a pattern.  The
+  // diamond of that radius is visited row by row, clipped to the board
+  // once per row rather than tested point by point.
   int top = levels_;
   while (top > 0 && known_cells_[size_t(top)] == 0) --top;
-  const size_t within = size_t(level_points(top));
-  for (size_t o = 0; o < within; ++o) {
-    const int cx = qx - offsets_[o].dx, cy = qy - offsets_[o].dy;
-    if (cx < 0 || cy < 0 || cx >= size_ || cy >= size_) continue;
-    const int c = (cy + 1) * stride_ + cx + 1;
-    const int d = ring_[o];
-    for (int player = 0; player < 2; ++player)
-      if (known_[cell(c, player)] >= d) {
-        end_patterns(c, player, d);
-        mark_dirty(c, player);
-      }
+  for (int cy = std::max(0, qy - top); cy <= std::min(size_ - 1, qy + top); ++cy) {
+    const int dy = std::abs(cy - qy), reach = top - dy;
+    const int row = (cy + 1) * stride_ + 1;
+    for (int cx = std::max(0, qx - reach); cx <= std::min(size_ - 1, qx + reach); ++cx) {
+      const int d = dy + std::abs(cx - qx);  // 0 at the changed point: no pattern holds it
+      const int c = row + cx;
+      for (int player = 0; player < 2; ++player)
+        if (known_[cell(c, player)] >= d && d > 0) {
+          end_patterns(c, player, d);
+          mark_dirty(c, player);
+        }
+    }
   }
 }
 

@@ -148,8 +148,6 @@ class CandidateCounter : public ReplayObserver {
   };
   std::vector<Walk> walks_;
   std::vector<int32_t> found_;    // look-up results of one round
-  std::vector<Offset> offsets_;
-  std::vector<uint8_t> ring_;
   uint64_t positions_ = 0, candidates_ = 0;
   uint64_t positions_since_drain_ = 0;
 };
