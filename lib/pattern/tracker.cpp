@@ -1,5 +1,7 @@
 #include "pattern/tracker.h"
 
+#include <cstdlib>
+
 #include "pattern/diamond.h"
 
 namespace sgfpat {
@@ -14,7 +16,10 @@ PatternTracker::PatternTracker(const KeyScheme& scheme, int board_size)
     : scheme_(scheme), levels_(scheme.levels), incremental_(scheme.levels), z_(&zobrist_table(scheme.seed)) {
   const auto& all = diamond_offsets();
   offsets_.assign(all.begin(), all.begin() + level_points(levels_));
-  for (size_t o = 0; o < offsets_.size(); ++o) ring_of_.push_back(offset_ring(int(o)) - 1);
+  const int side = 2 * levels_ + 1;
+  offset_at_.assign(size_t(side) * size_t(side), -1);
+  for (size_t o = 0; o < offsets_.size(); ++o)
+    offset_at_[size_t((offsets_[o].dy + levels_) * side + offsets_[o].dx + levels_)] = int(o);
   reset(board_size);
 }
 
@@ -51,17 +56,21 @@ void PatternTracker::apply(int idx, PState from, PState to) {
   const uint64_t* wf = from == PState::Empty ? nullptr : z_->by_symmetry(from);
   const uint64_t* wt = to == PState::Empty ? nullptr : z_->by_symmetry(to);
   const int qx = idx % stride_ - 1, qy = idx / stride_ - 1;
-  // Offsets go ring by ring: the kept rings' offsets come first.
-  const size_t kept = size_t(level_points(incremental_));
-  for (size_t o = 0; o < kept; ++o) {
-    // q lies at offset o from the center c = q - o.
-    int cx = qx - offsets_[o].dx, cy = qy - offsets_[o].dy;
-    if (cx < 0 || cy < 0 || cx >= size_ || cy >= size_) continue;
-    uint64_t* r = &rings_[(size_t((cy + 1) * stride_ + cx + 1) * levels_ + ring_of_[o]) * 8];
-    if (wf)
-      for (int s = 0; s < 8; ++s) r[s] ^= wf[o * 8 + s];
-    if (wt)
-      for (int s = 0; s < 8; ++s) r[s] ^= wt[o * 8 + s];
+  // q lies at offset (dx, dy) from the centres c = q - (dx, dy) within the
+  // kept rings: visited row by row, clipped to the board once per row.
+  const int n = incremental_, side = 2 * levels_ + 1;
+  for (int dy = std::max(-n, qy - size_ + 1); dy <= std::min(n, qy); ++dy) {
+    const int cy = qy - dy, reach = n - std::abs(dy);
+    for (int dx = std::max(-reach, qx - size_ + 1); dx <= std::min(reach, qx); ++dx) {
+      if (dx == 0 && dy == 0) continue;  // no pattern holds its centre
+      const int o = offset_at_[size_t((dy + levels_) * side + dx + levels_)];
+      const int cx = qx - dx;
+      uint64_t* r = &rings_[(size_t((cy + 1) * stride_ + cx + 1) * levels_ + size_t(std::abs(dx) + std::abs(dy) - 1)) * 8];
+      if (wf)
+        for (int s = 0; s < 8; ++s) r[s] ^= wf[o * 8 + s];
+      if (wt)
+        for (int s = 0; s < 8; ++s) r[s] ^= wt[o * 8 + s];
+    }
   }
 }
 

@@ -116,7 +116,7 @@ class PatternTracker {
   std::vector<int32_t> wide_off_;  // offset o as an index step in stones_
   // Offsets of the level-L diamond as (dx, dy, ring), for updates.
   std::vector<Offset> offsets_;
-  std::vector<int> ring_of_;  // ring - 1 of each offset
+  std::vector<int> offset_at_;  // [(dy + L) * (2L + 1) + dx + L]: offset index, or -1
 };
 
 }  // namespace sgfpat
