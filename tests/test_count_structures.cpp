@@ -121,6 +121,11 @@ TEST_CASE("key set: the distinct keys of each level, in memory within 1.5x of th
   const auto& merged = set.by_level();
   for (int l = 0; l < kLevels; ++l)
     CHECK(merged[size_t(l)] == std::vector<uint64_t>(truth[size_t(l)].begin(), truth[size_t(l)].end()));
+  // A set merged away is empty and can be filled again.
+  other.add(1, 7);
+  other.add(1, 5);
+  other.add(1, 7);
+  CHECK(other.by_level()[0] == std::vector<uint64_t>{5, 7});
 }
 
 TEST_CASE("count table: add, find, drain, and reuse after a drain") {

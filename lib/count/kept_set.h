@@ -49,6 +49,7 @@ class KeySet {
     for (size_t l = 0; l < keys_.size(); ++l) {
       keys_[l].insert(keys_[l].end(), other.keys_[l].begin(), other.keys_[l].end());
       std::vector<uint64_t>().swap(other.keys_[l]);
+      other.unique_[l] = 0;  // compact() trusts it: `other` stays usable
       compact(int(l), false);
     }
   }

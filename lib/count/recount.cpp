@@ -93,8 +93,8 @@ Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t
                      CountMinSketch* sketch, unsigned min_played, size_t max_list_bytes, SketchPass* out,
                      const std::function<void(uint64_t)>& progress) {
   const int levels = scheme.levels;
-  // One list for all threads, filled under the sketch's lock: threads'
-  // lists would each hold the frequent patterns.
+  // One list for all threads, filled under its own lock: threads' lists
+  // would each hold the frequent patterns.
   KeptCollector collector(levels);
   bool collect = max_list_bytes > 0;
   // Apart, so that one thread lists its moves while another adds to the

@@ -36,7 +36,9 @@ class PatternTracker {
   // Mirrors the last Board::play(): the stone at idx and board.last_removed().
   void after_play(const Board& board, int idx);
 
-  // Key of the level-`level` pattern around idx for `mover` to play.
+  // Key of the level-`level` pattern around idx for `mover` to play.  Here
+  // and in next_key(), fold() and walk(), idx is an on-board point (the
+  // rings above the kept ones are spelled without bounds checks).
   uint64_t key(int idx, int level, Color mover) const;
 
   // A walk up the levels of one point that can be paused between levels.
