@@ -6,12 +6,6 @@
 
 namespace sgfpat {
 
-namespace {
-PState black_view(Color c) {
-  return c == Color::Black ? PState::Own : c == Color::White ? PState::Opp : PState::Empty;
-}
-}  // namespace
-
 PatternTracker::PatternTracker(const KeyScheme& scheme, int board_size)
     : scheme_(scheme), levels_(scheme.levels), incremental_(scheme.levels), z_(&zobrist_table(scheme.seed)) {
   const auto& all = diamond_offsets();
@@ -26,7 +20,6 @@ PatternTracker::PatternTracker(const KeyScheme& scheme, int board_size)
 void PatternTracker::reset(int board_size) {
   size_ = board_size;
   stride_ = board_size + 2;
-  color_.assign(size_t(stride_) * stride_, uint8_t(Color::Empty));
   wide_ = board_size + 2 * levels_;
   stones_.assign(size_t(wide_) * size_t(wide_), 0);
   wide_off_.clear();
@@ -95,12 +88,15 @@ void PatternTracker::spell_ring(int idx, int ring, const uint64_t* empty, uint64
 }
 
 void PatternTracker::set(int idx, Color c) {
-  Color old = Color(color_[idx]);
-  if (old == c) return;
-  color_[idx] = uint8_t(c);
   const int x = idx % stride_ - 1, y = idx / stride_ - 1;
-  stones_[size_t((y + levels_) * wide_ + x + levels_)] = uint8_t(c == Color::Black ? 1 : c == Color::White ? 2 : 0);
-  apply(idx, black_view(old), black_view(c));
+  uint8_t& stone = stones_[size_t((y + levels_) * wide_ + x + levels_)];
+  const uint8_t now = c == Color::Black ? 1 : c == Color::White ? 2 : 0;
+  if (stone == now) return;
+  // Black's view: stones_ values 0, 1, 2 are empty, own, opponent.
+  constexpr PState kState[3] = {PState::Empty, PState::Own, PState::Opp};
+  const PState from = kState[stone];
+  stone = now;
+  apply(idx, from, kState[now]);
 }
 
 void PatternTracker::after_play(const Board& board, int idx) {

@@ -108,11 +108,10 @@ class PatternTracker {
   std::vector<uint64_t> rings_;  // [idx][ring-1][symmetry]
   std::vector<uint64_t> empty_rings_;  // rings_ of the empty board of size_
   int empty_size_ = 0;
-  std::vector<uint8_t> color_;   // the tracker's copy of the board
-  // The board again, with a margin of L points on every side so that a
-  // ring is spelled without bounds checks or branches on the colours
-  // (which a predictor cannot guess): 0 empty or off-board (both already
-  // in the empty board's words), 1 Black, 2 White.
+  // The tracker's copy of the board, with a margin of L points on every
+  // side so that a ring is spelled without bounds checks or branches on
+  // the colours (which a predictor cannot guess): 0 empty or off-board
+  // (both already in the empty board's words), 1 Black, 2 White.
   std::vector<uint8_t> stones_;
   int wide_ = 0;                  // row length of stones_
   std::vector<int32_t> wide_off_;  // offset o as an index step in stones_
