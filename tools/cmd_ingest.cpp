@@ -46,8 +46,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   open.settings = a.count.settings();
   open.check_settings = CountFlags::scheme_given(cmd);
   const MemorySplit memory = split_memory(size_t(a.memory_mb) << 20);
-  open.memory_bytes = memory.db_bytes;
-  open.position_run_bytes = memory.position_run_bytes;
+  give_db_memory(memory, &open);
   if (memory.tight)
     std::cerr << "sgfpat ingest: warning: --memory-mb " << a.memory_mb << " is below "
               << (kIngestRecommendedBytes >> 20) << " MB: counting gets " << (memory.count_bytes >> 20)

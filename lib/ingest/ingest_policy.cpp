@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "store/pattern_db.h"
+
 namespace sgfpat {
 
 MemorySplit split_memory(size_t budget) {
@@ -11,6 +13,11 @@ MemorySplit split_memory(size_t budget) {
   m.position_run_bytes = m.count_bytes / 2;
   m.tight = budget < kIngestRecommendedBytes;
   return m;
+}
+
+void give_db_memory(const MemorySplit& m, OpenOptions* open) {
+  open->memory_bytes = m.db_bytes;
+  open->position_run_bytes = m.position_run_bytes;
 }
 
 bool counts_stale(const CountState& s) {

@@ -26,6 +26,10 @@ struct MemorySplit {
 inline constexpr size_t kIngestFixedBytes = size_t(192) << 20;
 inline constexpr size_t kIngestRecommendedBytes = size_t(512) << 20;
 MemorySplit split_memory(size_t budget_bytes);
+// Gives a database opened for an ingest step its shares of `m`: RocksDB's
+// buffers and the run of position index entries.
+struct OpenOptions;
+void give_db_memory(const MemorySplit& m, OpenOptions* open);
 
 // What the database says about its counts when an ingest has stored its games.
 struct CountState {

@@ -334,9 +334,7 @@ Status finish_unguarded(const ShardPaths& paths, const ShardPlan& plan, const st
     OpenOptions open;
     open.create_if_missing = true;
     open.settings = plan.settings;
-    const MemorySplit memory = split_memory(options.memory_budget);
-    open.memory_bytes = memory.db_bytes;
-    open.position_run_bytes = memory.position_run_bytes;
+    give_db_memory(split_memory(options.memory_budget), &open);
     st = PatternDb::Open(partial, open, &db);
     if (!st.ok()) return st;
     st = copy_games(paths, plan, options.memory_budget, db.get());

@@ -28,9 +28,7 @@ Status open_shard_db(const ShardPaths& paths, const ShardPlan& plan, int shard, 
   open.secondary = use == ShardDbUse::kRead;
   open.settings = plan.settings;
   open.check_settings = true;
-  const MemorySplit memory = split_memory(memory_budget);
-  open.memory_bytes = memory.db_bytes;
-  open.position_run_bytes = memory.position_run_bytes;
+  give_db_memory(split_memory(memory_budget), &open);
   Status st = PatternDb::Open(paths.shard_db(shard), open, db);
   if (st.is_not_found() && !create) return st.with_context("run `sgfpat shard import` for this shard first");
   return st;

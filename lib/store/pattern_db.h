@@ -161,8 +161,8 @@ class PatternDb {
   Status complete_position_index();
   // Visits the entries whose key starts with `prefix`, in key order.
   Status for_each_position(std::string_view prefix, const std::function<bool(std::string_view, std::string_view)>& visit);
-  // Bytes of the index: its table files, plus its memtables (entries not
-  // flushed yet, whose bytes are in the write-ahead log); not the run.
+  // Bytes of the index: its table files and memtables; not the run in
+  // memory.
   uint64_t position_index_bytes();
 
   // Stored games the current generation does not count yet: their number,
@@ -251,7 +251,8 @@ class PatternDb {
                        bool seqno_in_file, const std::function<Status(const TablePut&)>& fill);
   PositionEntries run_;  // index entries not written yet
   size_t run_limit_ = 0;  // entries: write the run when it holds this many
-  // Deletes the index's entries and marks it "off" or not built, in one synced write.
+  // Marks the index "off" or not built (a synced write), then deletes its
+  // entries (the deletion flushed at once, outside the log).
   Status clear_position_index(bool off);
 };
 
