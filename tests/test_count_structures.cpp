@@ -332,8 +332,15 @@ TEST_CASE("catch-up counting: a tracker of fewer levels counts as one of L, and 
   ResidentTable resident(keys, extended);
   std::vector<std::vector<uint64_t>> keys4(keys.begin(), keys.begin() + 4), ext4(extended.begin(), extended.begin() + 4);
   CatchupTable at10(keys, extended), at4(keys4, ext4);
+  // A table that counts a quarter of its keys (as the catch-up counts only
+  // the newly kept ones, the others leading the walks to them).
+  std::vector<std::vector<uint64_t>> quarter(4);
+  for (int l = 1; l <= 4; ++l)
+    for (uint64_t key : keys[size_t(l - 1)])
+      if (key % 4 == 0) quarter[size_t(l - 1)].push_back(key);
+  CatchupTable some(keys4, ext4, &quarter);
   CandidateCounter<ResidentTable> c_resident(full, &resident);
-  CandidateCounter<CatchupTable> c10(full, &at10), c4(four, &at4);
+  CandidateCounter<CatchupTable> c10(full, &at10), c4(four, &at4), c_some(four, &some);
   Board board(19);
   for (size_t g = 20; g < games.size(); ++g) {
     auto count = [&](auto& counter) {
@@ -345,6 +352,7 @@ TEST_CASE("catch-up counting: a tracker of fewer levels counts as one of L, and 
     count(c_resident);
     count(c10);
     count(c4);
+    count(c_some);
   }
   size_t nonzero = 0;
   for (int l = 1; l <= 4; ++l)
@@ -358,6 +366,16 @@ TEST_CASE("catch-up counting: a tracker of fewer levels counts as one of L, and 
       CHECK(b.played == want.played);
       CHECK(b.wins == want.wins);
       nonzero += want.seen > 0 && want.played > 0;
+      const int32_t q = some.find(l, key);
+      REQUIRE(q >= 0);
+      CHECK(CatchupTable::extends(l, q) == CatchupTable::extends(l, at4.find(l, key)));
+      CHECK(CatchupTable::counted(l, q) == (key % 4 == 0));
+      if (key % 4 == 0) {
+        const PatternCounts c = some.counts_at(l, q);
+        CHECK(c.seen == want.seen);
+        CHECK(c.played == want.played);
+        CHECK(c.wins == want.wins);
+      }
     }
   CHECK(nonzero > 100);  // the games were really counted, at several levels
 }

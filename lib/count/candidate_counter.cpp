@@ -112,7 +112,7 @@ void CandidateCounter<Counts>::end_patterns(int idx, int player, int from_level)
   for (int level = from_level; level <= known; ++level) {
     const size_t c = base + size_t(level - 1);
     const uint32_t n = now - start_[c];
-    if (slot_[c] >= 0 && n) {
+    if (slot_[c] >= 0 && n && counts_->counted(level, slot_[c])) {
       counts_->prefetch_slot(level, slot_[c]);
       seen_queue_.push_back(SeenAdd{slot_[c], level, n});
     }
@@ -220,8 +220,10 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
     const size_t cp = cell(m, player);
     const int known = known_[cp];
     const bool stopped = known > 0 && slot_[levels_of(cp) + size_t(known - 1)] == kNotKept;
-    for (int level = 1; level <= known - int(stopped); ++level)
-      counts_->add_played(level, slot_[levels_of(cp) + size_t(level - 1)], win);
+    for (int level = 1; level <= known - int(stopped); ++level) {
+      const int32_t slot = slot_[levels_of(cp) + size_t(level - 1)];
+      if (counts_->counted(level, slot)) counts_->add_played(level, slot, win);
+    }
   }
 
   // The dirty cells that are candidates now start their walks; an illegal
@@ -282,7 +284,7 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
       }
       slot_[c] = s;
       start_[c] = candidate_count(w.idx, player) - 1;
-      if (w.idx == m) counts_->add_played(lv, s, win);
+      if (w.idx == m && counts_->counted(lv, s)) counts_->add_played(lv, s, win);
       if (lv == levels_) continue;
       if (!counts_->extends(lv, s)) {
         stop_after(cp, lv);

@@ -29,7 +29,8 @@
 //
 // `Counts` is DrainingCounts, ResidentTable or CatchupTable: lookup(level, key) -> slot
 // or -1 when not kept, extends(level, slot) -> false when the next level
-// is surely not kept, prefetch(level, key), prefetch_slot(level, slot),
+// is surely not kept, counted(level, slot) -> false when the slot only
+// leads on to others, prefetch(level, key), prefetch_slot(level, slot),
 // add_seen, add_played, and must_drain() (before a position) /
 // wants_drain() (after a game) / drain().
 #pragma once

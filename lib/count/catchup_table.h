@@ -10,10 +10,13 @@
 // look-ups here and bounce cache lines between the threads.  Copies share
 // the keys (read only) and own their counts.
 //
-// Same slot handles as ResidentTable: the counts index shifted left, and
-// bit 0 set when the pattern is the level-`level` part of a key of the
-// next level ("extended"; a walk that reaches a pattern nobody extends
-// stops there).
+// Slot handles like ResidentTable's, bit 0 set when the pattern is the
+// level-`level` part of a key of the next level ("extended"; a walk that
+// reaches a pattern nobody extends stops there), plus bit 1 when the
+// pattern is counted: only the newly kept patterns are, the chains leading
+// to them are looked up to go on but get no counts (most of the walks'
+// seen additions were theirs, for nothing).  The counts index is the
+// handle shifted right by two.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -30,13 +33,16 @@ class CatchupTable {
  public:
   // keys[level - 1]: the keys of that level (repeats ignored);
   // extended[level - 1]: those of them that are the level-`level` part of
-  // a key of keys[level] (others ignored).  Counts start at zero.  Throws
-  // std::length_error past 2^29 keys in one level.
-  CatchupTable(const std::vector<std::vector<uint64_t>>& keys, const std::vector<std::vector<uint64_t>>& extended);
+  // a key of keys[level] (others ignored); counted[level - 1]: those of
+  // them whose counts are kept (others ignored; all of them when
+  // `counted` is null).  Counts start at zero.  Throws std::length_error
+  // past 2^28 keys in one level.
+  CatchupTable(const std::vector<std::vector<uint64_t>>& keys, const std::vector<std::vector<uint64_t>>& extended,
+               const std::vector<std::vector<uint64_t>>* counted = nullptr);
   // Memory a table of this many keys in all takes (at most), and each
-  // further copy.
+  // further copy that counts this many of them.
   static size_t bytes_for(size_t keys);
-  static size_t copy_bytes_for(size_t keys) { return keys * sizeof(Counts); }
+  static size_t copy_bytes_for(size_t counted) { return counted * sizeof(Counts); }
 
   // Slot handle of (level, key), or -1 when the key is not in the set.
   int32_t find(int level, uint64_t key) const {
@@ -47,6 +53,9 @@ class CatchupTable {
     }
   }
   static bool extends(int /*level*/, int32_t slot) { return slot & 1; }
+  // False for a pattern only looked up on the way to others: the counting
+  // calls below are for counted slots only.
+  static bool counted(int /*level*/, int32_t slot) { return slot & 2; }
   void add_seen(int level, int32_t slot, uint64_t n) { counts(level, slot).seen += n; }
   void add_played(int level, int32_t slot, bool win) {
     Counts& c = counts(level, slot);
@@ -76,7 +85,7 @@ class CatchupTable {
  private:
   struct Entry {
     uint64_t key;
-    int32_t handle;  // -1: empty
+    int32_t handle;  // -1: empty (see the slot handles above)
     int32_t unused;
   };
   struct Counts {
@@ -90,11 +99,13 @@ class CatchupTable {
     int shift = 63;
   };
   static size_t home(const Level& lv, uint64_t key) { return size_t((key * kGoldenGamma) >> lv.shift) & lv.mask; }
-  Counts& counts(int level, int32_t slot) { return counts_[size_t(level - 1)][size_t(slot) >> 1]; }
-  const Counts& counts(int level, int32_t slot) const { return counts_[size_t(level - 1)][size_t(slot) >> 1]; }
+  Counts& counts(int level, int32_t slot) { return counts_[size_t(level - 1)][size_t(slot) >> 2]; }
+  const Counts& counts(int level, int32_t slot) const { return counts_[size_t(level - 1)][size_t(slot) >> 2]; }
+  // The entry of `key`, or the empty one where its search ends.
+  static Entry& entry_of(Level& lv, uint64_t key);
 
   std::shared_ptr<const std::vector<Level>> levels_;
-  std::vector<std::vector<Counts>> counts_;  // [level - 1][counts index]
+  std::vector<std::vector<Counts>> counts_;  // [level - 1][counts index]: the counted keys'
   size_t size_ = 0;
 };
 

@@ -94,10 +94,13 @@ Status count_catchup(const KeyScheme& scheme, const GameSource& source, uint64_t
   upto.levels = top;
   keys.resize(size_t(top));
   extended.resize(size_t(top));
-  size_t n = 0;
+  size_t n = 0, c = 0;
   for (const auto& v : keys) n += v.size();
-  if (CatchupTable::bytes_for(n) + CatchupTable::copy_bytes_for(n) * size_t(threads - 1) > budget) threads = 1;
-  std::vector<CatchupTable> tables(size_t(threads), CatchupTable(keys, extended));
+  for (const auto& v : fresh) c += v.size();
+  if (CatchupTable::bytes_for(n) + CatchupTable::copy_bytes_for(c) * size_t(threads - 1) > budget) threads = 1;
+  // Only the patterns of `fresh` are counted: the chains' counts would be
+  // thrown away.
+  std::vector<CatchupTable> tables(size_t(threads), CatchupTable(keys, extended, &fresh));
   keys = Levels();
   extended = Levels();
   Status s = feed_games(
@@ -114,7 +117,8 @@ Status count_catchup(const KeyScheme& scheme, const GameSource& source, uint64_t
       if (to < 0) return Status::Internal("a newly kept pattern is missing from the table");
       for (const CatchupTable& t : tables) {
         const int32_t from = t.find(l, key);
-        if (from < 0) return Status::Internal("a newly kept pattern is missing from the catch-up table");
+        if (from < 0 || !CatchupTable::counted(l, from))
+          return Status::Internal("a newly kept pattern is missing from the catch-up table");
         table->add_counts(l, to, t.counts_at(l, from));
       }
     }

@@ -69,6 +69,7 @@ class ResidentTable {
   // False when no kept pattern of level + 1 has the pattern at `slot` as
   // its level-`level` part (so the look-up of the next level would miss).
   static bool extends(int /*level*/, int32_t slot) { return slot & 1; }
+  static constexpr bool counted(int, int32_t) { return true; }
 
   // Counting one part of the kept set (key_parts.h): the split-level keys
   // outside `range` are absent without a look-up, so the walks of the
