@@ -54,6 +54,39 @@ TEST_CASE("no database at the path: NotFound") {
   CHECK_FALSE(db);
 }
 
+TEST_CASE("a creation killed before the key scheme's write is made again; a database that lost only its key scheme is reported") {
+  TempDir tmp("sgfpat-store-errors");
+  const std::string path = tmp / "db";
+  {
+    std::unique_ptr<PatternDb> db;
+    REQUIRE(PatternDb::Open(path, writer_options(), &db).ok());
+  }
+  // What a kill between RocksDB's files and the first write leaves.
+  testutil::delete_raw(path, rocksdb::kDefaultColumnFamilyName, "scheme");
+  testutil::delete_raw(path, rocksdb::kDefaultColumnFamilyName, "position_index");
+  std::unique_ptr<PatternDb> db;
+  Status st = PatternDb::OpenReader(path, &db);
+  CHECK(st.is_corruption());  // a reader makes nothing
+  OpenOptions again = writer_options();
+  again.settings.min_played = 3;  // the new run's settings
+  st = PatternDb::Open(path, again, &db);
+  REQUIRE_MESSAGE(st.ok(), st.message());
+  CHECK(db->settings().min_played == 3);
+  db.reset();
+  REQUIRE(PatternDb::OpenReader(path, &db).ok());
+  CHECK(db->settings().min_played == 3);
+  db.reset();
+
+  // Counts but no key scheme: damage, never taken for a new database.
+  const std::string lost = tmp / "lost";
+  make_db(lost);
+  testutil::delete_raw(lost, rocksdb::kDefaultColumnFamilyName, "scheme");
+  st = PatternDb::Open(lost, writer_options(), &db);
+  CHECK(st.is_corruption());
+  CHECK(st.message().find("no key scheme") != std::string::npos);
+  CHECK_FALSE(db);
+}
+
 TEST_CASE("a database another process writes: Busy, and a reader still opens it") {
   TempDir tmp("sgfpat-store-errors");
   const std::string path = tmp / "db";

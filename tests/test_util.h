@@ -169,8 +169,10 @@ inline RunResult run(const std::vector<std::string>& args, const std::string& sc
 // Writes `value` under `key` in column family `family` ("default" for
 // meta) of the database at `path`, behind PatternDb's back, to plant damage.
 // Every family the database has is opened, whichever sgfpat made it.
-inline void put_raw(const std::string& path, const std::string& family, const std::string& key,
-                    const std::string& value) {
+// Opens a database with RocksDB alone and calls f(db, handle of `family`):
+// for writing what sgfpat never would.
+template <class F>
+void with_raw_family(const std::string& path, const std::string& family, F&& f) {
   rocksdb::DBOptions options;
   std::vector<std::string> names;
   REQUIRE(rocksdb::DB::ListColumnFamilies(options, path, &names).ok());
@@ -182,9 +184,22 @@ inline void put_raw(const std::string& path, const std::string& family, const st
   rocksdb::DB* raw = nullptr;
   REQUIRE(rocksdb::DB::Open(options, path, cfs, &handles, &raw).ok());
   std::unique_ptr<rocksdb::DB> db(raw);
-  CHECK(db->Put(rocksdb::WriteOptions(), handles[at], key, value).ok());
+  f(*db, handles[at]);
   for (auto* h : handles) CHECK(db->DestroyColumnFamilyHandle(h).ok());
   CHECK(db->Close().ok());
+}
+
+inline void put_raw(const std::string& path, const std::string& family, const std::string& key,
+                    const std::string& value) {
+  with_raw_family(path, family, [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* cf) {
+    CHECK(db.Put(rocksdb::WriteOptions(), cf, key, value).ok());
+  });
+}
+
+inline void delete_raw(const std::string& path, const std::string& family, const std::string& key) {
+  with_raw_family(path, family, [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* cf) {
+    CHECK(db.Delete(rocksdb::WriteOptions(), cf, key).ok());
+  });
 }
 
 // The table files of a column family, largest first.

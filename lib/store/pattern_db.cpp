@@ -349,6 +349,15 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   // Settings: recorded at creation, checked at every later open.
   std::string recorded;
   s = db->db_->Get(rocksdb::ReadOptions(), db->cf_[kMeta], "scheme", &recorded);
+  if (s.IsNotFound() && !options.secondary && !creating) {
+    // Killed between RocksDB making its files and the key scheme's write:
+    // an interrupted creation holds no entry at all (a database that lost
+    // only its meta data still holds games or counts, and is reported).
+    bool empty = false;
+    Status e = db->holds_nothing(&empty);
+    if (!e.ok()) return e;
+    creating = empty;
+  }
   if (s.IsNotFound()) {
     if (options.secondary || !creating)
       return Status::Corruption("database " + path + " has no key scheme: its meta data is lost or it was not made by sgfpat; nothing was changed (" + repair_hint(path) + ")");
@@ -433,6 +442,18 @@ Status PatternDb::check_games_present() {
     return Status::Corruption("database " + path_ + ": its games hold " + std::to_string(have) +
                               " records but it recorded " + std::to_string(game_count_) +
                               " stored games: table files are missing or damaged (" + repair_hint(path_) + ")");
+  return Status::OK();
+}
+
+Status PatternDb::holds_nothing(bool* empty) {
+  *empty = false;
+  for (rocksdb::ColumnFamilyHandle* cf : cf_) {
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), cf));
+    it->SeekToFirst();
+    if (!it->status().ok()) return from_rocks(it->status(), "reading database " + path_);
+    if (it->Valid()) return Status::OK();
+  }
+  *empty = true;
   return Status::OK();
 }
 

@@ -86,7 +86,8 @@ class PatternDb {
   // directory when create_if_missing (a directory holding other files, or a
   // database that lost its CURRENT file, is refused: nothing is written).
   // An existing database must be sgfpat's (its column families and key
-  // scheme), and a reader checks that the counts' table files hold what the
+  // scheme; a writer makes one again that has no key scheme and no entry
+  // at all: its creation was interrupted), and a reader checks that the counts' table files hold what the
   // last count reported (Corruption otherwise).  Refuses one whose recorded
   // settings differ from options.settings when check_settings is set
   // (InvalidArgument).  Codes: NotFound (no database there), Busy (another
@@ -213,6 +214,9 @@ class PatternDb {
   Status load_meta();
   Status check_counts_present();
   Status check_games_present();
+  // *empty: no column family holds an entry (a creation interrupted
+  // before its first write).
+  Status holds_nothing(bool* empty);
   // Entries of a family's table files and memtables (false: unreadable).
   bool entries_in(rocksdb::ColumnFamilyHandle* cf, uint64_t* have);
   // The recorded summary's reported patterns per level (index level-1);
