@@ -53,9 +53,10 @@ class CatchupTable {
     }
   }
   static bool extends(int /*level*/, int32_t slot) { return slot & 1; }
-  // False for a pattern only looked up on the way to others: the counting
-  // calls below are for counted slots only.
-  static bool counted(int /*level*/, int32_t slot) { return slot & 2; }
+  // False for a pattern only looked up on the way to others (and for a
+  // negative, not-found handle): the counting calls below are for counted
+  // slots only.
+  static bool counted(int /*level*/, int32_t slot) { return slot >= 0 && (slot & 2); }
   void add_seen(int level, int32_t slot, uint64_t n) { counts(level, slot).seen += n; }
   void add_played(int level, int32_t slot, bool win) {
     Counts& c = counts(level, slot);

@@ -76,9 +76,10 @@ Status catchup_keys(const KeyScheme& scheme, const GameSource& pending, uint64_t
   return Status::OK();
 }
 
-// Step 3: counts `keys` (the newly kept patterns `fresh` and the chains
-// of smaller levels leading to them, `extended` marking the chains) over
-// the games of `source`, and adds the counts of `fresh` to `table`.
+// Step 3: counts the newly kept patterns `fresh` over the games of
+// `source` and adds their counts to `table`; `keys` are those and the
+// chains of smaller levels leading to them (looked up, not counted),
+// `extended` marking the chains.
 // Nothing above the largest level of `fresh` is hashed or looked up: a
 // tracker of fewer levels gives the same keys for its levels (the Zobrist
 // words do not depend on L).  Each thread counts into its own small table,
