@@ -87,25 +87,6 @@ TEST_CASE("a creation killed before the key scheme's write is made again; a data
   CHECK_FALSE(db);
 }
 
-TEST_CASE("a new database is made beside its path and renamed to it; what a killed creation left there is thrown away") {
-  TempDir tmp("sgfpat-store-errors");
-  for (const std::string name : {"db", "empty"}) {
-    const std::string path = tmp / name;
-    if (name == "empty") fs::create_directories(path);  // an empty directory is replaced
-    // A creation killed half-way: RocksDB's first files, no CURRENT.
-    fs::create_directories(path + ".creating");
-    testutil::write_file(path + ".creating/MANIFEST-000001", "cut short");
-    testutil::write_file(path + ".creating/LOG", "");
-    std::unique_ptr<PatternDb> db;
-    Status st = PatternDb::Open(path, writer_options(), &db);
-    REQUIRE_MESSAGE(st.ok(), st.message());
-    db.reset();
-    CHECK_FALSE(fs::exists(path + ".creating"));
-    REQUIRE(PatternDb::OpenReader(path, &db).ok());
-    CHECK(db->game_count() == 0);
-  }
-}
-
 TEST_CASE("a database another process writes: Busy, and a reader still opens it") {
   TempDir tmp("sgfpat-store-errors");
   const std::string path = tmp / "db";

@@ -206,51 +206,7 @@ PatternDb::~PatternDb() {
   }
 }
 
-namespace {
-// Where a new database is made before it takes its name.
-std::string staging_path(const std::string& path) {
-  std::filesystem::path p(path);
-  if (!p.has_filename()) p = p.parent_path();  // "db/"
-  return p.string() + ".creating";
-}
-}  // namespace
-
 Status PatternDb::Open(const std::string& path, const OpenOptions& options, std::unique_ptr<PatternDb>* out) {
-  if (options.create_if_missing && !options.secondary) {
-    // A new database is made whole (RocksDB's files and the key scheme)
-    // beside its path and then renamed to it, so that a process killed
-    // while creating leaves either no database or a complete one: made in
-    // place, a kill could leave a directory with RocksDB's first files and
-    // no CURRENT, or no key scheme, which the next run would take for a
-    // damaged database.  A leftover of such a kill is thrown away.
-    bool creating = false;
-    Status where = check_database_dir(path, true, &creating);
-    if (!where.ok()) return where;
-    if (creating) {
-      const std::string staging = staging_path(path);
-      if (locked_by_another_process(staging))
-        return Status::Busy("database " + path + " is being created by another process");
-      std::error_code ec;
-      std::filesystem::remove_all(staging, ec);
-      if (ec) return Status::IOError("cannot remove " + staging + " (left by an interrupted creation): " + ec.message());
-      std::unique_ptr<PatternDb> made;
-      Status st = OpenAt(staging, options, &made);
-      if (!st.ok()) {
-        made.reset();
-        std::filesystem::remove_all(staging, ec);
-        return st;
-      }
-      made.reset();
-      // rename(2) replaces an empty directory too.  Where it cannot (say
-      // --db .), the database is made in place as before.
-      std::filesystem::rename(staging, path, ec);
-      if (ec) std::filesystem::remove_all(staging, ec);
-    }
-  }
-  return OpenAt(path, options, out);
-}
-
-Status PatternDb::OpenAt(const std::string& path, const OpenOptions& options, std::unique_ptr<PatternDb>* out) {
   std::unique_ptr<PatternDb> db(new PatternDb());
   db->path_ = path;
   db->secondary_ = options.secondary;
@@ -410,9 +366,7 @@ Status PatternDb::OpenAt(const std::string& path, const OpenOptions& options, st
     rocksdb::WriteBatch init;
     init.Put(db->cf_[kMeta], "scheme", encode_settings(options.settings));
     init.Put(db->cf_[kMeta], "position_index", "0");
-    rocksdb::WriteOptions synced;
-    synced.sync = true;
-    s = db->db_->Write(synced, &init);
+    s = db->db_->Write(rocksdb::WriteOptions(), &init);
     if (!s.ok()) return from_rocks(s, "writing the key scheme");
   } else if (!s.ok()) {
     return from_rocks(s, "reading the key scheme");

@@ -210,8 +210,6 @@ class PatternDb {
   uint64_t disk_bytes() const;
 
  private:
-  // Open() once a new database has been made (or for an existing one).
-  static Status OpenAt(const std::string& path, const OpenOptions& options, std::unique_ptr<PatternDb>* out);
   PatternDb() = default;
   Status load_meta();
   Status check_counts_present();
