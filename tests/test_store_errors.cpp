@@ -67,6 +67,9 @@ TEST_CASE("a creation killed before the key scheme's write is made again; a data
   std::unique_ptr<PatternDb> db;
   Status st = PatternDb::OpenReader(path, &db);
   CHECK(st.is_corruption());  // a reader makes nothing
+  OpenOptions no_create;       // nor a writer not asked to create (repair)
+  st = PatternDb::Open(path, no_create, &db);
+  CHECK(st.is_corruption());
   OpenOptions again = writer_options();
   again.settings.min_played = 3;  // the new run's settings
   st = PatternDb::Open(path, again, &db);
@@ -85,6 +88,71 @@ TEST_CASE("a creation killed before the key scheme's write is made again; a data
   CHECK(st.is_corruption());
   CHECK(st.message().find("no key scheme") != std::string::npos);
   CHECK_FALSE(db);
+}
+
+TEST_CASE("what a creation killed before RocksDB wrote CURRENT left is cleared and the database made; a logged write is not") {
+  TempDir tmp("sgfpat-store-errors");
+  auto leave = [&](const std::string& path, const std::vector<std::pair<std::string, std::string>>& files) {
+    fs::create_directories(path);
+    for (const auto& [name, text] : files) testutil::write_file(path + "/" + name, text);
+  };
+  // The diary's LOG alone (made just before RocksDB opens), then RocksDB's
+  // first files with an empty write-ahead log.
+  leave(tmp / "log-only", {{"LOG", "2026/11/27-10:00:00 opening\n"}});
+  leave(tmp / "first-files", {{"LOG", ""}, {"LOCK", ""}, {"IDENTITY", "0d6e5c9f"}, {"MANIFEST-000001", "cut short"},
+                              {"OPTIONS-000005.dbtmp", "[Version]"}, {"000004.log", ""}});
+  for (const char* name : {"log-only", "first-files"}) {
+    const std::string path = tmp / name;
+    std::unique_ptr<PatternDb> db;
+    Status st = PatternDb::OpenReader(path, &db);
+    CHECK(st.is_not_found());  // a reader clears nothing
+    st = PatternDb::Open(path, writer_options(), &db);
+    REQUIRE_MESSAGE(st.ok(), st.message());
+    db.reset();
+    REQUIRE(PatternDb::OpenReader(path, &db).ok());
+    CHECK(db->game_count() == 0);
+    CHECK_FALSE(fs::exists(path + "/MANIFEST-000001"));
+  }
+  // A write-ahead log with something in it, or another file: refused, kept.
+  leave(tmp / "logged", {{"LOCK", ""}, {"MANIFEST-000001", "x"}, {"000004.log", "a logged write"}});
+  leave(tmp / "other", {{"LOG", ""}, {"notes.txt", "mine"}});
+  std::unique_ptr<PatternDb> db;
+  Status st = PatternDb::Open(tmp / "logged", writer_options(), &db);
+  CHECK(st.is_corruption());
+  CHECK(fs::exists(tmp / "logged/000004.log"));
+  st = PatternDb::Open(tmp / "other", writer_options(), &db);
+  CHECK(st.is_invalid_argument());
+  CHECK(fs::exists(tmp / "other/LOG"));
+
+  // CURRENT written, the column families made one by one: killed after the
+  // first, nothing in it.  With an entry, it is somebody's data: refused.
+  for (const bool with_entry : {false, true}) {
+    const std::string path = tmp / (with_entry ? "cf-entry" : "cf-first");
+    {
+      rocksdb::Options o;
+      o.create_if_missing = true;
+      rocksdb::DB* raw = nullptr;
+      REQUIRE(rocksdb::DB::Open(o, path, &raw).ok());
+      std::unique_ptr<rocksdb::DB> rdb(raw);
+      if (with_entry) REQUIRE(rdb->Put(rocksdb::WriteOptions(), "theirs", "1").ok());
+      REQUIRE(rdb->Close().ok());
+    }
+    st = PatternDb::Open(path, writer_options(), &db);
+    if (!with_entry) {
+      REQUIRE_MESSAGE(st.ok(), st.message());
+      db.reset();
+      REQUIRE(PatternDb::OpenReader(path, &db).ok());
+      db.reset();
+    } else {
+      CHECK(st.is_corruption());
+      CHECK(st.message().find("not made by sgfpat") != std::string::npos);
+      std::string v;
+      rocksdb::DB* raw = nullptr;
+      REQUIRE(rocksdb::DB::OpenForReadOnly(rocksdb::Options(), path, &raw).ok());
+      std::unique_ptr<rocksdb::DB> rdb(raw);
+      CHECK(rdb->Get(rocksdb::ReadOptions(), "theirs", &v).ok());
+    }
+  }
 }
 
 TEST_CASE("a database another process writes: Busy, and a reader still opens it") {

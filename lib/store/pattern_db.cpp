@@ -140,6 +140,35 @@ std::string repair_hint(const std::string& path) {
 // when `may_create`, a new or empty directory.  A directory that holds other
 // files is refused: it is a damaged database (lost CURRENT: creating one
 // would orphan, then delete, its table files) or somebody else's folder.
+// But what a creation killed before RocksDB wrote CURRENT leaves (the
+// diary LOG, LOCK, IDENTITY, a first MANIFEST or OPTIONS file, empty
+// write-ahead logs; no table file) holds nothing: when `may_create` and no
+// process holds its lock, those files are removed and the database made.
+bool locked_by_another_process(const std::string& path);
+
+// True when the database at `path` (column families `names`) has only some
+// of sgfpat's column families and not one entry in them: what a creation
+// killed between RocksDB's CURRENT and its last column family leaves.
+bool interrupted_creation(const std::string& path, const std::vector<std::string>& names) {
+  for (const auto& n : names)
+    if (n != rocksdb::kDefaultColumnFamilyName && n != "games" && n != "counts" && n != "pending" && n != "positions")
+      return false;
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+  for (const auto& n : names) cfs.push_back({n, {}});
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  if (!rocksdb::DB::OpenForReadOnly(rocksdb::DBOptions(), path, cfs, &handles, &raw).ok()) return false;
+  std::unique_ptr<rocksdb::DB> db(raw);
+  bool empty = true;
+  for (auto* h : handles) {
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions(), h));
+    it->SeekToFirst();
+    if (it->Valid() || !it->status().ok()) empty = false;
+  }
+  for (auto* h : handles) db->DestroyColumnFamilyHandle(h);
+  return empty;
+}
+
 Status check_database_dir(const std::string& path, bool may_create, bool* creating) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -148,16 +177,37 @@ Status check_database_dir(const std::string& path, bool may_create, bool* creati
   const bool exists = fs::exists(path, ec);
   if (exists && !fs::is_directory(path, ec))
     return Status::InvalidArgument(path + " is not a directory; --db names a database directory");
-  bool empty = true, rocks_files = false;
+  bool empty = true, rocks_files = false, only_debris = true;
+  std::vector<fs::path> debris;
   if (exists) {
     for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
       empty = false;
       const std::string name = it->path().filename().string();
-      if (name.rfind("MANIFEST-", 0) == 0 || name.ends_with(".sst") || name.ends_with(".log") || name == "IDENTITY" ||
+      const bool log = name.ends_with(".log");
+      if (name.rfind("MANIFEST-", 0) == 0 || name.ends_with(".sst") || log || name == "IDENTITY" ||
           name.rfind("OPTIONS-", 0) == 0)
         rocks_files = true;
+      std::error_code size_ec;
+      const bool is_debris = name == "LOG" || name == "LOG.old" || name == "LOCK" || name == "IDENTITY" ||
+                             name.rfind("MANIFEST-", 0) == 0 || name.rfind("OPTIONS-", 0) == 0 || name.ends_with(".dbtmp") ||
+                             (log && it->is_regular_file(size_ec) && fs::file_size(it->path(), size_ec) == 0 && !size_ec);
+      if (is_debris) debris.push_back(it->path());
+      else only_debris = false;
     }
     if (ec) return Status::IOError("cannot list " + path + ": " + ec.message());
+  }
+  if (!empty && only_debris && !may_create)
+    return Status::NotFound("no pattern database at " + path + " (its creation was interrupted: `sgfpat ingest --db " +
+                            path + "` makes it)");
+  if (!empty && only_debris) {
+    if (locked_by_another_process(path))
+      return Status::Busy("database " + path + " is being created by another process");
+    for (const fs::path& f : debris) {
+      fs::remove(f, ec);
+      if (ec) return Status::IOError("cannot remove " + f.string() + " (left by an interrupted creation): " + ec.message());
+    }
+    *creating = true;
+    return Status::OK();
   }
   if (rocks_files)
     return Status::Corruption("database " + path + " has lost its CURRENT file; nothing was changed (" + repair_hint(path) +
@@ -298,13 +348,24 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
     for (const auto& n : names)
       if (n != "pending" && n != "positions") required.push_back(n);
     std::sort(required.begin(), required.end());
+    if (required != std::vector<std::string>{"counts", rocksdb::kDefaultColumnFamilyName, "games"} &&
+        options.create_if_missing && !options.secondary && interrupted_creation(path, names)) {
+      // RocksDB makes the column families one by one once CURRENT is
+      // written: a kill in between leaves some of them, all empty.
+      rocksdb::Status d = rocksdb::DestroyDB(path, rocksdb::Options());
+      if (!d.ok()) return from_rocks(d, "clearing the interrupted creation of " + path);
+      where = check_database_dir(path, true, &creating);
+      if (!where.ok()) return where;
+      names.clear();
+      required = {"counts", rocksdb::kDefaultColumnFamilyName, "games"};
+    }
     if (required != std::vector<std::string>{"counts", rocksdb::kDefaultColumnFamilyName, "games"}) {
       std::string list;
       for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
       return Status::Corruption("database " + path + " was not made by sgfpat (its column families are " + list +
                                 "); nothing was changed. Give --db a new or empty directory");
     }
-    opts.create_if_missing = false;
+    if (!creating) opts.create_if_missing = false;
   }
   auto present = [&](const char* name) {
     return !options.secondary || std::find(names.begin(), names.end(), name) != names.end();
@@ -349,7 +410,7 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   // Settings: recorded at creation, checked at every later open.
   std::string recorded;
   s = db->db_->Get(rocksdb::ReadOptions(), db->cf_[kMeta], "scheme", &recorded);
-  if (s.IsNotFound() && !options.secondary && !creating) {
+  if (s.IsNotFound() && options.create_if_missing && !options.secondary && !creating) {
     // Killed between RocksDB making its files and the key scheme's write:
     // an interrupted creation holds no entry at all (a database that lost
     // only its meta data still holds games or counts, and is reported).

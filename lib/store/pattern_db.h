@@ -84,10 +84,12 @@ class PatternDb {
   ~PatternDb();
   // Opens the database at `path`; creates one only in a new or empty
   // directory when create_if_missing (a directory holding other files, or a
-  // database that lost its CURRENT file, is refused: nothing is written).
-  // An existing database must be sgfpat's (its column families and key
-  // scheme; a writer makes one again that has no key scheme and no entry
-  // at all: its creation was interrupted), and a reader checks that the counts' table files hold what the
+  // database that lost its CURRENT file, is refused: nothing is written;
+  // what a creation killed early left, without a table file or a logged
+  // write, is cleared and the database made).  An existing database must
+  // be sgfpat's (its column families and key scheme; with
+  // create_if_missing, one with no key scheme and no entry at all, a
+  // creation killed before its first write, is made again), and a reader checks that the counts' table files hold what the
   // last count reported (Corruption otherwise).  Refuses one whose recorded
   // settings differ from options.settings when check_settings is set
   // (InvalidArgument).  Codes: NotFound (no database there), Busy (another
