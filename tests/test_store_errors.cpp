@@ -113,6 +113,38 @@ TEST_CASE("what a creation killed before RocksDB wrote CURRENT left is cleared a
     CHECK(db->game_count() == 0);
     CHECK_FALSE(fs::exists(path + "/MANIFEST-000001"));
   }
+  // Another process holding the leftover's lock is creating it: Busy,
+  // nothing removed.
+  leave(tmp / "locked", {{"LOG", ""}, {"LOCK", ""}, {"MANIFEST-000001", "x"}});
+  {
+    int ready[2];
+    REQUIRE(::pipe(ready) == 0);
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      const int fd = ::open((tmp / "locked/LOCK").c_str(), O_RDWR);
+      struct flock fl {};
+      fl.l_type = F_WRLCK;
+      fl.l_whence = SEEK_SET;
+      const char ok = (fd >= 0 && ::fcntl(fd, F_SETLK, &fl) == 0) ? 'y' : 'n';
+      if (::write(ready[1], &ok, 1) != 1) ::_exit(1);
+      ::pause();
+      ::_exit(0);
+    }
+    char ok = 0;
+    REQUIRE(::read(ready[0], &ok, 1) == 1);
+    REQUIRE(ok == 'y');
+    std::unique_ptr<PatternDb> db;
+    Status st = PatternDb::Open(tmp / "locked", writer_options(), &db);
+    CHECK(st.is_busy());
+    CHECK(fs::exists(tmp / "locked/MANIFEST-000001"));
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+    ::close(ready[0]);
+    ::close(ready[1]);
+    st = PatternDb::Open(tmp / "locked", writer_options(), &db);
+    CHECK_MESSAGE(st.ok(), st.message());
+  }
   // A write-ahead log with something in it, or another file: refused, kept.
   leave(tmp / "logged", {{"LOCK", ""}, {"MANIFEST-000001", "x"}, {"000004.log", "a logged write"}});
   leave(tmp / "other", {{"LOG", ""}, {"notes.txt", "mine"}});

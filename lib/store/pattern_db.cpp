@@ -141,7 +141,7 @@ std::string repair_hint(const std::string& path) {
 // files is refused: it is a damaged database (lost CURRENT: creating one
 // would orphan, then delete, its table files) or somebody else's folder.
 // But what a creation killed before RocksDB wrote CURRENT leaves (the
-// diary LOG, LOCK, IDENTITY, a first MANIFEST or OPTIONS file, empty
+// diary LOG, LOCK, IDENTITY, the first MANIFEST, temporary files, empty
 // write-ahead logs; no table file) holds nothing: when `may_create` and no
 // process holds its lock, those files are removed and the database made.
 bool locked_by_another_process(const std::string& path);
@@ -157,7 +157,12 @@ bool interrupted_creation(const std::string& path, const std::vector<std::string
   for (const auto& n : names) cfs.push_back({n, {}});
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
-  if (!rocksdb::DB::OpenForReadOnly(rocksdb::DBOptions(), path, cfs, &handles, &raw).ok()) return false;
+  // As strict as the writer: a damaged log must fail the open, not end its
+  // replay early and make the database look empty.
+  rocksdb::DBOptions strict;
+  strict.paranoid_checks = true;
+  strict.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
+  if (!rocksdb::DB::OpenForReadOnly(strict, path, cfs, &handles, &raw).ok()) return false;
   std::unique_ptr<rocksdb::DB> db(raw);
   bool empty = true;
   for (auto* h : handles) {
@@ -189,7 +194,7 @@ Status check_database_dir(const std::string& path, bool may_create, bool* creati
         rocks_files = true;
       std::error_code size_ec;
       const bool is_debris = name == "LOG" || name == "LOG.old" || name == "LOCK" || name == "IDENTITY" ||
-                             name.rfind("MANIFEST-", 0) == 0 || name.rfind("OPTIONS-", 0) == 0 || name.ends_with(".dbtmp") ||
+                             name == "MANIFEST-000001" || name.ends_with(".dbtmp") ||
                              (log && it->is_regular_file(size_ec) && fs::file_size(it->path(), size_ec) == 0 && !size_ec);
       if (is_debris) debris.push_back(it->path());
       else only_debris = false;
@@ -200,12 +205,25 @@ Status check_database_dir(const std::string& path, bool may_create, bool* creati
     return Status::NotFound("no pattern database at " + path + " (its creation was interrupted: `sgfpat ingest --db " +
                             path + "` makes it)");
   if (!empty && only_debris) {
-    if (locked_by_another_process(path))
+    // Cleared under RocksDB's own lock (an fcntl lock on LOCK, which stays):
+    // a process creating the database meanwhile either holds it (Busy
+    // here) or waits for it (Busy there), never loses files to this one.
+    const int fd = ::open((path + "/LOCK").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return Status::IOError("cannot open " + path + "/LOCK: " + std::strerror(errno));
+    struct flock fl {};
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    if (::fcntl(fd, F_SETLK, &fl) != 0) {
+      ::close(fd);
       return Status::Busy("database " + path + " is being created by another process");
-    for (const fs::path& f : debris) {
-      fs::remove(f, ec);
-      if (ec) return Status::IOError("cannot remove " + f.string() + " (left by an interrupted creation): " + ec.message());
     }
+    for (const fs::path& f : debris) {
+      if (f.filename() == "LOCK") continue;
+      fs::remove(f, ec);
+      if (ec) break;
+    }
+    ::close(fd);  // releases the lock
+    if (ec) return Status::IOError("cannot clear " + path + " (left by an interrupted creation): " + ec.message());
     *creating = true;
     return Status::OK();
   }
@@ -352,6 +370,8 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
         options.create_if_missing && !options.secondary && interrupted_creation(path, names)) {
       // RocksDB makes the column families one by one once CURRENT is
       // written: a kill in between leaves some of them, all empty.
+      if (locked_by_another_process(path))
+        return Status::Busy("database " + path + " is being created by another process");
       rocksdb::Status d = rocksdb::DestroyDB(path, rocksdb::Options());
       if (!d.ok()) return from_rocks(d, "clearing the interrupted creation of " + path);
       where = check_database_dir(path, true, &creating);
