@@ -136,14 +136,6 @@ std::string repair_hint(const std::string& path) {
   return "run `sgfpat repair --db " + path + "` to recover what is readable, or restore a backup";
 }
 
-// Where a database may be opened: one that exists (CURRENT present), or,
-// when `may_create`, a new or empty directory.  A directory that holds other
-// files is refused: it is a damaged database (lost CURRENT: creating one
-// would orphan, then delete, its table files) or somebody else's folder.
-// But what a creation killed before RocksDB wrote CURRENT leaves (the
-// diary LOG, LOCK, IDENTITY, the first MANIFEST, temporary files, empty
-// write-ahead logs; no table file) holds nothing: when `may_create` and no
-// process holds its lock, those files are removed and the database made.
 bool locked_by_another_process(const std::string& path);
 
 // True when the database at `path` (column families `names`) has only some
@@ -174,6 +166,14 @@ bool interrupted_creation(const std::string& path, const std::vector<std::string
   return empty;
 }
 
+// Where a database may be opened: one that exists (CURRENT present), or,
+// when `may_create`, a new or empty directory.  A directory that holds other
+// files is refused: it is a damaged database (lost CURRENT: creating one
+// would orphan, then delete, its table files) or somebody else's folder.
+// But what a creation killed before RocksDB wrote CURRENT leaves (the
+// diary LOG, LOCK, IDENTITY, the first MANIFEST, temporary files, empty
+// write-ahead logs; no table file) holds nothing: when `may_create` and no
+// process holds its lock, those files are removed and the database made.
 Status check_database_dir(const std::string& path, bool may_create, bool* creating) {
   namespace fs = std::filesystem;
   std::error_code ec;
