@@ -138,6 +138,19 @@ std::string repair_hint(const std::string& path) {
 
 bool locked_by_another_process(const std::string& path);
 
+// Whether not one of `cfs` holds an entry (an unreadable one: the error).
+rocksdb::Status holds_no_entry(rocksdb::DB& db, const std::vector<rocksdb::ColumnFamilyHandle*>& cfs, bool* empty) {
+  *empty = false;
+  for (rocksdb::ColumnFamilyHandle* cf : cfs) {
+    std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(rocksdb::ReadOptions(), cf));
+    it->SeekToFirst();
+    if (!it->status().ok()) return it->status();
+    if (it->Valid()) return rocksdb::Status::OK();
+  }
+  *empty = true;
+  return rocksdb::Status::OK();
+}
+
 // True when the database at `path` (column families `names`) has only some
 // of sgfpat's column families and not one entry in them: what a creation
 // killed between RocksDB's CURRENT and its last column family leaves.
@@ -156,14 +169,10 @@ bool interrupted_creation(const std::string& path, const std::vector<std::string
   strict.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
   if (!rocksdb::DB::OpenForReadOnly(strict, path, cfs, &handles, &raw).ok()) return false;
   std::unique_ptr<rocksdb::DB> db(raw);
-  bool empty = true;
-  for (auto* h : handles) {
-    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions(), h));
-    it->SeekToFirst();
-    if (it->Valid() || !it->status().ok()) empty = false;
-  }
+  bool empty = false;
+  const bool readable = holds_no_entry(*db, handles, &empty).ok();
   for (auto* h : handles) db->DestroyColumnFamilyHandle(h);
-  return empty;
+  return readable && empty;
 }
 
 // Where a database may be opened: one that exists (CURRENT present), or,
@@ -435,8 +444,8 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
     // an interrupted creation holds no entry at all (a database that lost
     // only its meta data still holds games or counts, and is reported).
     bool empty = false;
-    Status e = db->holds_nothing(&empty);
-    if (!e.ok()) return e;
+    const rocksdb::Status e = holds_no_entry(*db->db_, db->cf_, &empty);
+    if (!e.ok()) return from_rocks(e, "reading database " + path);
     creating = empty;
   }
   if (s.IsNotFound()) {
@@ -523,18 +532,6 @@ Status PatternDb::check_games_present() {
     return Status::Corruption("database " + path_ + ": its games hold " + std::to_string(have) +
                               " records but it recorded " + std::to_string(game_count_) +
                               " stored games: table files are missing or damaged (" + repair_hint(path_) + ")");
-  return Status::OK();
-}
-
-Status PatternDb::holds_nothing(bool* empty) {
-  *empty = false;
-  for (rocksdb::ColumnFamilyHandle* cf : cf_) {
-    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), cf));
-    it->SeekToFirst();
-    if (!it->status().ok()) return from_rocks(it->status(), "reading database " + path_);
-    if (it->Valid()) return Status::OK();
-  }
-  *empty = true;
   return Status::OK();
 }
 

@@ -216,9 +216,6 @@ class PatternDb {
   Status load_meta();
   Status check_counts_present();
   Status check_games_present();
-  // *empty: no column family holds an entry (a creation interrupted
-  // before its first write).
-  Status holds_nothing(bool* empty);
   // Entries of a family's table files and memtables (false: unreadable).
   bool entries_in(rocksdb::ColumnFamilyHandle* cf, uint64_t* have);
   // The recorded summary's reported patterns per level (index level-1);
