@@ -43,6 +43,44 @@ void make_db(const std::string& path) {
 }
 
 
+// A child process holding the fcntl write lock RocksDB's writer takes on
+// the database's LOCK file, as a process creating the database does, until
+// destroyed.
+class LockHolder {
+ public:
+  explicit LockHolder(const std::string& path) {
+    int ready[2];
+    REQUIRE(::pipe(ready) == 0);
+    child_ = ::fork();
+    REQUIRE(child_ >= 0);
+    if (child_ == 0) {
+      const int fd = ::open((path + "/LOCK").c_str(), O_RDWR | O_CREAT, 0644);
+      struct flock fl {};
+      fl.l_type = F_WRLCK;
+      fl.l_whence = SEEK_SET;
+      const char ok = (fd >= 0 && ::fcntl(fd, F_SETLK, &fl) == 0) ? 'y' : 'n';
+      if (::write(ready[1], &ok, 1) != 1) ::_exit(1);
+      ::pause();
+      ::_exit(0);
+    }
+    char ok = 0;
+    const bool got = ::read(ready[0], &ok, 1) == 1;
+    ::close(ready[0]);
+    ::close(ready[1]);
+    REQUIRE(got);
+    REQUIRE(ok == 'y');
+  }
+  ~LockHolder() {
+    ::kill(child_, SIGKILL);
+    ::waitpid(child_, nullptr, 0);
+  }
+  LockHolder(const LockHolder&) = delete;
+  LockHolder& operator=(const LockHolder&) = delete;
+
+ private:
+  pid_t child_ = -1;
+};
+
 }  // namespace
 
 TEST_CASE("no database at the path: NotFound") {
@@ -117,31 +155,12 @@ TEST_CASE("what a creation killed before RocksDB wrote CURRENT left is cleared a
   // nothing removed.
   leave(tmp / "locked", {{"LOG", ""}, {"LOCK", ""}, {"MANIFEST-000001", "x"}});
   {
-    int ready[2];
-    REQUIRE(::pipe(ready) == 0);
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-      const int fd = ::open((tmp / "locked/LOCK").c_str(), O_RDWR);
-      struct flock fl {};
-      fl.l_type = F_WRLCK;
-      fl.l_whence = SEEK_SET;
-      const char ok = (fd >= 0 && ::fcntl(fd, F_SETLK, &fl) == 0) ? 'y' : 'n';
-      if (::write(ready[1], &ok, 1) != 1) ::_exit(1);
-      ::pause();
-      ::_exit(0);
-    }
-    char ok = 0;
-    REQUIRE(::read(ready[0], &ok, 1) == 1);
-    REQUIRE(ok == 'y');
+    auto holder = std::make_unique<LockHolder>(tmp / "locked");
     std::unique_ptr<PatternDb> db;
     Status st = PatternDb::Open(tmp / "locked", writer_options(), &db);
     CHECK(st.is_busy());
     CHECK(fs::exists(tmp / "locked/MANIFEST-000001"));
-    ::kill(child, SIGKILL);
-    ::waitpid(child, nullptr, 0);
-    ::close(ready[0]);
-    ::close(ready[1]);
+    holder.reset();
     st = PatternDb::Open(tmp / "locked", writer_options(), &db);
     CHECK_MESSAGE(st.ok(), st.message());
   }
@@ -185,6 +204,68 @@ TEST_CASE("what a creation killed before RocksDB wrote CURRENT left is cleared a
       CHECK(rdb->Get(rocksdb::ReadOptions(), "theirs", &v).ok());
     }
   }
+}
+
+TEST_CASE("a reader of a database another process is still creating: Busy, not damage; the same leftovers unlocked are reported") {
+  TempDir tmp("sgfpat-store-errors");
+  // The three states a creation passes through before its first write:
+  // RocksDB's first files without CURRENT, some of the column families,
+  // all of them without the key scheme.
+  const std::string first = tmp / "first-files";
+  fs::create_directories(first);
+  for (const char* name : {"LOG", "LOCK", "000004.log"}) testutil::write_file(first + "/" + name, "");
+  testutil::write_file(first + "/MANIFEST-000001", "x");
+  const std::string partial = tmp / "partial";
+  {
+    rocksdb::Options o;
+    o.create_if_missing = true;
+    rocksdb::DB* raw = nullptr;
+    REQUIRE(rocksdb::DB::Open(o, partial, &raw).ok());
+    std::unique_ptr<rocksdb::DB> rdb(raw);
+    REQUIRE(rdb->Close().ok());
+  }
+  const std::string unschemed = tmp / "unschemed";
+  {
+    std::unique_ptr<PatternDb> db;
+    REQUIRE(PatternDb::Open(unschemed, writer_options(), &db).ok());
+  }
+  testutil::delete_raw(unschemed, rocksdb::kDefaultColumnFamilyName, "scheme");
+  testutil::delete_raw(unschemed, rocksdb::kDefaultColumnFamilyName, "position_index");
+  for (const std::string& path : {first, partial, unschemed}) {
+    CAPTURE(path);
+    std::unique_ptr<PatternDb> db;
+    {
+      LockHolder creator(path);
+      Status st = PatternDb::OpenReader(path, &db);
+      CHECK_MESSAGE(st.is_busy(), st.message());
+      CHECK(st.message().find("being created") != std::string::npos);
+      OpenOptions no_create;  // nor a writer not asked to create (repair)
+      st = PatternDb::Open(path, no_create, &db);
+      CHECK_MESSAGE(st.is_busy(), st.message());
+      CHECK_FALSE(db);
+    }
+    // Nobody holds it: what a kill left, reported as before.
+    Status st = PatternDb::OpenReader(path, &db);
+    CHECK_FALSE(st.is_busy());
+    CHECK((path == first ? st.is_not_found() : st.is_corruption()));
+  }
+  // A database with an entry under another process's lock is no creation:
+  // it is still reported for what it is.
+  const std::string theirs = tmp / "theirs";
+  {
+    rocksdb::Options o;
+    o.create_if_missing = true;
+    rocksdb::DB* raw = nullptr;
+    REQUIRE(rocksdb::DB::Open(o, theirs, &raw).ok());
+    std::unique_ptr<rocksdb::DB> rdb(raw);
+    REQUIRE(rdb->Put(rocksdb::WriteOptions(), "theirs", "1").ok());
+    REQUIRE(rdb->Close().ok());
+  }
+  LockHolder other(theirs);
+  std::unique_ptr<PatternDb> db;
+  Status st = PatternDb::OpenReader(theirs, &db);
+  CHECK(st.is_corruption());
+  CHECK(st.message().find("not made by sgfpat") != std::string::npos);
 }
 
 TEST_CASE("a database another process writes: Busy, and a reader still opens it") {

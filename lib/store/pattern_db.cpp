@@ -138,6 +138,13 @@ std::string repair_hint(const std::string& path) {
 
 bool locked_by_another_process(const std::string& path);
 
+// What a process opening a database finds while another process is still
+// making it (its lock held, no entry yet): Busy, so that a reader or a
+// second writer is told to wait rather than that the database is damaged.
+Status being_created(const std::string& path) {
+  return Status::Busy("database " + path + " is being created by another process; try again when it is done");
+}
+
 // Whether not one of `cfs` holds an entry (an unreadable one: the error).
 rocksdb::Status holds_no_entry(rocksdb::DB& db, const std::vector<rocksdb::ColumnFamilyHandle*>& cfs, bool* empty) {
   *empty = false;
@@ -210,8 +217,9 @@ Status check_database_dir(const std::string& path, bool may_create, bool* creati
     }
     if (ec) return Status::IOError("cannot list " + path + ": " + ec.message());
   }
+  if (!empty && only_debris && !may_create && locked_by_another_process(path)) return being_created(path);
   if (!empty && only_debris && !may_create)
-    return Status::NotFound("no pattern database at " + path + " (its creation was interrupted: `sgfpat ingest --db " +
+    return Status::NotFound("no pattern database at " + path + " (its creation was interrupted or has not finished: `sgfpat ingest --db " +
                             path + "` makes it)");
   if (!empty && only_debris) {
     // Cleared under RocksDB's own lock (an fcntl lock on LOCK, which stays):
@@ -224,7 +232,7 @@ Status check_database_dir(const std::string& path, bool may_create, bool* creati
     fl.l_whence = SEEK_SET;
     if (::fcntl(fd, F_SETLK, &fl) != 0) {
       ::close(fd);
-      return Status::Busy("database " + path + " is being created by another process");
+      return being_created(path);
     }
     for (const fs::path& f : debris) {
       if (f.filename() == "LOCK") continue;
@@ -260,6 +268,24 @@ bool locked_by_another_process(const std::string& path) {
   const bool held = ::fcntl(fd, F_GETLK, &probe) == 0 && probe.l_type != F_UNLCK;
   ::close(fd);
   return held;
+}
+
+// Whether the database's column families are no longer `opened` (a reader
+// lists them, then opens those): a writer made one in between, which the
+// reader's catch-up then finds in the MANIFEST and reports as Corruption.
+bool column_families_changed(const rocksdb::DBOptions& opts, const std::string& path,
+                             std::vector<std::string> opened) {
+  std::vector<std::string> now;
+  if (!rocksdb::DB::ListColumnFamilies(opts, path, &now).ok()) return false;
+  std::sort(opened.begin(), opened.end());
+  std::sort(now.begin(), now.end());
+  return now != opened;
+}
+
+Status changed_while_opened(const std::string& path) {
+  return Status::Busy("database " + path +
+                      " gained column families while this reader opened it (another process is creating or "
+                      "upgrading it); try again");
 }
 
 // A meta value written by u64_string().
@@ -379,8 +405,7 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
         options.create_if_missing && !options.secondary && interrupted_creation(path, names)) {
       // RocksDB makes the column families one by one once CURRENT is
       // written: a kill in between leaves some of them, all empty.
-      if (locked_by_another_process(path))
-        return Status::Busy("database " + path + " is being created by another process");
+      if (locked_by_another_process(path)) return being_created(path);
       rocksdb::Status d = rocksdb::DestroyDB(path, rocksdb::Options());
       if (!d.ok()) return from_rocks(d, "clearing the interrupted creation of " + path);
       where = check_database_dir(path, true, &creating);
@@ -389,6 +414,8 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
       required = {"counts", rocksdb::kDefaultColumnFamilyName, "games"};
     }
     if (required != std::vector<std::string>{"counts", rocksdb::kDefaultColumnFamilyName, "games"}) {
+      // A reader's look while another process makes the column families.
+      if (locked_by_another_process(path) && interrupted_creation(path, names)) return being_created(path);
       std::string list;
       for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
       return Status::Corruption("database " + path + " was not made by sgfpat (its column families are " + list +
@@ -418,6 +445,7 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
     if (s.ok()) {
       db->db_.reset(raw);
       s = raw->TryCatchUpWithPrimary();
+      if (s.IsCorruption() && column_families_changed(opts, path, names)) return changed_while_opened(path);
     }
   } else {
     std::error_code ec;
@@ -449,6 +477,12 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
     creating = empty;
   }
   if (s.IsNotFound()) {
+    if ((options.secondary || !options.create_if_missing) && locked_by_another_process(path)) {
+      // Another process made RocksDB's files and has not written the key
+      // scheme yet (its first write).
+      bool empty = false;
+      if (holds_no_entry(*db->db_, db->cf_, &empty).ok() && empty) return being_created(path);
+    }
     if (options.secondary || !creating)
       return Status::Corruption("database " + path + " has no key scheme: its meta data is lost or it was not made by sgfpat; nothing was changed (" + repair_hint(path) + ")");
     db->settings_ = options.settings;
@@ -485,6 +519,8 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
     for (int i = 0; i < 100; ++i) {
       uint32_t gen = db->generation_;
       s = db->db_->TryCatchUpWithPrimary();
+      if (s.IsCorruption() && options.secondary && column_families_changed(opts, path, names))
+        return changed_while_opened(path);
       if (!s.ok()) return from_rocks(s, "catching up with the writer");
       st = db->load_meta();
       if (!st.ok()) return st;
