@@ -215,8 +215,19 @@ TEST_CASE("exact search finds a position stored under each of the 8 symmetries, 
 TEST_CASE("a database stored without the index gets it built, equal to the one kept by ingest") {
   TempDir dir("sgfpat-search");
   std::vector<Game> games = corpus_games(20, 15);
+  // The ingest also meets duplicates (within a batch of 7 and across
+  // batches) and an illegal game, whose replays gather index entries that
+  // must not stay.
+  std::vector<Game> offered = games;
+  offered.insert(offered.begin() + 3, games[1]);
+  offered.push_back(games[2]);
+  Game illegal = games[4];
+  illegal.actions.push_back(illegal.actions.back());  // a stone on an occupied point
+  illegal.actions.back().color = opponent(illegal.actions.back().color);
+  offered.insert(offered.begin() + 9, illegal);
   auto kept = open_db(dir / "kept");
-  import(kept.get(), games);
+  import(kept.get(), offered);
+  CHECK(kept->game_count() == games.size());
   auto bare = open_db(dir / "bare");
   std::vector<std::pair<Fingerprint, std::string>> records;
   for (const Game& g : games) records.emplace_back(game_fingerprint(g), encode_game(g));

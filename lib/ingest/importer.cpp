@@ -40,9 +40,20 @@ Status Importer::add(const Game& game, AddOutcome* outcome, std::string* problem
     *outcome = AddOutcome::Elsewhere;
     return Status::OK();
   }
-  Board board;
+  // One replay both checks the moves and, when the index is kept in step
+  // (it is only when complete; else it is built whole), gathers the game's
+  // index entries, taken back if the game turns out a duplicate (they would
+  // only write its keys again).
+  const bool indexed = db_->has_position_index();
+  const size_t indexed_before = batch_positions_.size();
   ReplayResult result;
-  Status legal = replay(game, &board, &result);
+  Status legal;
+  if (indexed) {
+    legal = position_entries(game, fp, &batch_positions_, &result);
+  } else {
+    Board board;
+    legal = replay(game, &board, &result);
+  }
   if (!legal.ok()) {
     ++stats_.rejected;
     *outcome = AddOutcome::Rejected;
@@ -58,12 +69,8 @@ Status Importer::add(const Game& game, AddOutcome* outcome, std::string* problem
   if (found) {
     ++stats_.duplicates;
     *outcome = AddOutcome::Duplicate;
+    if (indexed) batch_positions_.resize(indexed_before);
     return Status::OK();
-  }
-  // The index is kept in step only when it is complete (else it is built whole).
-  if (db_->has_position_index()) {
-    Status s = position_entries(game, fp, &batch_positions_);
-    if (!s.ok()) return s;
   }
   batch_.emplace_back(fp, encode_game(game));
   in_batch_.insert(fp);

@@ -59,13 +59,18 @@ class Indexer : public StoneFollower {
 
 }  // namespace
 
-Status position_entries(const Game& game, const Fingerprint& fp, PositionEntries* entries) {
+Status position_entries(const Game& game, const Fingerprint& fp, PositionEntries* entries, ReplayResult* result) {
+  const size_t before = entries->size();
   Indexer indexer(fp, game.info.winner(), entries);
   indexer.begin(game.info.size);
   Board board;
   ReplayResult rr;
   Status st = replay(game, &board, &rr, &indexer);
-  if (!st.ok()) return st;
+  if (result) *result = rr;
+  if (!st.ok()) {
+    entries->resize(before);
+    return st;
+  }
   indexer.end(rr.moves_played, rr.to_move);
   return Status::OK();
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "board/board.h"
+#include "board/replay.h"
 #include "core/status.h"
 #include "search/position_hit.h"
 #include "sgf/game.h"
@@ -22,9 +23,11 @@
 
 namespace sgfpat {
 
-// Appends the index entries of every position of `game` (which must replay
-// legally) to *entries.
-Status position_entries(const Game& game, const Fingerprint& fp, PositionEntries* entries);
+// Appends the index entries of every position of `game` to *entries.  A
+// game that does not replay legally returns replay()'s error, with *result
+// (if given) saying where, and leaves *entries as it was.
+Status position_entries(const Game& game, const Fingerprint& fp, PositionEntries* entries,
+                        ReplayResult* result = nullptr);
 
 // Builds the index of a database whose games are not all indexed (stored
 // by an sgfpat without it); `progress` gets games done and the total.
