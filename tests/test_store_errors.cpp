@@ -49,17 +49,19 @@ void make_db(const std::string& path) {
 class LockHolder {
  public:
   explicit LockHolder(const std::string& path) {
+    const std::string lock = path + "/LOCK";  // before the fork: the child only makes system calls
     int ready[2];
     REQUIRE(::pipe(ready) == 0);
     child_ = ::fork();
     REQUIRE(child_ >= 0);
     if (child_ == 0) {
-      const int fd = ::open((path + "/LOCK").c_str(), O_RDWR | O_CREAT, 0644);
+      const int fd = ::open(lock.c_str(), O_RDWR | O_CREAT, 0644);
       struct flock fl {};
       fl.l_type = F_WRLCK;
       fl.l_whence = SEEK_SET;
-      const char ok = (fd >= 0 && ::fcntl(fd, F_SETLK, &fl) == 0) ? 'y' : 'n';
-      if (::write(ready[1], &ok, 1) != 1) ::_exit(1);
+      const bool locked = fd >= 0 && ::fcntl(fd, F_SETLK, &fl) == 0;
+      const char ok = locked ? 'y' : 'n';
+      if (::write(ready[1], &ok, 1) != 1 || !locked) ::_exit(1);
       ::pause();
       ::_exit(0);
     }
@@ -67,17 +69,21 @@ class LockHolder {
     const bool got = ::read(ready[0], &ok, 1) == 1;
     ::close(ready[0]);
     ::close(ready[1]);
+    if (!got || ok != 'y') stop();  // the destructor will not run
     REQUIRE(got);
     REQUIRE(ok == 'y');
   }
-  ~LockHolder() {
-    ::kill(child_, SIGKILL);
-    ::waitpid(child_, nullptr, 0);
-  }
+  ~LockHolder() { stop(); }
   LockHolder(const LockHolder&) = delete;
   LockHolder& operator=(const LockHolder&) = delete;
 
  private:
+  void stop() {
+    if (child_ <= 0) return;
+    ::kill(child_, SIGKILL);
+    ::waitpid(child_, nullptr, 0);
+    child_ = -1;
+  }
   pid_t child_ = -1;
 };
 
@@ -250,7 +256,18 @@ TEST_CASE("a reader of a database another process is still creating: Busy, not d
     CHECK((path == first ? st.is_not_found() : st.is_corruption()));
   }
   // A database with an entry under another process's lock is no creation:
-  // it is still reported for what it is.
+  // it is still reported for what it is (here: sgfpat's, its key scheme
+  // lost, its counts there; then another program's).
+  const std::string lost = tmp / "lost";
+  make_db(lost);
+  testutil::delete_raw(lost, rocksdb::kDefaultColumnFamilyName, "scheme");
+  {
+    LockHolder writer(lost);
+    std::unique_ptr<PatternDb> db;
+    Status st = PatternDb::OpenReader(lost, &db);
+    CHECK_MESSAGE(st.is_corruption(), st.message());
+    CHECK(st.message().find("no key scheme") != std::string::npos);
+  }
   const std::string theirs = tmp / "theirs";
   {
     rocksdb::Options o;

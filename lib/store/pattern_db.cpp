@@ -259,6 +259,8 @@ Status check_database_dir(const std::string& path, bool may_create, bool* creati
 // True when another process holds the write lock RocksDB takes on the
 // database's LOCK file (an fcntl lock: RocksDB reports a failure to take it
 // as a plain IOError, so this asks the kernel who holds it instead).
+// Never called by a process holding that lock: fcntl locks are per process,
+// and closing the probe's descriptor would release it.
 bool locked_by_another_process(const std::string& path) {
   const int fd = ::open((path + "/LOCK").c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
@@ -271,7 +273,7 @@ bool locked_by_another_process(const std::string& path) {
 }
 
 // Whether the database's column families are no longer `opened` (a reader
-// lists them, then opens those): a writer made one in between, which the
+// lists them, then opens those): a writer made one in between, which a
 // reader's catch-up then finds in the MANIFEST and reports as Corruption.
 bool column_families_changed(const rocksdb::DBOptions& opts, const std::string& path,
                              std::vector<std::string> opened) {
@@ -284,7 +286,7 @@ bool column_families_changed(const rocksdb::DBOptions& opts, const std::string& 
 
 Status changed_while_opened(const std::string& path) {
   return Status::Busy("database " + path +
-                      " gained column families while this reader opened it (another process is creating or "
+                      " changed its column families while this reader opened it (another process is creating or "
                       "upgrading it); try again");
 }
 
@@ -401,21 +403,25 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
     for (const auto& n : names)
       if (n != "pending" && n != "positions") required.push_back(n);
     std::sort(required.begin(), required.end());
-    if (required != std::vector<std::string>{"counts", rocksdb::kDefaultColumnFamilyName, "games"} &&
-        options.create_if_missing && !options.secondary && interrupted_creation(path, names)) {
+    const std::vector<std::string> all = {"counts", rocksdb::kDefaultColumnFamilyName, "games"};
+    if (required != all) {
       // RocksDB makes the column families one by one once CURRENT is
-      // written: a kill in between leaves some of them, all empty.
-      if (locked_by_another_process(path)) return being_created(path);
-      rocksdb::Status d = rocksdb::DestroyDB(path, rocksdb::Options());
-      if (!d.ok()) return from_rocks(d, "clearing the interrupted creation of " + path);
-      where = check_database_dir(path, true, &creating);
-      if (!where.ok()) return where;
-      names.clear();
-      required = {"counts", rocksdb::kDefaultColumnFamilyName, "games"};
+      // written: a kill in between leaves some of them, all empty, and so
+      // does a creation still going on.  The lock tells the two apart; a
+      // creation may also finish between the listing and the look.
+      const bool partial = interrupted_creation(path, names);
+      if (locked_by_another_process(path) && (partial || column_families_changed(opts, path, names)))
+        return being_created(path);
+      if (partial && options.create_if_missing && !options.secondary) {
+        rocksdb::Status d = rocksdb::DestroyDB(path, rocksdb::Options());
+        if (!d.ok()) return from_rocks(d, "clearing the interrupted creation of " + path);
+        where = check_database_dir(path, true, &creating);
+        if (!where.ok()) return where;
+        names.clear();
+        required = all;
+      }
     }
-    if (required != std::vector<std::string>{"counts", rocksdb::kDefaultColumnFamilyName, "games"}) {
-      // A reader's look while another process makes the column families.
-      if (locked_by_another_process(path) && interrupted_creation(path, names)) return being_created(path);
+    if (required != all) {
       std::string list;
       for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
       return Status::Corruption("database " + path + " was not made by sgfpat (its column families are " + list +
@@ -477,7 +483,9 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
     creating = empty;
   }
   if (s.IsNotFound()) {
-    if ((options.secondary || !options.create_if_missing) && locked_by_another_process(path)) {
+    // A reader only: a writer holds the lock itself (and probing it would
+    // release it, fcntl locks being per process).
+    if (options.secondary && locked_by_another_process(path)) {
       // Another process made RocksDB's files and has not written the key
       // scheme yet (its first write).
       bool empty = false;
@@ -519,7 +527,7 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
     for (int i = 0; i < 100; ++i) {
       uint32_t gen = db->generation_;
       s = db->db_->TryCatchUpWithPrimary();
-      if (s.IsCorruption() && options.secondary && column_families_changed(opts, path, names))
+      if (s.IsCorruption() && column_families_changed(opts, path, names))
         return changed_while_opened(path);
       if (!s.ok()) return from_rocks(s, "catching up with the writer");
       st = db->load_meta();
