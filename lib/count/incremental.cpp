@@ -101,7 +101,12 @@ Status count_catchup(const KeyScheme& scheme, const GameSource& source, uint64_t
   if (CatchupTable::bytes_for(n) + CatchupTable::copy_bytes_for(c) * size_t(threads - 1) > budget) threads = 1;
   // Only the patterns of `fresh` are counted: the chains' counts would be
   // thrown away.
-  std::vector<CatchupTable> tables(size_t(threads), CatchupTable(keys, extended, &fresh));
+  // Made once and copied threads - 1 times, as the estimate above counts
+  // (filling the vector from a temporary made one copy more).
+  std::vector<CatchupTable> tables;
+  tables.reserve(size_t(threads));
+  tables.emplace_back(keys, extended, &fresh);
+  for (int t = 1; t < threads; ++t) tables.push_back(tables.front());
   keys = Levels();
   extended = Levels();
   Status s = feed_games(
