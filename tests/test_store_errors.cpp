@@ -43,6 +43,19 @@ void make_db(const std::string& path) {
 }
 
 
+// A RocksDB database with the default column family only (what a creation
+// killed after CURRENT leaves), holding one entry of another program's if
+// `with_entry`.
+void make_plain_rocksdb(const std::string& path, bool with_entry) {
+  rocksdb::Options o;
+  o.create_if_missing = true;
+  rocksdb::DB* raw = nullptr;
+  REQUIRE(rocksdb::DB::Open(o, path, &raw).ok());
+  std::unique_ptr<rocksdb::DB> rdb(raw);
+  if (with_entry) REQUIRE(rdb->Put(rocksdb::WriteOptions(), "theirs", "1").ok());
+  REQUIRE(rdb->Close().ok());
+}
+
 // A child process holding the fcntl write lock RocksDB's writer takes on
 // the database's LOCK file, as a process creating the database does, until
 // destroyed.
@@ -185,15 +198,7 @@ TEST_CASE("what a creation killed before RocksDB wrote CURRENT left is cleared a
   // first, nothing in it.  With an entry, it is somebody's data: refused.
   for (const bool with_entry : {false, true}) {
     const std::string path = tmp / (with_entry ? "cf-entry" : "cf-first");
-    {
-      rocksdb::Options o;
-      o.create_if_missing = true;
-      rocksdb::DB* raw = nullptr;
-      REQUIRE(rocksdb::DB::Open(o, path, &raw).ok());
-      std::unique_ptr<rocksdb::DB> rdb(raw);
-      if (with_entry) REQUIRE(rdb->Put(rocksdb::WriteOptions(), "theirs", "1").ok());
-      REQUIRE(rdb->Close().ok());
-    }
+    make_plain_rocksdb(path, with_entry);
     st = PatternDb::Open(path, writer_options(), &db);
     if (!with_entry) {
       REQUIRE_MESSAGE(st.ok(), st.message());
@@ -222,14 +227,7 @@ TEST_CASE("a reader of a database another process is still creating: Busy, not d
   for (const char* name : {"LOG", "LOCK", "000004.log"}) testutil::write_file(first + "/" + name, "");
   testutil::write_file(first + "/MANIFEST-000001", "x");
   const std::string partial = tmp / "partial";
-  {
-    rocksdb::Options o;
-    o.create_if_missing = true;
-    rocksdb::DB* raw = nullptr;
-    REQUIRE(rocksdb::DB::Open(o, partial, &raw).ok());
-    std::unique_ptr<rocksdb::DB> rdb(raw);
-    REQUIRE(rdb->Close().ok());
-  }
+  make_plain_rocksdb(partial, false);
   const std::string unschemed = tmp / "unschemed";
   {
     std::unique_ptr<PatternDb> db;
@@ -269,15 +267,7 @@ TEST_CASE("a reader of a database another process is still creating: Busy, not d
     CHECK(st.message().find("no key scheme") != std::string::npos);
   }
   const std::string theirs = tmp / "theirs";
-  {
-    rocksdb::Options o;
-    o.create_if_missing = true;
-    rocksdb::DB* raw = nullptr;
-    REQUIRE(rocksdb::DB::Open(o, theirs, &raw).ok());
-    std::unique_ptr<rocksdb::DB> rdb(raw);
-    REQUIRE(rdb->Put(rocksdb::WriteOptions(), "theirs", "1").ok());
-    REQUIRE(rdb->Close().ok());
-  }
+  make_plain_rocksdb(theirs, true);
   LockHolder other(theirs);
   std::unique_ptr<PatternDb> db;
   Status st = PatternDb::OpenReader(theirs, &db);
