@@ -166,11 +166,10 @@ inline RunResult run(const std::vector<std::string>& args, const std::string& sc
   return r;
 }
 
-// Writes `value` under `key` in column family `family` ("default" for
-// meta) of the database at `path`, behind PatternDb's back, to plant damage.
-// Every family the database has is opened, whichever sgfpat made it.
-// Opens a database with RocksDB alone and calls f(db, handle of `family`):
-// for writing what sgfpat never would.
+// Opens the database at `path` with RocksDB alone, behind PatternDb's back,
+// and calls f(db, handle of `family`) ("default" for meta): for writing
+// what sgfpat never would.  Every family the database has is opened,
+// whichever sgfpat made it.
 template <class F>
 void with_raw_family(const std::string& path, const std::string& family, F&& f) {
   rocksdb::DBOptions options;
@@ -189,6 +188,8 @@ void with_raw_family(const std::string& path, const std::string& family, F&& f) 
   CHECK(db->Close().ok());
 }
 
+// Writes `value` under `key` in `family` of the database at `path`, to
+// plant damage.
 inline void put_raw(const std::string& path, const std::string& family, const std::string& key,
                     const std::string& value) {
   with_raw_family(path, family, [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* cf) {
@@ -196,6 +197,7 @@ inline void put_raw(const std::string& path, const std::string& family, const st
   });
 }
 
+// Deletes `key` from `family` of the database at `path` (a lost entry).
 inline void delete_raw(const std::string& path, const std::string& family, const std::string& key) {
   with_raw_family(path, family, [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* cf) {
     CHECK(db.Delete(rocksdb::WriteOptions(), cf, key).ok());

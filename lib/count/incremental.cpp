@@ -100,9 +100,9 @@ Status count_catchup(const KeyScheme& scheme, const GameSource& source, uint64_t
   for (const auto& v : fresh) c += v.size();
   if (CatchupTable::bytes_for(n) + CatchupTable::copy_bytes_for(c) * size_t(threads - 1) > budget) threads = 1;
   // Only the patterns of `fresh` are counted: the chains' counts would be
-  // thrown away.
-  // Made once and copied threads - 1 times, as the estimate above counts
-  // (filling the vector from a temporary made one copy more).
+  // thrown away.  One table is made and copied threads - 1 times, as the
+  // estimate above counts (filling the vector from a temporary made one
+  // copy more).
   std::vector<CatchupTable> tables;
   tables.reserve(size_t(threads));
   tables.emplace_back(keys, extended, &fresh);

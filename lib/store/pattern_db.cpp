@@ -217,11 +217,13 @@ Status check_database_dir(const std::string& path, bool may_create, bool* creati
     }
     if (ec) return Status::IOError("cannot list " + path + ": " + ec.message());
   }
-  if (!empty && only_debris && !may_create && locked_by_another_process(path)) return being_created(path);
-  if (!empty && only_debris && !may_create)
-    return Status::NotFound("no pattern database at " + path + " (its creation was interrupted or has not finished: `sgfpat ingest --db " +
-                            path + "` makes it)");
   if (!empty && only_debris) {
+    if (!may_create) {
+      if (locked_by_another_process(path)) return being_created(path);
+      return Status::NotFound("no pattern database at " + path +
+                              " (its creation was interrupted or has not finished: `sgfpat ingest --db " + path +
+                              "` makes it)");
+    }
     // Cleared under RocksDB's own lock (an fcntl lock on LOCK, which stays):
     // a process creating the database meanwhile either holds it (Busy
     // here) or waits for it (Busy there), never loses files to this one.
@@ -473,24 +475,28 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   // Settings: recorded at creation, checked at every later open.
   std::string recorded;
   s = db->db_->Get(rocksdb::ReadOptions(), db->cf_[kMeta], "scheme", &recorded);
-  if (s.IsNotFound() && options.create_if_missing && !options.secondary && !creating) {
-    // Killed between RocksDB making its files and the key scheme's write:
-    // an interrupted creation holds no entry at all (a database that lost
-    // only its meta data still holds games or counts, and is reported).
-    bool empty = false;
-    const rocksdb::Status e = holds_no_entry(*db->db_, db->cf_, &empty);
-    if (!e.ok()) return from_rocks(e, "reading database " + path);
-    creating = empty;
+  if (s.IsNotFound() && !creating) {
+    // No key scheme in an existing database.  A creation killed between
+    // RocksDB making its files and the key scheme's write (its first) holds
+    // no entry at all: a writer asked to create makes it again, and a
+    // reader whose creator still holds the lock is told to wait (only a
+    // reader probes the lock: a writer holds it itself, and closing the
+    // probe's descriptor would release it, fcntl locks being per process).
+    // A database that lost only its meta data still holds games or counts,
+    // and is reported.
+    const bool remake = options.create_if_missing && !options.secondary;
+    if (remake || (options.secondary && locked_by_another_process(path))) {
+      bool empty = false;
+      const rocksdb::Status e = holds_no_entry(*db->db_, db->cf_, &empty);
+      if (remake) {
+        if (!e.ok()) return from_rocks(e, "reading database " + path);
+        creating = empty;
+      } else if (e.ok() && empty) {
+        return being_created(path);
+      }
+    }
   }
   if (s.IsNotFound()) {
-    // A reader only: a writer holds the lock itself (and probing it would
-    // release it, fcntl locks being per process).
-    if (options.secondary && locked_by_another_process(path)) {
-      // Another process made RocksDB's files and has not written the key
-      // scheme yet (its first write).
-      bool empty = false;
-      if (holds_no_entry(*db->db_, db->cf_, &empty).ok() && empty) return being_created(path);
-    }
     if (options.secondary || !creating)
       return Status::Corruption("database " + path + " has no key scheme: its meta data is lost or it was not made by sgfpat; nothing was changed (" + repair_hint(path) + ")");
     db->settings_ = options.settings;

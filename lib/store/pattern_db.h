@@ -89,11 +89,12 @@ class PatternDb {
   // write, is cleared and the database made).  An existing database must
   // be sgfpat's (its column families and key scheme; with
   // create_if_missing, one with no key scheme and no entry at all, a
-  // creation killed before its first write, is made again), and a reader checks that the counts' table files hold what the
-  // last count reported (Corruption otherwise).  Refuses one whose recorded
-  // settings differ from options.settings when check_settings is set
-  // (InvalidArgument).  Codes: NotFound (no database there), Busy (another
-  // process writes it), Corruption (damaged, or not an sgfpat database),
+  // creation killed before its first write, is made again), and a reader
+  // checks that the counts' table files hold what the last count reported
+  // (Corruption otherwise).  Refuses one whose recorded settings differ
+  // from options.settings when check_settings is set (InvalidArgument).
+  // Codes: NotFound (no database there), Busy (another process writes it,
+  // or is still creating it), Corruption (damaged, or not an sgfpat database),
   // NotSupported (another format version), IOError / NoSpace.
   static Status Open(const std::string& path, const OpenOptions& options, std::unique_ptr<PatternDb>* out);
   // Opens an existing database for reading (a secondary instance).
