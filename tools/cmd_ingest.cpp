@@ -12,6 +12,7 @@
 #include "ingest/import_inputs.h"
 #include "ingest/importer.h"
 #include "ingest/ingest_policy.h"
+#include "ingest/sketch_during_import.h"
 #include "process_stats.h"
 #include "progress.h"
 #include "search/position_index.h"
@@ -26,6 +27,7 @@ struct IngestArgs {
   CountFlags count;
   int memory_mb = 2048;
   std::string over_budget = "parts";
+  std::string sketch_during_import = "auto";
   bool json = false;
   bool quiet = false;
   bool recount = false;
@@ -106,12 +108,27 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
                                          double(rp.bytes_done));
       progress.update(line);
     };
+  // A new database's count can make its pass 1 while the games are stored.
+  std::unique_ptr<SketchDuringImport> during_import;
+  if (a.sketch_during_import != "never")
+    during_import =
+        SketchDuringImport::start(db.get(), &importer, a.inputs, memory, a.threads, a.sketch_during_import == "always");
   st = import_inputs(a.inputs, &importer, callbacks, &input_errors);
   if (!st.ok()) {
     progress.finish();
     return fail("sgfpat ingest: ", st);
   }
   double import_seconds = std::chrono::duration<double>(Clock::now() - t_import).count();
+  SketchedGames sketched(db->settings().scheme.levels);
+  if (during_import) {
+    progress.update("count: sketch of played patterns: the last games", true);
+    st = during_import->finish(&sketched);
+    during_import.reset();
+    if (!st.ok()) {
+      progress.finish();
+      return fail("sgfpat ingest: counting failed: ", st);
+    }
+  }
   const ImportStats& is = importer.stats();
   if (shown_errors > uint64_t(a.max_errors_shown) && !a.quiet)
     std::cerr << "sgfpat ingest: ... " << (shown_errors - uint64_t(a.max_errors_shown))
@@ -135,6 +152,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     co.threads = a.threads;
     co.memory_budget = memory.count_bytes;
     co.parts = a.over_budget == "parts";
+    if (sketched.pass.games > 0) co.sketched = &sketched;
     int pass = 0, part = 0;
     auto t_pass = Clock::now();
     co.progress = [&](const CountProgress& p) {
@@ -181,6 +199,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   j["count_reason"] = plan_reason;
   if (!full_reason.empty()) j["counted_in_full_because"] = full_reason;
   j["import_seconds"] = import_seconds;
+  j["sketched_during_import"] = sketched.used;
   j["elapsed_seconds"] = elapsed;
   j["peak_rss_bytes"] = peak_rss_bytes();
   j["storage_bytes_written"] = storage_bytes_written();
@@ -224,6 +243,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
       for (size_t i = 0; i < cs.patterns_per_level.size(); ++i)
         std::cout << (i % 5 == 0 ? "\n    " : "  ") << "L" << (i + 1) << " " << with_commas(cs.patterns_per_level[i]);
       std::cout << "\n  count time      sketch and kept set " << duration_text(cs.seconds_pass1)
+                << (sketched.used ? " (after the import, which made most of it)" : "")
                 << ", exact counts " << duration_text(cs.seconds_pass2) << " ("
                 << count_mode_name(cs.mode)
                 << (cs.parts ? ": " + std::to_string(cs.parts) + " parts" +
@@ -271,6 +291,12 @@ Runner register_ingest(CLI::App& app) {
                   "replay, but it writes many times the counts to disk)")
       ->capture_default_str()
       ->check(CLI::IsMember({"parts", "drain"}));
+  cmd->add_option("--sketch-during-import", a->sketch_during_import,
+                  "Into a database without games, make the count's first pass (the sketch of played patterns) "
+                  "while the games are stored, on the cores the import leaves idle: auto (when the inputs are "
+                  "large), always, never (the same counts either way)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_flag("--json", a->json, "Print the summary as JSON");
   cmd->add_flag("--quiet,-q", a->quiet, "Do not print rejected records");
   cmd->add_flag("--recount", a->recount,

@@ -17,6 +17,7 @@
 #include "count/kept_set.h"
 #include "count/key_parts.h"
 #include "count/played_sketch_file.h"
+#include "count/played_sketcher.h"
 #include "count/draining_counts.h"
 #include "count/resident_table.h"
 #include "count/kept_filter.h"
@@ -92,68 +93,11 @@ Status count_draining(PatternDb& db, int threads, uint32_t gen, const CountMinSk
 Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
                      CountMinSketch* sketch, unsigned min_played, size_t max_list_bytes, SketchPass* out,
                      const std::function<void(uint64_t)>& progress) {
-  const int levels = scheme.levels;
-  // One list for all threads, filled under its own lock: threads' lists
-  // would each hold the frequent patterns.
-  KeptCollector collector(levels);
-  bool collect = max_list_bytes > 0;
-  // Apart, so that one thread lists its moves while another adds to the
-  // sketch: both are most of the pass, and each is one thread at a time.
-  std::mutex sketch_mu, collector_mu;
-  uint64_t listed = 0;  // games listed, under collector_mu
-  std::atomic<uint64_t> games{0}, items{0};
+  PlayedSketcher sketcher(scheme, sketch, min_played, max_list_bytes);
   Status s = feed_games(
-      source, total, threads,
-      [&](int, std::vector<std::string>& batch) -> Status {
-        thread_local std::vector<uint64_t> keys;
-        thread_local std::vector<uint8_t> tops;  // per move: the levels listed
-        keys.clear();
-        tops.clear();
-        Status st = played_keys(scheme, batch, &keys);
-        if (!st.ok()) return st;
-        // keys holds L keys per move, levels 1..L.  Fetch a few items
-        // ahead: the sketch is far out of the caches.
-        constexpr size_t kAhead = 16;
-        const size_t L = size_t(levels), n = keys.size();
-        auto item = [&](size_t i) { return level_item(int(i % L) + 1, keys[i]); };
-        std::unique_lock<std::mutex> lock(sketch_mu);
-        // A move lists its levels up to the first whose estimate is below
-        // min_played: a pattern's smaller parts were played at least as
-        // often, so a kept one is listed with all of them, and the sketch's
-        // false positives above a part that is not kept (most of them,
-        // where the sketch is full) are not listed at all.
-        tops.assign(n / L, 0);
-        for (size_t i = 0; i < n; ++i) {
-          if (i + kAhead < n) sketch->prefetch(item(i + kAhead));
-          const bool reached = sketch->add(item(i)) + 1 >= min_played;
-          uint8_t& top = tops[i / L];
-          if (reached && top == i % L) ++top;
-        }
-        lock.unlock();
-        games += batch.size();
-        items += n;
-        std::lock_guard<std::mutex> listing(collector_mu);
-        if (!collect) return Status::OK();
-        for (size_t m = 0; m < tops.size(); ++m) collector.add_move(&keys[m * L], tops[m]);
-        listed += batch.size();
-        // Too many to hold: pass 2 will ask the sketch instead.
-        if (collector.bytes() > max_list_bytes) {
-          out->listed_games = listed;
-          out->listed_bytes = collector.bytes();
-          collect = false;
-          collector = KeptCollector(1);
-        }
-        return Status::OK();
-      },
-      progress);
+      source, total, threads, [&](int, std::vector<std::string>& batch) { return sketcher.add(batch); }, progress);
   if (!s.ok()) return s;
-  out->complete = collect;
-  if (collect) {
-    out->kept = std::move(collector.kept);
-    out->extended = std::move(collector.extended);
-  }
-  out->games = games;
-  out->items = items;
+  sketcher.finish(out);
   return Status::OK();
 }
 
@@ -229,10 +173,17 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
       if (options.progress) options.progress({pass, done, db.game_count()});
     };
   };
+  // Pass 1 made beside the import of every stored game is taken as it is.
+  const bool sketched = options.sketched && options.sketched->pass.games == db.game_count();
   PlayedSketch played;
-  played.sketch = std::make_unique<CountMinSketch>(sketch_bytes, settings.min_played);
+  if (sketched) {
+    options.sketched->used = true;
+    played = std::move(options.sketched->played);
+  } else {
+    played.sketch = std::make_unique<CountMinSketch>(sketch_bytes, settings.min_played);
+    played.sized_for = sketch_items_for(played.sketch->bytes(), settings.min_played);
+  }
   auto& sketch = played.sketch;
-  played.sized_for = sketch_items_for(sketch->bytes(), settings.min_played);
   summary->sketch_bytes = sketch->bytes();
 
   // ---- pass 1: the sketch of played patterns, and the kept set ----
@@ -248,20 +199,22 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
   // min_played, so false positives are listed only above listed parts.
   auto t0 = Clock::now();
   const size_t max_resident = options.memory_budget;
-  // The lists of pass 1 share the budget with the sketch (a tenth kept
-  // for the moment a list is copied when it is compacted).
-  const size_t max_list_bytes = (options.memory_budget - sketch->bytes()) / 10 * 9;
-  // played/wins are 32-bit in the resident table.
+  // The lists of pass 1 share the budget with the sketch.
+  const size_t max_list_bytes = max_list_bytes_for(options.memory_budget, sketch->bytes());
   SketchPass pass1(levels);
-  Status s = sketch_played(settings.scheme, [&](const GameVisitor& v) { return db.for_each_game(v); },
-                           db.game_count(), threads, sketch.get(), min_played,
-                           db.move_count() < (uint64_t(1) << 32) ? max_list_bytes : 0, &pass1, progress(1));
-  if (!s.ok()) return s;
+  Status s;
+  if (sketched) {
+    pass1 = std::move(options.sketched->pass);
+  } else {
+    s = sketch_played(settings.scheme, [&](const GameVisitor& v) { return db.for_each_game(v); }, db.game_count(),
+                      threads, sketch.get(), min_played, max_list_bytes, &pass1, progress(1));
+    if (!s.ok()) return s;
+  }
   const bool collect = pass1.complete;
   KeySet& kept = pass1.kept;
   KeySet& extended = pass1.extended;
   const uint64_t items = pass1.items;
-  summary->seconds_pass1 = since(t0);
+  summary->seconds_pass1 = sketched ? options.sketched->seconds : since(t0);
   summary->sketch_fill = sketch->fill_ratio();
   summary->games = pass1.games;
   summary->new_games = pass1.games;

@@ -16,6 +16,8 @@
 #include <functional>
 
 #include "core/status.h"
+#include "count/count_steps.h"
+#include "count/played_sketch_file.h"
 #include "store/pattern_db.h"
 
 namespace sgfpat {
@@ -27,6 +29,15 @@ struct CountProgress {
   int part = 0;             // counting in parts: the part (from 1), else 0
 };
 
+// Pass 1 made while the games were stored (sketch_alongside.h).
+struct SketchedGames {
+  explicit SketchedGames(int levels) : pass(levels) {}
+  PlayedSketch played;  // the sketch, and the items it holds
+  SketchPass pass;
+  double seconds = 0;   // spent after the last game was stored
+  bool used = false;    // set by recount() when it took the pass
+};
+
 struct CountOptions {
   int threads = 2;
   size_t memory_budget = size_t(2) << 30;  // bytes, sketch + tables
@@ -35,6 +46,11 @@ struct CountOptions {
   // the database when full (slower, but one replay).
   bool parts = true;
   std::function<void(const CountProgress&)> progress;  // from the calling thread
+  // When not null and it covers as many games as are stored, pass 1 is
+  // taken from here (moved out) instead of replaying the stored games.
+  // Precondition: it covers exactly the stored games, with this budget's
+  // sketch share at most.
+  SketchedGames* sketched = nullptr;
 };
 
 // Recounts everything from the stored games and makes it the current

@@ -91,11 +91,17 @@ Status Importer::write_batch() {
   if (!s.ok()) return s;
   stats_.ingested += batch_.size();
   stats_.moves_ingested += batch_moves_;
+  if (stored_) {
+    std::vector<std::string> records;
+    records.reserve(batch_.size());
+    for (auto& [fp, record] : batch_) records.push_back(std::move(record));
+    s = stored_(std::move(records));
+  }
   batch_.clear();
   in_batch_.clear();
   batch_positions_.clear();
   batch_moves_ = 0;
-  return Status::OK();
+  return s;
 }
 
 }  // namespace sgfpat

@@ -53,6 +53,9 @@ class Importer {
   // their replay, so a shard pays the parse of every game but the replay of
   // its own only.  Filtered games are still counted as filtered.
   void keep_only(std::function<bool(const Fingerprint&)> mine) { mine_ = std::move(mine); }
+  // Hands the records of every batch, once stored, to `stored` (in the
+  // order they were offered); its error fails the import.
+  void on_stored(std::function<Status(std::vector<std::string>&&)> stored) { stored_ = std::move(stored); }
   // Counts a record that could not even be parsed.
   void count_unreadable(const std::string& reason);
   // Writes the last partial batch, and the position index entries the
@@ -70,6 +73,7 @@ class Importer {
   PatternDb* db_;
   GameFilter filter_;
   std::function<bool(const Fingerprint&)> mine_;
+  std::function<Status(std::vector<std::string>&&)> stored_;
   std::string min_rank_text_;
   size_t batch_games_;
   ImportStats stats_;

@@ -1,7 +1,10 @@
 #include "ingest/ingest_policy.h"
 
 #include <algorithm>
+#include <cctype>
 
+#include "count/played_sketch_file.h"
+#include "io/input_list.h"
 #include "store/pattern_db.h"
 
 namespace sgfpat {
@@ -18,6 +21,41 @@ MemorySplit split_memory(size_t budget) {
 void give_db_memory(const MemorySplit& m, OpenOptions* open) {
   open->memory_bytes = m.db_bytes;
   open->position_run_bytes = m.position_run_bytes;
+}
+
+namespace {
+// Bytes on disk per move of a game record: measured on Tygem's records
+// (gzip 1.6-1.8, xz 1.1, plain 7); headers and comments make it more.
+double bytes_per_move(const std::string& path) {
+  std::string p = path;
+  std::transform(p.begin(), p.end(), p.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  auto ends = [&](const char* e) {
+    const std::string x(e);
+    return p.size() >= x.size() && p.compare(p.size() - x.size(), x.size(), x) == 0;
+  };
+  if (ends(".xz") || ends(".bz2") || ends(".zst")) return 1.1;
+  if (ends(".gz") || ends(".tgz") || ends(".zip")) return 1.5;
+  return 7.0;
+}
+}  // namespace
+
+size_t sketch_alongside_bytes(const std::vector<InputFile>& inputs, const MemorySplit& m, int levels,
+                              int min_played, bool always) {
+  double moves = 0;
+  for (const InputFile& f : inputs) moves += double(f.size) / bytes_per_move(f.path);
+  const double items = moves * double(levels);
+  // Below ~30,000 games the pass takes seconds either way.
+  if (items < double(uint64_t(1) << 26) && !always) return 0;
+  return sketch_bytes_for(uint64_t(items), min_played, m.count_bytes / 2);
+}
+
+size_t position_run_room(const MemorySplit& m, size_t sketch_bytes, size_t list_bytes) {
+  // The lists' share keeps a tenth for the copy a list makes of itself
+  // when it is compacted (count/played_sketcher.h): not the run's.
+  const size_t reserve = m.count_bytes > sketch_bytes ? (m.count_bytes - sketch_bytes) / 10 : 0;
+  const size_t taken = sketch_bytes + list_bytes + reserve;
+  const size_t room = m.count_bytes > taken ? m.count_bytes - taken : 0;
+  return std::clamp(room, std::min(size_t(32) << 20, m.position_run_bytes), m.position_run_bytes);
 }
 
 bool counts_stale(const CountState& s) {

@@ -5,8 +5,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace sgfpat {
+
+struct InputFile;
 
 struct MemorySplit {
   size_t db_bytes = 0;     // RocksDB write buffers and block cache
@@ -30,6 +33,20 @@ MemorySplit split_memory(size_t budget_bytes);
 // buffers and the run of position index entries.
 struct OpenOptions;
 void give_db_memory(const MemorySplit& m, OpenOptions* open);
+
+// Pass 1 of the count beside the import (count/sketch_alongside.h), for a
+// database that holds no game yet: its sketch must be made before the
+// games are read, so it is sized from the inputs' bytes on disk (a guess:
+// too large costs memory within the sketch's share, too small more false
+// "kept" answers, never a wrong count).  Returns that size, or 0 when the
+// inputs look too small for it to matter (or cannot be sized) and not
+// `always`: count after the import.
+size_t sketch_alongside_bytes(const std::vector<InputFile>& inputs, const MemorySplit& m, int levels,
+                              int min_played, bool always = false);
+// During such an import, the room for the run of position index entries:
+// the counting share less the sketch and the lists (and the lists'
+// reserve), within [32 MB, m.position_run_bytes].
+size_t position_run_room(const MemorySplit& m, size_t sketch_bytes, size_t list_bytes);
 
 // What the database says about its counts when an ingest has stored its games.
 struct CountState {

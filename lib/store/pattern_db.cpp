@@ -317,7 +317,7 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   std::unique_ptr<PatternDb> db(new PatternDb());
   db->path_ = path;
   db->secondary_ = options.secondary;
-  db->run_limit_ = std::max<size_t>(1, options.position_run_bytes / sizeof(PositionEntry));
+  db->set_position_run_bytes(options.position_run_bytes);
   rocksdb::Options opts;
   opts.create_if_missing = options.create_if_missing && !options.secondary;
   opts.create_missing_column_families = !options.secondary;
@@ -815,6 +815,10 @@ void PatternDb::drop_position_files() {
   const std::string end(32, '\xff');
   const rocksdb::Slice e(end);
   rocksdb::DeleteFilesInRange(db_.get(), positions_cf(), nullptr, &e);
+}
+
+void PatternDb::set_position_run_bytes(size_t bytes) {
+  run_limit_ = std::max<size_t>(1, bytes / sizeof(PositionEntry));
 }
 
 Status PatternDb::add_position_entries(const PositionEntries& entries) {

@@ -146,6 +146,11 @@ class PatternDb {
   // process ends are lost and the index stays recorded incomplete (rebuilt
   // whole by the next ingest), never wrong.
   Status flush_position_index();
+  // Changes the size at which the gathered entries are written (first
+  // OpenOptions::position_run_bytes): a run already larger is written when
+  // the next entries come.
+  // Raising it while a run is gathered moves the run to a larger array.
+  void set_position_run_bytes(size_t bytes);
   // True when the database keeps no position index by choice: ingest then
   // neither builds nor extends it (building it again turns this off).
   bool position_index_off() const { return index_off_; }

@@ -1,0 +1,54 @@
+#include "ingest/sketch_during_import.h"
+
+#include <chrono>
+
+#include "io/input_list.h"
+
+namespace sgfpat {
+
+std::unique_ptr<SketchDuringImport> SketchDuringImport::start(PatternDb* db, Importer* importer,
+                                                              const std::vector<std::string>& inputs,
+                                                              const MemorySplit& m, int threads, bool always) {
+  // The pass must cover exactly the stored games: only those this import stores.
+  if (threads < 2 || db->game_count() != 0 || db->generation() != 0) return nullptr;
+  const DbSettings& settings = db->settings();
+  const size_t bytes =
+      sketch_alongside_bytes(expand_inputs(inputs), m, settings.scheme.levels, settings.min_played, always);
+  if (bytes == 0) return nullptr;
+  std::unique_ptr<SketchDuringImport> s(new SketchDuringImport(db, m, bytes, threads));
+  SketchDuringImport* self = s.get();
+  importer->on_stored([self](std::vector<std::string>&& records) { return self->stored(std::move(records)); });
+  return s;
+}
+
+SketchDuringImport::SketchDuringImport(PatternDb* db, const MemorySplit& m, size_t sketch_bytes, int threads)
+    : db_(db), memory_(m), run_bytes_(m.position_run_bytes) {
+  const DbSettings& settings = db->settings();
+  played_.sketch = std::make_unique<CountMinSketch>(sketch_bytes, settings.min_played);
+  played_.sized_for = sketch_items_for(played_.sketch->bytes(), settings.min_played);
+  sketcher_ = std::make_unique<PlayedSketcher>(settings.scheme, played_.sketch.get(), unsigned(settings.min_played),
+                                               max_list_bytes_for(m.count_bytes, played_.sketch->bytes()));
+  alongside_ = std::make_unique<SketchAlongside>(sketcher_.get(), threads);
+  stored({});
+}
+
+Status SketchDuringImport::stored(std::vector<std::string>&& records) {
+  // The lists grow with the games: the run gets what they leave.
+  const size_t room = position_run_room(memory_, played_.sketch->bytes(), sketcher_->list_bytes());
+  if (room < run_bytes_) db_->set_position_run_bytes(run_bytes_ = room);
+  if (records.empty()) return Status::OK();
+  return alongside_->add(std::move(records));
+}
+
+Status SketchDuringImport::finish(SketchedGames* out) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Status s = alongside_->finish();
+  if (!s.ok()) return s;
+  sketcher_->finish(&out->pass);
+  played_.items = out->pass.items;
+  out->played = std::move(played_);
+  out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return Status::OK();
+}
+
+}  // namespace sgfpat
