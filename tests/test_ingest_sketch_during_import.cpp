@@ -156,31 +156,59 @@ TEST_CASE("a database holding games never counted (an ingest stopped after its i
   CHECK(export_tsv(tmp / "held", tmp.path()) == export_tsv(tmp / "whole", tmp.path()));
 }
 
+namespace {
+// One input of `games` games of a month (several of the import's batches
+// of 1,000), with an illegal and a filtered record.
+std::string write_big_input(const TempDir& tmp, size_t games) {
+  const std::string path = tmp / "big.sgf";
+  write_file(path, join(gz_lines(corpus_path("tygem-dev/tygem-2006-02.sgf.gz"), 0, games)) + kIllegal + kSmall);
+  return path;
+}
+}  // namespace
+
+TEST_CASE("several batches sketched during the import, the importing thread helping, give the counts of one pass after it") {
+  TempDir tmp("sgfpat-sketch-import-big");
+  const std::string big = write_big_input(tmp, 3500);
+  const Config c{2, true, {"--threads", "2"}, "resident"};
+  nlohmann::json during = ingest_ok(tmp / "during", flags_of(c, "always"), {big}, tmp.path());
+  nlohmann::json after = ingest_ok(tmp / "after", flags_of(c, "never"), {big}, tmp.path());
+  CHECK(during["sketched_during_import"] == true);
+  CHECK(during["ingested"].get<int>() > 3000);
+  CHECK(export_tsv(tmp / "during", tmp.path()) == export_tsv(tmp / "after", tmp.path()));
+}
+
 TEST_CASE("an ingest killed while it sketches during the import, then run again, gives the uninterrupted counts") {
   TempDir tmp("sgfpat-sketch-import-kill");
-  const auto files = write_inputs(tmp, 21);
+  const std::string big = write_big_input(tmp, 3500);
   const Config c{2, true, {"--threads", "2"}, "resident"};
-  ingest_ok(tmp / "whole", flags_of(c, "never"), files, tmp.path());
+  ingest_ok(tmp / "whole", flags_of(c, "never"), {big}, tmp.path());
   const std::string whole = export_tsv(tmp / "whole", tmp.path());
   auto t0 = std::chrono::steady_clock::now();
-  ingest_ok(tmp / "timed", flags_of(c, "always"), files, tmp.path());
+  nlohmann::json timed = ingest_ok(tmp / "timed", flags_of(c, "always"), {big}, tmp.path());
   const double took = seconds_since(t0);
-  int killed = 0;
-  for (double at : {0.1, 0.3, 0.5, 0.7}) {
-    const std::string db = tmp / ("killed" + std::to_string(int(at * 10)));
-    const pid_t pid = spawn(ingest_args(db, flags_of(c, "always"), files), tmp / "k.out", tmp / "k.err");
+  const double import = timed["import_seconds"].get<double>();
+  REQUIRE(timed["sketched_during_import"] == true);
+  // Kills spread over the import (where the pass runs beside it); a kill
+  // after some batches were stored leaves games that no count covers.
+  int killed = 0, stored_uncounted = 0;
+  for (double at : {0.2, 0.45, 0.7, 0.95}) {
+    const std::string db = tmp / ("killed" + std::to_string(int(at * 100)));
+    const pid_t pid = spawn(ingest_args(db, flags_of(c, "always"), {big}), tmp / "k.out", tmp / "k.err");
     REQUIRE(pid > 0);
-    std::this_thread::sleep_for(std::chrono::duration<double>(took * at));
+    std::this_thread::sleep_for(std::chrono::duration<double>(import * at));
     ::kill(pid, SIGKILL);
     int status = 0;
     ::waitpid(pid, &status, 0);
     killed += WIFSIGNALED(status);
+    DbSnapshot left = read_db(db);
+    stored_uncounted += left.opened && left.game_count > 0 && left.generation == 0;
     // Whatever the kill left, the same command ends with the counts of one
     // uninterrupted ingest.
-    nlohmann::json j = ingest_ok(db, flags_of(c, "always"), files, tmp.path());
+    ingest_ok(db, flags_of(c, "always"), {big}, tmp.path());
     CAPTURE(at);
     CHECK(export_tsv(db, tmp.path()) == whole);
   }
-  MESSAGE(killed << " of 4 runs killed mid-run (the uninterrupted run took " << took << " s)");
+  MESSAGE(killed << " of 4 runs killed, " << stored_uncounted << " leaving stored games no count covered (the run took "
+                 << took << " s, its import " << import << " s)");
   CHECK(killed >= 2);
 }

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "count/game_feed.h"
@@ -62,7 +63,7 @@ inline int levels_reaching(const CountMinSketch& sketch, const uint64_t* keys, i
 
 // Replays the stored game records of `batch` and appends to *keys the
 // keys of every played move, L per move (levels 1..L).
-Status played_keys(const KeyScheme& scheme, const std::vector<std::string>& batch, std::vector<uint64_t>* keys);
+Status played_keys(const KeyScheme& scheme, std::span<const std::string> batch, std::vector<uint64_t>* keys);
 
 // Replays the stored game records of `batch` through `counter` (a
 // CandidateCounter), finishing each game.

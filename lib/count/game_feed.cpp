@@ -1,49 +1,13 @@
 #include "count/game_feed.h"
 
 #include <algorithm>
-#include <condition_variable>
-#include <deque>
 #include <mutex>
 #include <thread>
 
+#include "count/batch_queue.h"
 
 namespace sgfpat {
 
-namespace {
-// A bounded queue of game-record batches from the reading thread to workers.
-class BatchQueue {
- public:
-  explicit BatchQueue(size_t capacity) : capacity_(capacity) {}
-  void push(std::vector<std::string> batch) {
-    std::unique_lock<std::mutex> lock(mu_);
-    not_full_.wait(lock, [&] { return q_.size() < capacity_; });
-    q_.push_back(std::move(batch));
-    not_empty_.notify_one();
-  }
-  bool pop(std::vector<std::string>* batch) {
-    std::unique_lock<std::mutex> lock(mu_);
-    not_empty_.wait(lock, [&] { return !q_.empty() || closed_; });
-    if (q_.empty()) return false;
-    *batch = std::move(q_.front());
-    q_.pop_front();
-    not_full_.notify_one();
-    return true;
-  }
-  void close() {
-    std::lock_guard<std::mutex> lock(mu_);
-    closed_ = true;
-    not_empty_.notify_all();
-  }
-
- private:
-  size_t capacity_;
-  std::mutex mu_;
-  std::condition_variable not_full_, not_empty_;
-  std::deque<std::vector<std::string>> q_;
-  bool closed_ = false;
-};
-
-}  // namespace
 
 Status feed_games(const GameSource& source, uint64_t total, int threads,
                   const std::function<Status(int, std::vector<std::string>&)>& work,

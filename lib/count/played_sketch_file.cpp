@@ -71,6 +71,13 @@ uint64_t sketch_items_for(size_t bytes, int threshold) {
   return uint64_t(bytes) * 8 / (2 * CountMinSketch::kRows * uint64_t(CountMinSketch::cell_bits_for(threshold)));
 }
 
+PlayedSketch new_played_sketch(size_t bytes, int threshold) {
+  PlayedSketch p;
+  p.sketch = std::make_unique<CountMinSketch>(bytes, threshold);
+  p.sized_for = sketch_items_for(p.sketch->bytes(), threshold);
+  return p;
+}
+
 std::string played_sketch_name(uint32_t gen) { return "sgfpat-played-" + std::to_string(gen) + ".sketch"; }
 
 Status save_played_sketch(const PlayedSketch& s, int threshold, const std::string& path) {

@@ -30,6 +30,9 @@ struct PlayedSketch {
   }
 };
 
+// An empty sketch of about `bytes`, sized for what that size is meant for.
+PlayedSketch new_played_sketch(size_t bytes, int threshold);
+
 // The size of a sketch for `items` played items, within `max_bytes`, and
 // the items a sketch of `bytes` is meant for: about two cells per row for
 // each item keeps false "kept" answers rare.

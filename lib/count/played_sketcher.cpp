@@ -1,5 +1,7 @@
 #include "count/played_sketcher.h"
 
+#include <algorithm>
+
 namespace sgfpat {
 
 PlayedSketcher::PlayedSketcher(const KeyScheme& scheme, CountMinSketch* sketch, unsigned min_played,
@@ -12,8 +14,22 @@ PlayedSketcher::PlayedSketcher(const KeyScheme& scheme, CountMinSketch* sketch, 
       collect_(max_list_bytes > 0) {}
 
 Status PlayedSketcher::add(const std::vector<std::string>& batch) {
-  thread_local std::vector<uint64_t> keys;
-  thread_local std::vector<uint8_t> tops;  // per move: the levels listed
+  // In pieces: the keys of 256 games (~4 MB) are all a call holds.
+  constexpr size_t kPiece = 256;
+  std::vector<uint64_t> keys;
+  std::vector<uint8_t> tops;  // per move: the levels listed
+  for (size_t first = 0; first < batch.size(); first += kPiece) {
+    Status st = add_piece(std::span<const std::string>(batch).subspan(first, std::min(kPiece, batch.size() - first)),
+                          &keys, &tops);
+    if (!st.ok()) return st;
+  }
+  return Status::OK();
+}
+
+Status PlayedSketcher::add_piece(std::span<const std::string> batch, std::vector<uint64_t>* keys_out,
+                                 std::vector<uint8_t>* tops_out) {
+  std::vector<uint64_t>& keys = *keys_out;
+  std::vector<uint8_t>& tops = *tops_out;
   keys.clear();
   tops.clear();
   Status st = played_keys(scheme_, batch, &keys);

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,8 @@ class PlayedSketcher {
   void finish(SketchPass* out);
 
  private:
+  Status add_piece(std::span<const std::string> batch, std::vector<uint64_t>* keys, std::vector<uint8_t>* tops);
+
   const KeyScheme scheme_;
   CountMinSketch* sketch_;
   const unsigned min_played_;

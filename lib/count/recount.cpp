@@ -101,7 +101,7 @@ Status sketch_played(const KeyScheme& scheme, const GameSource& source, uint64_t
   return Status::OK();
 }
 
-Status played_keys(const KeyScheme& scheme, const std::vector<std::string>& batch, std::vector<uint64_t>* keys) {
+Status played_keys(const KeyScheme& scheme, std::span<const std::string> batch, std::vector<uint64_t>* keys) {
   StoredGame g;
   PlayedKeys obs(scheme, keys);
   for (const std::string& rec : batch) {
@@ -180,8 +180,8 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     options.sketched->used = true;
     played = std::move(options.sketched->played);
   } else {
-    played.sketch = std::make_unique<CountMinSketch>(sketch_bytes, settings.min_played);
-    played.sized_for = sketch_items_for(played.sketch->bytes(), settings.min_played);
+    if (options.sketched) *options.sketched = SketchedGames(levels);  // its memory back first
+    played = new_played_sketch(sketch_bytes, settings.min_played);
   }
   auto& sketch = played.sketch;
   summary->sketch_bytes = sketch->bytes();

@@ -4,24 +4,23 @@
 // importing thread sketches a batch itself instead of queueing more, so
 // that every core is busy and the records waiting stay few.
 #pragma once
-#include <condition_variable>
-#include <cstddef>
-#include <deque>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "core/status.h"
+#include "count/batch_queue.h"
 #include "count/played_sketcher.h"
 
 namespace sgfpat {
 
 class SketchAlongside {
  public:
-  // `threads` - 1 workers (at least one) beside the caller.
+  // `threads` - 1 workers (at least one) beside the caller.  Throws
+  // std::system_error when a thread cannot be started (none is left running).
   SketchAlongside(PlayedSketcher* sketcher, int threads, size_t max_queued = 2);
-  // Stops the workers; batches still queued are not sketched.
+  // Lets the workers finish what is queued, and stops them.
   ~SketchAlongside();
   SketchAlongside(const SketchAlongside&) = delete;
   SketchAlongside& operator=(const SketchAlongside&) = delete;
@@ -34,17 +33,14 @@ class SketchAlongside {
   Status finish();
 
  private:
-  void work();
+  void stop();
   // sketcher_->add(), its error (or exception) kept as the first if it is.
   Status sketch(const std::vector<std::string>& batch);
 
   PlayedSketcher* sketcher_;
-  size_t max_queued_;
+  BatchQueue queue_;
   std::mutex mu_;
-  std::condition_variable ready_;
-  std::deque<std::vector<std::string>> queue_;  // under mu_
-  bool closed_ = false;                         // under mu_
-  Status first_error_;                          // under mu_
+  Status first_error_;  // under mu_
   std::vector<std::thread> workers_;
 };
 

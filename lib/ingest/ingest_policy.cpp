@@ -1,9 +1,9 @@
 #include "ingest/ingest_policy.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include "count/played_sketch_file.h"
+#include "io/decompress.h"
 #include "io/input_list.h"
 #include "store/pattern_db.h"
 
@@ -27,26 +27,31 @@ namespace {
 // Bytes on disk per move of a game record: measured on Tygem's records
 // (gzip 1.6-1.8, xz 1.1, plain 7); headers and comments make it more.
 double bytes_per_move(const std::string& path) {
-  std::string p = path;
-  std::transform(p.begin(), p.end(), p.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  auto ends = [&](const char* e) {
-    const std::string x(e);
-    return p.size() >= x.size() && p.compare(p.size() - x.size(), x.size(), x) == 0;
-  };
-  if (ends(".xz") || ends(".bz2") || ends(".zst")) return 1.1;
-  if (ends(".gz") || ends(".tgz") || ends(".zip")) return 1.5;
-  return 7.0;
+  switch (compression_from_name(path)) {
+    case Compression::Bzip2:
+    case Compression::Xz:
+    case Compression::Zstd: return 1.1;
+    case Compression::Gzip: return 1.5;
+    case Compression::None: break;
+  }
+  return 7.0;  // .zip too: its estimate falls short
 }
 }  // namespace
 
 size_t sketch_alongside_bytes(const std::vector<InputFile>& inputs, const MemorySplit& m, int levels,
                               int min_played, bool always) {
   double moves = 0;
-  for (const InputFile& f : inputs) moves += double(f.size) / bytes_per_move(f.path);
+  bool unsized = false;  // stdin
+  for (const InputFile& f : inputs) {
+    moves += double(f.size) / bytes_per_move(f.path);
+    unsized |= f.size == 0;
+  }
   const double items = moves * double(levels);
   // Below ~30,000 games the pass takes seconds either way.
-  if (items < double(uint64_t(1) << 26) && !always) return 0;
-  return sketch_bytes_for(uint64_t(items), min_played, m.count_bytes / 2);
+  if (!always) return items < double(uint64_t(1) << 26) ? 0 : sketch_bytes_for(uint64_t(items), min_played, m.count_bytes / 2);
+  // Asked for whatever the inputs: what cannot be sized gets the whole
+  // share (a sketch too small for its games would keep nearly everything).
+  return unsized ? m.count_bytes / 2 : sketch_bytes_for(uint64_t(items), min_played, m.count_bytes / 2);
 }
 
 size_t position_run_room(const MemorySplit& m, size_t sketch_bytes, size_t list_bytes) {

@@ -15,33 +15,54 @@ std::unique_ptr<SketchDuringImport> SketchDuringImport::start(PatternDb* db, Imp
   const size_t bytes =
       sketch_alongside_bytes(expand_inputs(inputs), m, settings.scheme.levels, settings.min_played, always);
   if (bytes == 0) return nullptr;
-  std::unique_ptr<SketchDuringImport> s(new SketchDuringImport(db, m, bytes, threads));
-  SketchDuringImport* self = s.get();
-  importer->on_stored([self](std::vector<std::string>&& records) { return self->stored(std::move(records)); });
-  return s;
+  try {
+    std::unique_ptr<SketchDuringImport> s(new SketchDuringImport(db, importer, m, bytes, threads));
+    SketchDuringImport* self = s.get();
+    importer->on_stored([self](std::vector<std::string>&& records) { return self->stored(std::move(records)); });
+    return s;
+  } catch (...) {  // no memory for the sketch, no thread: pass 1 after the import
+    return nullptr;
+  }
 }
 
-SketchDuringImport::SketchDuringImport(PatternDb* db, const MemorySplit& m, size_t sketch_bytes, int threads)
-    : db_(db), memory_(m), run_bytes_(m.position_run_bytes) {
+SketchDuringImport::SketchDuringImport(PatternDb* db, Importer* importer, const MemorySplit& m, size_t sketch_bytes,
+                                       int threads)
+    : db_(db), importer_(importer), memory_(m), run_bytes_(m.position_run_bytes) {
   const DbSettings& settings = db->settings();
-  played_.sketch = std::make_unique<CountMinSketch>(sketch_bytes, settings.min_played);
-  played_.sized_for = sketch_items_for(played_.sketch->bytes(), settings.min_played);
+  played_ = new_played_sketch(sketch_bytes, settings.min_played);
   sketcher_ = std::make_unique<PlayedSketcher>(settings.scheme, played_.sketch.get(), unsigned(settings.min_played),
                                                max_list_bytes_for(m.count_bytes, played_.sketch->bytes()));
   alongside_ = std::make_unique<SketchAlongside>(sketcher_.get(), threads);
-  stored({});
+  fit_run();
+}
+
+SketchDuringImport::~SketchDuringImport() {
+  if (importer_) importer_->on_stored(nullptr);
+}
+
+void SketchDuringImport::fit_run() {
+  const size_t room = position_run_room(memory_, played_.sketch->bytes(), sketcher_->list_bytes());
+  if (room < run_bytes_) db_->set_position_run_bytes(run_bytes_ = room);
 }
 
 Status SketchDuringImport::stored(std::vector<std::string>&& records) {
-  // The lists grow with the games: the run gets what they leave.
-  const size_t room = position_run_room(memory_, played_.sketch->bytes(), sketcher_->list_bytes());
-  if (room < run_bytes_) db_->set_position_run_bytes(run_bytes_ = room);
-  if (records.empty()) return Status::OK();
-  return alongside_->add(std::move(records));
+  // The pass only saves time: when it fails, the import goes on, and the
+  // count makes pass 1 after it (finish() says why).
+  if (!error_.ok()) return Status::OK();
+  try {
+    fit_run();  // the lists grow with the games: the run gets what they leave
+    error_ = alongside_->add(std::move(records));
+  } catch (...) {
+    error_ = status_from_exception("sketching played patterns during the import");
+  }
+  return Status::OK();
 }
 
 Status SketchDuringImport::finish(SketchedGames* out) {
   const auto t0 = std::chrono::steady_clock::now();
+  importer_->on_stored(nullptr);
+  importer_ = nullptr;
+  if (!error_.ok()) return error_;
   Status s = alongside_->finish();
   if (!s.ok()) return s;
   sketcher_->finish(&out->pass);

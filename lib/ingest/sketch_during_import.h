@@ -28,19 +28,27 @@ class SketchDuringImport {
                                                    const std::vector<std::string>& inputs, const MemorySplit& m,
                                                    int threads, bool always = false);
   // Once the import is done: sketches what is left and hands the pass to
-  // *out, for recount() (CountOptions::sketched).
+  // *out, for recount() (CountOptions::sketched).  An error (the pass
+  // failed, the import went on without it) means: count as if there had
+  // been no pass, which recount() then makes after the import.
   Status finish(SketchedGames* out);
+  // Unhooks from the importer.
+  ~SketchDuringImport();
 
  private:
-  SketchDuringImport(PatternDb* db, const MemorySplit& m, size_t sketch_bytes, int threads);
+  SketchDuringImport(PatternDb* db, Importer* importer, const MemorySplit& m, size_t sketch_bytes, int threads);
   Status stored(std::vector<std::string>&& records);
+  // Lowers the run's limit to what the sketch and the lists leave.
+  void fit_run();
 
   PatternDb* db_;
+  Importer* importer_;
   MemorySplit memory_;
   PlayedSketch played_;
   std::unique_ptr<PlayedSketcher> sketcher_;
   std::unique_ptr<SketchAlongside> alongside_;
   size_t run_bytes_;  // the run's limit: only ever lowered (raising it would move the run)
+  Status error_;      // the first failure of the pass
 };
 
 }  // namespace sgfpat

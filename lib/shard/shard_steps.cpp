@@ -55,9 +55,7 @@ Status import_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, c
   report->import = importer.stats();
 
   // The sketch of every stored game (those of an earlier, interrupted run too).
-  PlayedSketch played;
-  played.sketch = std::make_unique<CountMinSketch>(size_t(plan.sketch_bytes), plan.settings.min_played);
-  played.sized_for = sketch_items_for(played.sketch->bytes(), plan.settings.min_played);
+  PlayedSketch played = new_played_sketch(size_t(plan.sketch_bytes), plan.settings.min_played);
   SketchPass pass(plan.settings.scheme.levels);
   st = sketch_played(plan.settings.scheme, all_games(*db), db->game_count(), options.threads, played.sketch.get(),
                      unsigned(plan.settings.min_played), 0, &pass, options.progress);
