@@ -151,6 +151,7 @@ int run_step(const std::string& step, const ShardArgs& a) {
       j["rejected"] = r.import.rejected;
       j["rejected_by_reason"] = r.import.rejected_by_reason;
       j["input_errors"] = r.input_errors;
+      j["sketched_during_import"] = r.sketched_during_import;
     }
     j["records"] = r.records;
     j["items"] = r.items;

@@ -9,14 +9,21 @@ namespace sgfpat {
 std::unique_ptr<SketchDuringImport> SketchDuringImport::start(PatternDb* db, Importer* importer,
                                                               const std::vector<std::string>& inputs,
                                                               const MemorySplit& m, int threads, bool always) {
-  // The pass must cover exactly the stored games: only those this import stores.
-  if (threads < 2 || db->game_count() != 0 || db->generation() != 0) return nullptr;
   const DbSettings& settings = db->settings();
   const size_t bytes =
       sketch_alongside_bytes(expand_inputs(inputs), m, settings.scheme.levels, settings.min_played, always);
   if (bytes == 0) return nullptr;
+  return start_sized(db, importer, m, threads, bytes, true);
+}
+
+std::unique_ptr<SketchDuringImport> SketchDuringImport::start_sized(PatternDb* db, Importer* importer,
+                                                                    const MemorySplit& m, int threads,
+                                                                    size_t sketch_bytes, bool lists) {
+  // The pass must cover exactly the stored games: only those this import stores.
+  if (threads < 2 || db->game_count() != 0 || db->generation() != 0) return nullptr;
   try {
-    std::unique_ptr<SketchDuringImport> s(new SketchDuringImport(db, importer, m, bytes, threads));
+    std::unique_ptr<SketchDuringImport> s(
+        new SketchDuringImport(db, importer, m, threads, sketch_bytes, lists));
     SketchDuringImport* self = s.get();
     importer->on_stored([self](std::vector<std::string>&& records) { return self->stored(std::move(records)); });
     return s;
@@ -25,13 +32,13 @@ std::unique_ptr<SketchDuringImport> SketchDuringImport::start(PatternDb* db, Imp
   }
 }
 
-SketchDuringImport::SketchDuringImport(PatternDb* db, Importer* importer, const MemorySplit& m, size_t sketch_bytes,
-                                       int threads)
+SketchDuringImport::SketchDuringImport(PatternDb* db, Importer* importer, const MemorySplit& m, int threads,
+                                       size_t sketch_bytes, bool lists)
     : db_(db), importer_(importer), memory_(m), run_bytes_(m.position_run_bytes) {
   const DbSettings& settings = db->settings();
   played_ = new_played_sketch(sketch_bytes, settings.min_played);
   sketcher_ = std::make_unique<PlayedSketcher>(settings.scheme, played_.sketch.get(), unsigned(settings.min_played),
-                                               max_list_bytes_for(m.count_bytes, played_.sketch->bytes()));
+                                               lists ? max_list_bytes_for(m.count_bytes, played_.sketch->bytes()) : 0);
   alongside_ = std::make_unique<SketchAlongside>(sketcher_.get(), threads);
   fit_run();
 }

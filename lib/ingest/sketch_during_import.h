@@ -27,6 +27,10 @@ class SketchDuringImport {
   static std::unique_ptr<SketchDuringImport> start(PatternDb* db, Importer* importer,
                                                    const std::vector<std::string>& inputs, const MemorySplit& m,
                                                    int threads, bool always = false);
+  // As start(), with a sketch of `sketch_bytes` whatever the inputs, and
+  // the kept patterns listed (within the counting share) or not at all.
+  static std::unique_ptr<SketchDuringImport> start_sized(PatternDb* db, Importer* importer, const MemorySplit& m,
+                                                         int threads, size_t sketch_bytes, bool lists);
   // Once the import is done: sketches what is left and hands the pass to
   // *out, for recount() (CountOptions::sketched).  An error (the pass
   // failed, the import went on without it) means: count as if there had
@@ -36,7 +40,8 @@ class SketchDuringImport {
   ~SketchDuringImport();
 
  private:
-  SketchDuringImport(PatternDb* db, Importer* importer, const MemorySplit& m, size_t sketch_bytes, int threads);
+  SketchDuringImport(PatternDb* db, Importer* importer, const MemorySplit& m, int threads, size_t sketch_bytes,
+                     bool lists);
   Status stored(std::vector<std::string>&& records);
   // Lowers the run's limit to what the sketch and the lists leave.
   void fit_run();

@@ -14,6 +14,7 @@
 #include "count/part_range.h"
 #include "count/played_sketch_file.h"
 #include "ingest/ingest_policy.h"
+#include "ingest/sketch_during_import.h"
 #include "search/position_index.h"
 #include "shard/record_file.h"
 #include "shard/step_support.h"
@@ -50,16 +51,31 @@ Status import_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, c
 
   Importer importer(db.get(), plan.filter, plan.min_rank);
   importer.keep_only([&](const Fingerprint& fp) { return shard_of(fp, plan.shards) == shard; });
+  // Into a shard without games, the sketch is made while they are stored.
+  auto during_import = SketchDuringImport::start_sized(db.get(), &importer, split_memory(options.memory_budget),
+                                                       options.threads, size_t(plan.sketch_bytes), false);
   st = import_inputs(plan.inputs, &importer, callbacks, &report->input_errors);
   if (!st.ok()) return st;
   report->import = importer.stats();
 
-  // The sketch of every stored game (those of an earlier, interrupted run too).
-  PlayedSketch played = new_played_sketch(size_t(plan.sketch_bytes), plan.settings.min_played);
+  // The sketch of every stored game (those of an earlier, interrupted run
+  // too, when the one made during the import does not cover them).
+  SketchedGames sketched(plan.settings.scheme.levels);
+  if (during_import && !during_import->finish(&sketched).ok()) sketched = SketchedGames(plan.settings.scheme.levels);
+  during_import.reset();
+  PlayedSketch played;
   SketchPass pass(plan.settings.scheme.levels);
-  st = sketch_played(plan.settings.scheme, all_games(*db), db->game_count(), options.threads, played.sketch.get(),
-                     unsigned(plan.settings.min_played), 0, &pass, options.progress);
-  if (!st.ok()) return st;
+  if (sketched.played.sketch && sketched.pass.games == db->game_count()) {
+    played = std::move(sketched.played);
+    pass = std::move(sketched.pass);
+    report->sketched_during_import = true;
+  } else {
+    sketched = SketchedGames(plan.settings.scheme.levels);  // its memory back first
+    played = new_played_sketch(size_t(plan.sketch_bytes), plan.settings.min_played);
+    st = sketch_played(plan.settings.scheme, all_games(*db), db->game_count(), options.threads, played.sketch.get(),
+                       unsigned(plan.settings.min_played), 0, &pass, options.progress);
+    if (!st.ok()) return st;
+  }
   played.items = pass.items;
   st = save_played_sketch(played, plan.settings.min_played, paths.shard_sketch(shard));
   if (!st.ok()) return st;

@@ -73,6 +73,7 @@ struct ShardStepReport {
   std::vector<uint64_t> patterns_per_level;  // finish: reported
   ImportStats import;            // import
   uint64_t input_errors = 0;     // import
+  bool sketched_during_import = false;  // import: the sketch made while the games were stored
   double seconds = 0;
 };
 
