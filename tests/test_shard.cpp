@@ -166,6 +166,21 @@ TEST_CASE("count steps with a budget too small for the kept set count it in part
   }
 }
 
+TEST_CASE("an import step whose budget cannot hold the sketch beside the position index run makes the sketch after storing") {
+  TempDir dir("sgfpat-shard-import-budget");
+  const auto inputs = write_corpus(dir.path(), 200);
+  const std::string work = dir / "work";
+  std::vector<std::string> plan = {"plan", "--work", work, "--shards", "2", "--sketch-mb", "2"};
+  plan.insert(plan.end(), inputs.begin(), inputs.end());
+  shard_step(plan, dir.path());
+  // 6 MB leaves the counting 2.25 MB: the 2 MB sketch fits alone (the step
+  // runs), not beside the smallest run.
+  auto j = shard_step({"import", "--work", work, "--shard", "0", "--threads", "2", "--memory-mb", "6", "-q"}, dir.path());
+  CHECK(j["sketched_during_import"] == false);
+  j = shard_step({"import", "--work", work, "--shard", "1", "--threads", "2", "--memory-mb", "64", "-q"}, dir.path());
+  CHECK(j["sketched_during_import"] == true);
+}
+
 TEST_CASE("the combined database takes later games incrementally, like the single one") {
   TempDir dir("sgfpat-shard-inc");
   auto inputs = write_corpus(dir.path(), 300);
@@ -242,17 +257,19 @@ TEST_CASE("shard steps killed with SIGKILL and run again give the uninterrupted 
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
   // Import of shard 0: killed in the middle, then completed by a rerun.
-  // Its uninterrupted time is learned from shard 1's import.
-  const double import_time = timed({"import", "--work", work, "--shard", "1", "--threads", "1", "-q"});
+  // Its uninterrupted time is learned from shard 1's import.  Two
+  // threads: the sketch is made while the games are stored, and the rerun,
+  // which finds games stored, makes it after the import over all of them.
+  const double import_time = timed({"import", "--work", work, "--shard", "1", "--threads", "2", "-q"});
   int kills = 0;
   for (double f : {0.5, 0.3, 0.15})
-    if (kill_after({"import", "--work", work, "--shard", "0", "--threads", "1", "-q"}, f * import_time)) {
+    if (kill_after({"import", "--work", work, "--shard", "0", "--threads", "2", "-q"}, f * import_time)) {
       ++kills;
       MESSAGE("import killed after " << f * import_time << " s");
       break;
     }
   CHECK(kills == 1);
-  timed({"import", "--work", work, "--shard", "0", "--threads", "1", "-q"});
+  timed({"import", "--work", work, "--shard", "0", "--threads", "2", "-q"});
   shard_step({"sum-sketches", "--work", work}, dir.path());
   for (const char* s : {"0", "1"}) shard_step({"kept", "--work", work, "--shard", s, "--threads", "1"}, dir.path());
   shard_step({"merge-kept", "--work", work}, dir.path());

@@ -294,8 +294,8 @@ Runner register_ingest(CLI::App& app) {
       ->check(CLI::IsMember({"parts", "drain"}));
   cmd->add_option("--sketch-during-import", a->sketch_during_import,
                   "Into a database without games, make the count's first pass (the sketch of played patterns) "
-                  "while the games are stored, on the cores the import leaves idle: auto (when the inputs are "
-                  "large), always, never (the same counts either way)")
+                  "while the games are stored, on the cores the import leaves idle (two threads or more): auto "
+                  "(when the inputs are large), always, never (the same counts either way)")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_flag("--json", a->json, "Print the summary as JSON");

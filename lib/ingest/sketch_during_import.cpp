@@ -21,6 +21,9 @@ std::unique_ptr<SketchDuringImport> SketchDuringImport::start_sized(PatternDb* d
                                                                     size_t sketch_bytes, bool lists) {
   // The pass must cover exactly the stored games: only those this import stores.
   if (threads < 2 || db->game_count() != 0 || db->generation() != 0) return nullptr;
+  // The sketch and the smallest run of position index entries must fit
+  // the counting share together (the plan of a shard step may leave less).
+  if (sketch_bytes + position_run_room(m, sketch_bytes, m.count_bytes) > m.count_bytes) return nullptr;
   try {
     std::unique_ptr<SketchDuringImport> s(
         new SketchDuringImport(db, importer, m, threads, sketch_bytes, lists));
