@@ -47,11 +47,12 @@ size_t sketch_alongside_bytes(const std::vector<InputFile>& inputs, const Memory
     unsized |= f.size == 0;
   }
   const double items = moves * double(levels);
+  const size_t share = m.count_bytes / 2;
   // Below ~30,000 games the pass takes seconds either way.
-  if (!always) return items < double(uint64_t(1) << 26) ? 0 : sketch_bytes_for(uint64_t(items), min_played, m.count_bytes / 2);
+  if (!always) return items < double(uint64_t(1) << 26) ? 0 : sketch_bytes_for(uint64_t(items), min_played, share);
   // Asked for whatever the inputs: what cannot be sized gets the whole
   // share (a sketch too small for its games would keep nearly everything).
-  return unsized ? m.count_bytes / 2 : sketch_bytes_for(uint64_t(items), min_played, m.count_bytes / 2);
+  return unsized ? share : sketch_bytes_for(uint64_t(items), min_played, share);
 }
 
 size_t position_run_room(const MemorySplit& m, size_t sketch_bytes, size_t list_bytes) {
