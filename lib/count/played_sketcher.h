@@ -38,7 +38,6 @@ class PlayedSketcher {
   Status add(const std::vector<std::string>& batch);
   // Memory the lists hold now (a snapshot, any thread).
   size_t list_bytes() const { return list_bytes_.load(std::memory_order_relaxed); }
-  uint64_t games() const { return games_.load(std::memory_order_relaxed); }
   // What the pass found, once every add() has returned.
   void finish(SketchPass* out);
 

@@ -60,8 +60,9 @@ Status import_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, c
 
   // The sketch of every stored game (those of an earlier, interrupted run
   // too, when the one made during the import does not cover them).
+  // A pass that failed leaves `sketched` empty: the sketch is made after.
   SketchedGames sketched(plan.settings.scheme.levels);
-  if (during_import && !during_import->finish(&sketched).ok()) sketched = SketchedGames(plan.settings.scheme.levels);
+  if (during_import) (void)during_import->finish(&sketched);
   during_import.reset();
   PlayedSketch played;
   SketchPass pass(plan.settings.scheme.levels);
