@@ -174,7 +174,7 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     };
   };
   // Pass 1 made beside the import of every stored game is taken as it is.
-  const bool sketched = options.sketched && options.sketched->pass.games == db.game_count();
+  const bool sketched = options.sketched && options.sketched->covers(db.game_count());
   PlayedSketch played;
   if (sketched) {
     options.sketched->used = true;

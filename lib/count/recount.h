@@ -36,6 +36,10 @@ struct SketchedGames {
   SketchPass pass;
   double seconds = 0;   // spent after the last game was stored
   bool used = false;    // set by recount() when it took the pass
+  // The pass stands for pass 1 only over exactly the games it sketched: a
+  // database that held games before, or a pass that failed (left empty),
+  // is sketched again.
+  bool covers(uint64_t stored_games) const { return played.sketch && pass.games == stored_games; }
 };
 
 struct CountOptions {

@@ -66,7 +66,7 @@ Status import_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, c
   during_import.reset();
   PlayedSketch played;
   SketchPass pass(plan.settings.scheme.levels);
-  if (sketched.played.sketch && sketched.pass.games == db->game_count()) {
+  if (sketched.covers(db->game_count())) {
     played = std::move(sketched.played);
     pass = std::move(sketched.pass);
     report->sketched_during_import = true;
