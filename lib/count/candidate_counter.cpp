@@ -140,6 +140,8 @@ template <class Counts>
 void CandidateCounter<Counts>::apply_seen() {
   for (const SeenAdd& a : seen_queue_) counts_->add_seen(a.level, a.slot, a.n);
   seen_queue_.clear();
+  for (const PlayedAdd& a : played_queue_) counts_->add_played(a.level, a.slot, a.win);
+  played_queue_.clear();
 }
 
 template <class Counts>
@@ -222,7 +224,10 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
     const bool stopped = known > 0 && slot_[levels_of(cp) + size_t(known - 1)] == kNotKept;
     for (int level = 1; level <= known - int(stopped); ++level) {
       const int32_t slot = slot_[levels_of(cp) + size_t(level - 1)];
-      if (counts_->counted(level, slot)) counts_->add_played(level, slot, win);
+      if (counts_->counted(level, slot)) {
+        counts_->prefetch_slot(level, slot);
+        played_queue_.push_back(PlayedAdd{slot, int16_t(level), win});
+      }
     }
   }
 
@@ -250,12 +255,14 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
         continue;
       }
     }
-    Walk& w = walks_.emplace_back();
+    // Built on the stack and copied: value-initializing the element in
+    // place cleared it with `rep stos`, slow to start for 88 bytes.
+    Walk w;
     w.idx = idx;
-    w.cursor = PatternTracker::Cursor{};
     for (int l = 0; l < known; ++l) tracker_.fold(idx, &w.cursor);
     w.key = tracker_.next_key(idx, mover, &w.cursor);
     counts_->prefetch(w.cursor.level, w.key);
+    walks_.push_back(w);
   }
   dirty.resize(still_dirty);
   for (int h : illegal_) is_illegal_[size_t(h)] = 0;
@@ -284,7 +291,10 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
       }
       slot_[c] = s;
       start_[c] = candidate_count(w.idx, player) - 1;
-      if (w.idx == m && counts_->counted(lv, s)) counts_->add_played(lv, s, win);
+      if (w.idx == m && counts_->counted(lv, s)) {
+        counts_->prefetch_slot(lv, s);
+        played_queue_.push_back(PlayedAdd{s, int16_t(lv), win});
+      }
       if (lv == levels_) continue;
       if (!counts_->extends(lv, s)) {
         stop_after(cp, lv);

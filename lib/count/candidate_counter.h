@@ -93,7 +93,8 @@ class CandidateCounter : public ReplayObserver {
   // Records that the pattern of level + 1 of cell cp is not kept, known
   // without a look-up: no kept pattern extends `level`'s.
   void stop_after(size_t cp, int level);
-  // Applies the queued seen additions (before any slot can go stale).
+  // Applies the queued seen and played additions (before any slot can go
+  // stale).
   void apply_seen();
   void drain();
 
@@ -140,6 +141,14 @@ class CandidateCounter : public ReplayObserver {
     uint64_t n;
   };
   std::vector<SeenAdd> seen_queue_;
+  // The played point's additions, queued the same way: its counts' lines
+  // are not in the caches when its walk finds them.
+  struct PlayedAdd {
+    int32_t slot;
+    int16_t level;
+    bool win;
+  };
+  std::vector<PlayedAdd> played_queue_;
   // A cell of this position whose levels above the known ones need
   // look-ups, paused before looking up `key` (level cursor.level).
   struct Walk {

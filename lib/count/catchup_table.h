@@ -74,7 +74,7 @@ class CatchupTable {
     const Level& lv = (*levels_)[size_t(level - 1)];
     prefetch_line(&lv.entries[home(lv, key)]);
   }
-  void prefetch_slot(int level, int32_t slot) const { prefetch_line(&counts(level, slot)); }
+  void prefetch_slot(int level, int32_t slot) const { prefetch_line_for_write(&counts(level, slot)); }
   bool must_drain() const { return false; }
   bool wants_drain() const { return false; }
   Status drain() { return Status::OK(); }

@@ -46,7 +46,7 @@ class ResidentTable {
     const Level& lv = levels_[size_t(level - 1)];
     prefetch_line(&lv.buckets[home(key, lv.buckets.size())]);
   }
-  void prefetch_slot(int level, int32_t slot) const { prefetch_line(&counts(level, slot)); }
+  void prefetch_slot(int level, int32_t slot) const { prefetch_line_for_write(&counts(level, slot)); }
   void add_seen(int level, int32_t slot, uint64_t n) {
     std::atomic_ref<uint64_t>(counts(level, slot).seen).fetch_add(n, std::memory_order_relaxed);
   }

@@ -30,7 +30,7 @@ class CountMinSketch {
   // The estimated count, capped at cap().
   unsigned estimate(uint64_t item) const;
   // Starts fetching the cache line of `item`, for a look-up soon after.
-  void prefetch(uint64_t item) const { prefetch_line(&words_[block_of(mix(item)) * 8]); }
+  void prefetch(uint64_t item) const { prefetch_line_for_write(&words_[block_of(mix(item)) * 8]); }
   unsigned cap() const { return cap_; }
   int cell_bits() const { return bits_; }
   size_t bytes() const { return words_.bytes(); }
