@@ -23,8 +23,9 @@
 // made in batches whose cache lines are fetched ahead: the look-ups of a
 // position go in rounds, one level of every walking cell per round, each
 // key's line prefetched a round ahead; the seen additions of ended patterns
-// are queued, their lines prefetched, and applied after the walks have
-// been started.  The misses then overlap instead of queueing behind each
+// and the played point's additions are queued, their lines fetched for
+// writing (prefetch_slot), and applied after the next walks have been
+// started.  The misses then overlap instead of queueing behind each
 // other.
 //
 // `Counts` is DrainingCounts, ResidentTable or CatchupTable: lookup(level, key) -> slot

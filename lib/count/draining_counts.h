@@ -32,7 +32,7 @@ class DrainingCounts {
   // The sketch cannot tell which patterns extend to the next level.
   bool extends(int, int32_t) const { return true; }
   static constexpr bool counted(int, int32_t) { return true; }
-  void prefetch_slot(int, int32_t slot) const { prefetch_line(&table_->at(slot)); }
+  void prefetch_slot(int, int32_t slot) const { prefetch_line_for_write(&table_->at(slot)); }
   void add_seen(int, int32_t slot, uint64_t n) { table_->at(slot).seen += n; }
   void add_played(int, int32_t slot, bool win) {
     CountTable::Entry& e = table_->at(slot);

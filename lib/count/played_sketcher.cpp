@@ -47,7 +47,7 @@ Status PlayedSketcher::add_piece(std::span<const std::string> batch, std::vector
   // sketch is full) are not listed at all.
   tops.assign(n / L, 0);
   for (size_t i = 0; i < n; ++i) {
-    if (i + kAhead < n) sketch_->prefetch(item(i + kAhead));
+    if (i + kAhead < n) sketch_->prefetch_for_add(item(i + kAhead));
     const bool reached = sketch_->add(item(i)) + 1 >= min_played_;
     uint8_t& top = tops[i / L];
     if (reached && top == i % L) ++top;

@@ -30,7 +30,11 @@ class CountMinSketch {
   // The estimated count, capped at cap().
   unsigned estimate(uint64_t item) const;
   // Starts fetching the cache line of `item`, for a look-up soon after.
-  void prefetch(uint64_t item) const { prefetch_line_for_write(&words_[block_of(mix(item)) * 8]); }
+  void prefetch(uint64_t item) const { prefetch_line(&words_[block_of(mix(item)) * 8]); }
+  // The same for an add() soon after: the line comes exclusive (a read
+  // prefetch there would make the threads that only estimate take the
+  // line from each other).
+  void prefetch_for_add(uint64_t item) const { prefetch_line_for_write(&words_[block_of(mix(item)) * 8]); }
   unsigned cap() const { return cap_; }
   int cell_bits() const { return bits_; }
   size_t bytes() const { return words_.bytes(); }
