@@ -137,7 +137,13 @@ void CandidateCounter<Counts>::end_all_patterns() {
 }
 
 template <class Counts>
-void CandidateCounter<Counts>::apply_seen() {
+void CandidateCounter<Counts>::queue_played(int level, int32_t slot, bool win) {
+  counts_->prefetch_slot(level, slot);
+  played_queue_.push_back(PlayedAdd{slot, int16_t(level), win});
+}
+
+template <class Counts>
+void CandidateCounter<Counts>::apply_queued() {
   for (const SeenAdd& a : seen_queue_) counts_->add_seen(a.level, a.slot, a.n);
   seen_queue_.clear();
   for (const PlayedAdd& a : played_queue_) counts_->add_played(a.level, a.slot, a.win);
@@ -146,7 +152,7 @@ void CandidateCounter<Counts>::apply_seen() {
 
 template <class Counts>
 void CandidateCounter<Counts>::drain() {
-  apply_seen();
+  apply_queued();
   positions_since_drain_ = 0;
   Status s = counts_->drain();
   if (status_.ok() && !s.ok()) status_ = s;
@@ -155,7 +161,7 @@ void CandidateCounter<Counts>::drain() {
 template <class Counts>
 void CandidateCounter<Counts>::finish_game() {
   end_all_patterns();
-  apply_seen();
+  apply_queued();
   if (counts_->wants_drain()) drain();
 }
 
@@ -224,10 +230,7 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
     const bool stopped = known > 0 && slot_[levels_of(cp) + size_t(known - 1)] == kNotKept;
     for (int level = 1; level <= known - int(stopped); ++level) {
       const int32_t slot = slot_[levels_of(cp) + size_t(level - 1)];
-      if (counts_->counted(level, slot)) {
-        counts_->prefetch_slot(level, slot);
-        played_queue_.push_back(PlayedAdd{slot, int16_t(level), win});
-      }
+      if (counts_->counted(level, slot)) queue_played(level, slot, win);
     }
   }
 
@@ -268,7 +271,7 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
   for (int h : illegal_) is_illegal_[size_t(h)] = 0;
   // The seen additions queued by the stone changes since the last position,
   // while the look-ups' lines are on their way.
-  apply_seen();
+  apply_queued();
 
   // Look up one level of every walking cell per round, until each reaches
   // a level that is not kept (or L).  A pattern found now begins with this
@@ -291,10 +294,7 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
       }
       slot_[c] = s;
       start_[c] = candidate_count(w.idx, player) - 1;
-      if (w.idx == m && counts_->counted(lv, s)) {
-        counts_->prefetch_slot(lv, s);
-        played_queue_.push_back(PlayedAdd{s, int16_t(lv), win});
-      }
+      if (w.idx == m && counts_->counted(lv, s)) queue_played(lv, s, win);
       if (lv == levels_) continue;
       if (!counts_->extends(lv, s)) {
         stop_after(cp, lv);

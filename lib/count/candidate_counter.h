@@ -94,9 +94,11 @@ class CandidateCounter : public ReplayObserver {
   // Records that the pattern of level + 1 of cell cp is not kept, known
   // without a look-up: no kept pattern extends `level`'s.
   void stop_after(size_t cp, int level);
+  // Queues the played point's addition to `slot`, fetching its line.
+  void queue_played(int level, int32_t slot, bool win);
   // Applies the queued seen and played additions (before any slot can go
   // stale).
-  void apply_seen();
+  void apply_queued();
   void drain();
 
   PatternTracker tracker_;

@@ -31,9 +31,9 @@ class CountMinSketch {
   unsigned estimate(uint64_t item) const;
   // Starts fetching the cache line of `item`, for a look-up soon after.
   void prefetch(uint64_t item) const { prefetch_line(&words_[block_of(mix(item)) * 8]); }
-  // The same for an add() soon after: the line comes exclusive (a read
-  // prefetch there would make the threads that only estimate take the
-  // line from each other).
+  // The same for an add() soon after: the line comes exclusive, as the add
+  // writes it.  (Estimates keep prefetch(): threads that only read would
+  // take an exclusive line from each other.)
   void prefetch_for_add(uint64_t item) const { prefetch_line_for_write(&words_[block_of(mix(item)) * 8]); }
   unsigned cap() const { return cap_; }
   int cell_bits() const { return bits_; }
