@@ -582,3 +582,54 @@ TEST_CASE("transposition table: every bucket of a size that is no power of two i
   TranspositionTable odd(3);  // 49,152 buckets: not a power of two
   CHECK(odd.capacity() == 49152 * 3);
 }
+
+TEST_CASE("transposition table: the fill estimate follows the slots in use") {
+  TranspositionTable tt(0);  // 1024 buckets of three
+  CHECK(tt.fill_estimate(1) == 0.0);
+  const uint64_t stride = uint64_t(1) << 32;
+  auto fill = [&](int per_bucket) {
+    for (uint64_t b = 0; b < 1024; ++b)
+      for (int i = 0; i < per_bucket; ++i) {
+        TTEntry e;
+        e.key = (b << 22) + uint64_t(i) * stride;
+        e.pn = 3;
+        e.dn = 4;
+        e.work = 10;
+        tt.store(e);
+      }
+  };
+  fill(1);  // one slot of three in every bucket, whichever buckets the estimate samples
+  for (uint64_t seed : {1, 99, 12345}) CHECK(tt.fill_estimate(seed) == doctest::Approx(1.0 / 3));
+  fill(3);
+  CHECK(tt.fill_estimate(7) == 1.0);
+}
+
+// A helper's entries push out the open nodes of the search it helps once the
+// table cannot hold both: past helper_max_fill it works no more.  The empty
+// 6x4 board takes hundreds of thousands of nodes with the smallest table
+// (3,072 entries), which fills at once.
+TEST_CASE("threads: a helper stands down once the table is full, and the answer stays the same") {
+  Geometry g(6, 4);
+  Position empty;
+  empty.to_move = Color::Black;
+  SolveOptions o;
+  o.seconds = 120;
+  o.table_mb = 0;
+  o.count_proof = false;
+  Solver one(g, o);
+  const SolveResult r1 = one.solve(empty);
+  REQUIRE(r1.verdict == Verdict::Win);
+  CHECK(r1.stats.helper_nodes == 0);
+  REQUIRE(r1.stats.nodes > 100'000);
+  o.threads = 2;
+  o.helper_max_fill = 0.5;
+  Solver stands_down(g, o);
+  const SolveResult r2 = stands_down.solve(empty);
+  CHECK(r2.verdict == Verdict::Win);
+  CHECK(r2.stats.helper_nodes < r1.stats.nodes / 20);
+  o.helper_max_fill = 1;  // never stands down
+  Solver helps(g, o);
+  const SolveResult r3 = helps.solve(empty);
+  CHECK(r3.verdict == Verdict::Win);
+  CHECK(r3.stats.helper_nodes > r1.stats.nodes / 20);
+}

@@ -26,7 +26,8 @@ struct Args {
   int threads = SolveOptions{}.threads, table_mb = int(SolveOptions{}.table_mb),
       capture_plies = SolveOptions{}.capture_plies, init_spread = SolveOptions{}.init_spread,
       init_mobility = SolveOptions{}.init_mobility;
-  double seconds = SolveOptions{}.seconds, epsilon = SolveOptions{}.epsilon;
+  double seconds = SolveOptions{}.seconds, epsilon = SolveOptions{}.epsilon,
+         helper_fill = SolveOptions{}.helper_max_fill;
   bool all_moves = false, json = false, table = false, progress = false;
   int split_depth = SolveOptions{}.split_depth;
 };
@@ -89,14 +90,15 @@ Status parse_moves(const Geometry& g, const Position& pos, const std::string& te
 }
 
 nlohmann::json stats_json(const SolveStats& s) {
-  return {{"nodes", s.nodes},         {"moves_played", s.moves_played}, {"tt_lookups", s.tt_lookups},
-          {"tt_hits", s.tt_hits},     {"seconds", s.seconds},           {"cpu_seconds", s.cpu_seconds}};
+  return {{"nodes", s.nodes},     {"helper_nodes", s.helper_nodes}, {"moves_played", s.moves_played},
+          {"tt_lookups", s.tt_lookups}, {"tt_hits", s.tt_hits},     {"seconds", s.seconds},
+          {"cpu_seconds", s.cpu_seconds}};
 }
 
 void print_stats(const SolveStats& s, int threads) {
-  std::printf("Moves played: %llu   nodes: %llu   TT hits: %llu of %llu lookups\n",
-              (unsigned long long)s.moves_played, (unsigned long long)s.nodes, (unsigned long long)s.tt_hits,
-              (unsigned long long)s.tt_lookups);
+  std::printf("Moves played: %llu   nodes: %llu", (unsigned long long)s.moves_played, (unsigned long long)s.nodes);
+  if (s.helper_nodes) std::printf(" (%llu by a helper)", (unsigned long long)s.helper_nodes);
+  std::printf("   TT hits: %llu of %llu lookups\n", (unsigned long long)s.tt_hits, (unsigned long long)s.tt_lookups);
   std::printf("Time: %.3f s (CPU %.3f s, %d thread%s)\n", s.seconds, s.cpu_seconds, threads, threads == 1 ? "" : "s");
 }
 
@@ -203,6 +205,11 @@ Runner register_solve(CLI::App& app) {
                   "move's by this fraction")
       ->check(CLI::Range(0.0, 64.0))
       ->capture_default_str();
+  cmd->add_option("--helper-fill", a->helper_fill,
+                  "With 2 threads or more: a thread that helps another's search stops helping once the table "
+                  "is this full (1: never), as its entries would then push out the open nodes of that search")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
   auto* all_moves = cmd->add_flag("--all-moves", a->all_moves, "Classify every move of the side to move");
   cmd->add_option("--split-depth", a->split_depth,
                   "With --all-moves: solve the replies move by move down to this many plies (each its own "
@@ -239,6 +246,7 @@ Runner register_solve(CLI::App& app) {
     opt.init_spread = a->init_spread;
     opt.init_mobility = a->init_mobility;
     opt.epsilon = a->epsilon;
+    opt.helper_max_fill = a->helper_fill;
     opt.split_depth = a->split_depth;
     if (!a->moves.empty()) {
       if (!a->all_moves) {

@@ -82,6 +82,8 @@ struct Worker {
   uint64_t local_nodes = 0;
   TacticsCache<W> tactics_cache;
   const uint64_t epsilon_1024 = uint64_t(std::clamp(opt.epsilon, 0.0, 64.0) * 1024 + 0.5);
+  bool helper = false;      // help_line() runs this worker
+  bool stand_down = false;  // as a helper, the table passed helper_max_fill: it works no more
 
   // capture_search() for the attacker (chains `att`) against `def` among
   // `empty`, remembered under `key` (the position with the attacker to
@@ -171,9 +173,17 @@ struct Worker {
     }
   }
 
+  // A helper that stood down (helper_max_fill) stops its search as a
+  // finished one stops: its open nodes keep their older entries.
+  bool stopped() const { return stand_down || shared.stop.load(std::memory_order_relaxed); }
+
   bool out_of_budget() {
-    if (shared.stop.load(std::memory_order_relaxed)) return true;
+    if (stopped()) return true;
     if ((++local_nodes & 1023) == 0) {
+      if (helper && opt.helper_max_fill < 1 && tt.fill_estimate(local_nodes) > opt.helper_max_fill) {
+        stand_down = true;
+        return true;
+      }
       uint64_t n = shared.nodes.fetch_add(1024) + 1024;
       if ((shared.max_nodes && n >= shared.max_nodes) ||
           (shared.has_deadline && Clock::now() >= shared.deadline)) {
@@ -331,7 +341,7 @@ struct Worker {
       pn = uint32_t(min_dn);
       dn = infinite ? kInf : uint32_t(std::min<uint64_t>(sum_pn, kInf - 1));
       best_move = t.moves[best].point;
-      if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn || shared.stop.load(std::memory_order_relaxed))
+      if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn || stopped())
         break;
       uint64_t c_thpn = uint64_t(thdn) - dn + best_pn;
       uint64_t c_thdn = std::min<uint64_t>(thpn, std::max<uint64_t>(dn2 + 1, dn2 + (dn2 * epsilon_1024 >> 10)));
@@ -341,7 +351,7 @@ struct Worker {
       mid(theirs, mine | bit_of<W>(p), opponent(mover), sym.after(ks, mover, p), uint32_t(c_thpn), uint32_t(c_thdn), &kid_pn[best],
           &kid_dn[best]);
     }
-    if (shared.stop.load(std::memory_order_relaxed) && pn != 0 && dn != 0) {
+    if (stopped() && pn != 0 && dn != 0) {
       *out_pn = pn;
       *out_dn = dn;
       return;  // an interrupted node keeps its older entry
@@ -411,7 +421,14 @@ struct Worker {
   // way; they save the main search work when that line holds.
   void help_line(W root_mine, W root_theirs, Color root_mover, const KeySet& root_ks) {
     constexpr int kMaxDepth = 12;
+    helper = true;
     while (!shared.stop.load(std::memory_order_relaxed)) {
+      if (stand_down || (opt.helper_max_fill < 1 && tt.fill_estimate(salt + local_nodes) > opt.helper_max_fill)) {
+        // A full table stays full: wait for the search to end.
+        stand_down = true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        continue;
+      }
       W mine = root_mine, theirs = root_theirs;
       Color mover = root_mover;
       KeySet ks = root_ks;
@@ -608,7 +625,10 @@ SolveResult Solver::search_w(const Position& pos, SearchControl& shared, int nth
     res.verdict = e.pn == 0 ? Verdict::Win : Verdict::Loss;
     if (res.verdict == Verdict::Win) res.move = e.best < 0 ? -1 : sym_.preimage(frame, e.best);
   }
-  for (const Worker<W>& w : workers) res.stats.add(w.stats);
+  for (Worker<W>& w : workers) {
+    if (&w != &workers[0]) w.stats.helper_nodes = w.stats.nodes;
+    res.stats.add(w.stats);
+  }
   res.stats.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   if (res.verdict != Verdict::Unknown && opt_.count_proof) {
     // The walk may re-prove children the table dropped: give it its own
@@ -646,6 +666,7 @@ SolveStats Solver::help_w(const Position& pos, SearchControl& shared, uint64_t s
   Worker<W> w{g_, opt_, sym_, tt_, shared, salt | 1, {}, 0, {}};
   w.help_line(W(pos.stones(pos.to_move)), W(pos.stones(opponent(pos.to_move))), pos.to_move, sym_.keys(pos));
   w.stats.cpu_seconds = thread_cpu_seconds() - c0;
+  w.stats.helper_nodes = w.stats.nodes;
   return w.stats;
 }
 

@@ -61,6 +61,13 @@ struct SolveOptions {
   bool symmetric_keys = true;  // one table entry for a position and its mirror images
   bool threat_check = true;   // settle at once the moves that leave an opponent's capture search on
   bool threat2 = true;        // ... and those that leave on an opponent's two-move threat
+  // A helper thread (the second thread of solve(), an idle thread of
+  // solve_all_moves()) stands down once the table is this full (0 to 1;
+  // 1: never): when the table cannot hold the search, the helper's entries
+  // push out the open nodes of the search it helps.  The full 6x6 run
+  // (whose 14 GB table fills in its first minutes) took 1,676 s with idle
+  // threads waiting against 1,855 s with them helping, the same night.
+  double helper_max_fill = 0.9;
   int split_depth = 1;         // solve_all_moves(): plies solved move by move above the searches
   std::vector<int> only_moves{};  // solve_all_moves(): search these moves (and their images) only; empty: all
   // solve_all_moves(): called as each searched move is classified (`verdict`
@@ -72,6 +79,7 @@ struct SolveOptions {
 
 struct SolveStats {
   uint64_t nodes = 0;         // df-pn node visits
+  uint64_t helper_nodes = 0;  // of those, the ones of threads other than the search's first
   uint64_t moves_played = 0;  // stones placed by the search and the capture search
   uint64_t tt_lookups = 0;
   uint64_t tt_hits = 0;
@@ -81,6 +89,7 @@ struct SolveStats {
   // Adds the figures of another search (several searches of one answer).
   void add(const SolveStats& o) {
     nodes += o.nodes;
+    helper_nodes += o.helper_nodes;
     moves_played += o.moves_played;
     tt_lookups += o.tt_lookups;
     tt_hits += o.tt_hits;

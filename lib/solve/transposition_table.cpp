@@ -79,6 +79,21 @@ bool TranspositionTable::lookup(uint64_t key, TTEntry* out) const {
   return found;
 }
 
+double TranspositionTable::fill_estimate(uint64_t seed) const {
+  constexpr int kSample = 64;
+  int used = 0;
+  for (int i = 0; i < kSample; ++i) {
+    uint64_t x = (seed + uint64_t(i)) * 0x9e3779b97f4a7c15ull;
+    x ^= x >> 29;
+    const size_t b = size_t((uint64_t(uint32_t(x >> 16)) * buckets_n_) >> 32);
+    Lock& l = locks_[b & (kLocks - 1)];
+    l.lock();
+    for (const Slot& e : buckets_[b].e) used += (e.pn | e.dn) != 0;
+    l.unlock();
+  }
+  return double(used) / (kSample * kWays);
+}
+
 void TranspositionTable::store(const TTEntry& entry) {
   size_t b = bucket_of(entry.key);
   const uint32_t lo = uint32_t(entry.key), hi = uint32_t(entry.key >> 32);

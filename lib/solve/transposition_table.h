@@ -41,6 +41,9 @@ class TranspositionTable {
   // then waits less on memory).
   void prefetch(uint64_t key) const { __builtin_prefetch(&buckets_[bucket_of(key)]); }
   size_t capacity() const { return buckets_n_ * kWays; }
+  // The share of the slots in use (0 to 1), estimated from 64 buckets
+  // picked by `seed`; a fresh seed each call samples other buckets.
+  double fill_estimate(uint64_t seed) const;
   // The bucket of `key`: its low 32 bits scaled to the number of buckets
   // (any number, not only powers of two, so that the whole size is used).
   size_t bucket_of(uint64_t key) const { return size_t((uint64_t(uint32_t(key)) * buckets_n_) >> 32); }
