@@ -176,11 +176,16 @@ struct Worker {
   // A helper that stood down (helper_max_fill) stops its search as a
   // finished one stops: its open nodes keep their older entries.
   bool stopped() const { return stand_down || shared.stop.load(std::memory_order_relaxed); }
+  // The table is past helper_max_fill (sampled by `seed`): time for a
+  // helper to stand down.
+  bool table_too_full(uint64_t seed) const {
+    return opt.helper_max_fill < 1 && tt.fill_estimate(seed) > opt.helper_max_fill;
+  }
 
   bool out_of_budget() {
     if (stopped()) return true;
     if ((++local_nodes & 1023) == 0) {
-      if (helper && opt.helper_max_fill < 1 && tt.fill_estimate(local_nodes) > opt.helper_max_fill) {
+      if (helper && table_too_full(local_nodes)) {
         stand_down = true;
         return true;
       }
@@ -423,7 +428,7 @@ struct Worker {
     constexpr int kMaxDepth = 12;
     helper = true;
     while (!shared.stop.load(std::memory_order_relaxed)) {
-      if (stand_down || (opt.helper_max_fill < 1 && tt.fill_estimate(salt + local_nodes) > opt.helper_max_fill)) {
+      if (stand_down || table_too_full(salt + local_nodes)) {
         // A full table stays full: wait for the search to end.
         stand_down = true;
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
