@@ -47,7 +47,7 @@ uint32_t decode_work(uint16_t c) { return c < 32768 ? c : 32768 + (uint32_t(c - 
 constexpr uint64_t kSettledBonus = 8;
 template <class S>  // the table's private Slot
 uint64_t keep_value(const S& e) {
-  if ((e.pn | e.dn) == 0) return 0;  // empty slot
+  if (!e.used()) return 0;
   const bool settled = e.pn == 0 || e.dn == 0;
   // Any entry above an empty slot: a node that stopped at once (its
   // children's numbers already over its thresholds) has work 0, and was
@@ -85,10 +85,10 @@ double TranspositionTable::fill_estimate(uint64_t seed) const {
   for (int i = 0; i < kSample; ++i) {
     uint64_t x = (seed + uint64_t(i)) * 0x9e3779b97f4a7c15ull;
     x ^= x >> 29;
-    const size_t b = size_t((uint64_t(uint32_t(x >> 16)) * buckets_n_) >> 32);
+    const size_t b = bucket_of(x >> 16);
     Lock& l = locks_[b & (kLocks - 1)];
     l.lock();
-    for (const Slot& e : buckets_[b].e) used += (e.pn | e.dn) != 0;
+    for (const Slot& e : buckets_[b].e) used += e.used();
     l.unlock();
   }
   return double(used) / (kSample * kWays);

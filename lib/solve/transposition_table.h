@@ -59,8 +59,10 @@ class TranspositionTable {
     uint16_t work;  // encode_work()
     int8_t best;    // points are below 128
     uint8_t flags;
-    // A live entry (pn = dn = 0 is an empty slot) of the key with these halves.
-    bool holds(uint32_t lo, uint32_t hi) const { return key_lo == lo && key_hi == hi && (pn | dn); }
+    // A live entry: pn = dn = 0 is an empty slot.
+    bool used() const { return (pn | dn) != 0; }
+    // A live entry of the key with these halves.
+    bool holds(uint32_t lo, uint32_t hi) const { return key_lo == lo && key_hi == hi && used(); }
   };
   struct alignas(64) Bucket {
     Slot e[kWays];
