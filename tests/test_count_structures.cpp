@@ -168,7 +168,7 @@ TEST_CASE("resident table: exactly the given keys, key 0 included, counts add up
     int32_t s = table.find(level, key);
     REQUIRE(s >= 0);
     table.add_seen(level, s, uint64_t(level) + key % 7);
-    table.add_played(level, s, key % 2 == 0);
+    table.add_played(level, s, 1, key % 2 == 0);
   }
   for (int i = 0; i < 10000; ++i) {
     uint64_t key = rng();
@@ -279,7 +279,7 @@ TEST_CASE("catch-up table: exactly the given keys, key 0 included, extended bits
     REQUIRE(s >= 0);
     CHECK(table.extends(level, s) == (ext.count({level, key}) == 1));
     table.add_seen(level, s, uint64_t(level) + key % 7);
-    table.add_played(level, s, key % 2 == 0);
+    table.add_played(level, s, 1, key % 2 == 0);
   }
   for (int i = 0; i < 10000; ++i) {
     const uint64_t key = rng();
@@ -296,7 +296,7 @@ TEST_CASE("catch-up table: exactly the given keys, key 0 included, extended bits
   // A copy counts apart (one table per thread).
   CatchupTable copy = table;
   const auto [level, key] = *in.begin();
-  copy.add_played(level, copy.find(level, key), true);
+  copy.add_played(level, copy.find(level, key), 1, 1);
   CHECK(copy.counts_at(level, copy.find(level, key)).played == 2);
   CHECK(table.counts_at(level, table.find(level, key)).played == 1);
 }

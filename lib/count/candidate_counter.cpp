@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
 
 #include "count/catchup_table.h"
 #include "count/draining_counts.h"
@@ -19,7 +20,13 @@ CandidateCounter<Counts>::CandidateCounter(const KeyScheme& scheme, Counts* coun
     : tracker_(scheme), counts_(counts), levels_(scheme.levels) {}
 
 template <class Counts>
-void CandidateCounter<Counts>::start_game(const Game& game) {
+void CandidateCounter<Counts>::start_game(const Game& game, const SharedPlan* plan) {
+  winner_ = game.info.winner();
+  allow_suicide_ = game.info.suicide_allowed();
+  plan_ = plan;
+  number_ = 0;
+  if (plan && plan->restore_at > 0) return;  // the state comes from a kept one
+  kept_count_ = 0;
   if (game.info.size != size_) {
     size_ = game.info.size;
     stride_ = size_ + 2;
@@ -30,71 +37,69 @@ void CandidateCounter<Counts>::start_game(const Game& game) {
     const size_t n = size_t(stride_) * size_t(stride_);
     on_board_.assign(n, 0);
     for (int idx : points_) on_board_[size_t(idx)] = 1;
-    slot_.assign(n * 2 * size_t(levels_), kUnknown);
-    start_.assign(slot_.size(), 0);
-    known_.assign(n * 2, 0);
-    known_cells_.assign(size_t(levels_) + 1, 0);
-    known_cells_[0] = uint32_t(n * 2);
+    g_.slot_.assign(n * 2 * size_t(levels_), kUnknown);
+    g_.start_.assign(g_.slot_.size(), 0);
+    g_.known_.assign(n * 2, 0);
+    g_.known_cells_.assign(size_t(levels_) + 1, 0);
+    g_.known_cells_[0] = uint32_t(n * 2);
     is_illegal_.assign(n, 0);
   }
   // end_all_patterns() at the end of the last game left every known_ at 0.
   const size_t n = on_board_.size();
-  occupied_.assign(n, 0);
-  empty_nbrs_.assign(n, 0);
+  g_.occupied_.assign(n, 0);
+  g_.empty_nbrs_.assign(n, 0);
   for (int idx : points_)
-    for (int nb : {idx - stride_, idx + 1, idx + stride_, idx - 1}) empty_nbrs_[size_t(idx)] += on_board_[size_t(nb)];
-  hole_at_.assign(n, -1);
-  holes_.clear();
-  empty_count_ = int(points_.size());
-  player_positions_[0] = player_positions_[1] = 0;
-  candidate_tally_.assign(n * 2, 0);
-  is_dirty_.assign(n * 2, 0);
+    for (int nb : {idx - stride_, idx + 1, idx + stride_, idx - 1}) g_.empty_nbrs_[size_t(idx)] += on_board_[size_t(nb)];
+  g_.hole_at_.assign(n, -1);
+  g_.holes_.clear();
+  g_.empty_count_ = int(points_.size());
+  g_.player_positions_[0] = g_.player_positions_[1] = 0;
+  g_.candidate_tally_.assign(n * 2, 0);
+  g_.is_dirty_.assign(n * 2, 0);
   for (int player = 0; player < 2; ++player) {
-    dirty_[player].clear();
+    g_.dirty_[player].clear();
     for (int idx : points_) mark_dirty(idx, player);
   }
   tracker_.reset(size_);
-  winner_ = game.info.winner();
-  allow_suicide_ = game.info.suicide_allowed();
 }
 
 template <class Counts>
 void CandidateCounter<Counts>::mark_dirty(int idx, int player) {
-  uint8_t& d = is_dirty_[cell(idx, player)];
+  uint8_t& d = g_.is_dirty_[cell(idx, player)];
   if (d) return;
   d = 1;
-  dirty_[player].push_back(idx);
+  g_.dirty_[player].push_back(idx);
 }
 
 template <class Counts>
 void CandidateCounter<Counts>::update_hole(int idx) {
-  const bool hole = !occupied_[size_t(idx)] && empty_nbrs_[size_t(idx)] == 0;
-  int32_t& at = hole_at_[size_t(idx)];
+  const bool hole = !g_.occupied_[size_t(idx)] && g_.empty_nbrs_[size_t(idx)] == 0;
+  int32_t& at = g_.hole_at_[size_t(idx)];
   if (hole == (at >= 0)) return;
   if (hole) {
-    at = int32_t(holes_.size());
-    holes_.push_back(idx);
+    at = int32_t(g_.holes_.size());
+    g_.holes_.push_back(idx);
   } else {
-    const int last = holes_.back();
-    holes_[size_t(at)] = last;
-    hole_at_[size_t(last)] = at;
-    holes_.pop_back();
+    const int last = g_.holes_.back();
+    g_.holes_[size_t(at)] = last;
+    g_.hole_at_[size_t(last)] = at;
+    g_.holes_.pop_back();
     at = -1;
   }
 }
 
 template <class Counts>
 void CandidateCounter<Counts>::update_point(int idx, bool occupied) {
-  if (occupied_[size_t(idx)] == occupied) return;  // e.g. a stone recolored by setup
-  occupied_[size_t(idx)] = occupied;
+  if (g_.occupied_[size_t(idx)] == occupied) return;  // e.g. a stone recolored by setup
+  g_.occupied_[size_t(idx)] = occupied;
   for (int player = 0; player < 2; ++player) {
-    uint32_t& c = candidate_tally_[cell(idx, player)];
-    c = player_positions_[player] - c;
+    uint32_t& c = g_.candidate_tally_[cell(idx, player)];
+    c = g_.player_positions_[player] - c;
   }
-  empty_count_ += occupied ? -1 : 1;
+  g_.empty_count_ += occupied ? -1 : 1;
   for (int nb : {idx - stride_, idx + 1, idx + stride_, idx - 1}) {
     if (!on_board_[size_t(nb)]) continue;
-    empty_nbrs_[size_t(nb)] = uint8_t(empty_nbrs_[size_t(nb)] + (occupied ? -1 : 1));
+    g_.empty_nbrs_[size_t(nb)] = uint8_t(g_.empty_nbrs_[size_t(nb)] + (occupied ? -1 : 1));
     update_hole(nb);
   }
   update_hole(idx);
@@ -107,16 +112,16 @@ template <class Counts>
 void CandidateCounter<Counts>::end_patterns(int idx, int player, int from_level) {
   const size_t cp = cell(idx, player);
   const size_t base = levels_of(cp);
-  const int known = known_[cp];
+  const int known = g_.known_[cp];
   const uint32_t now = candidate_count(idx, player);
   for (int level = from_level; level <= known; ++level) {
     const size_t c = base + size_t(level - 1);
-    const uint32_t n = now - start_[c];
-    if (slot_[c] >= 0 && n && counts_->counted(level, slot_[c])) {
-      counts_->prefetch_slot(level, slot_[c]);
-      seen_queue_.push_back(SeenAdd{slot_[c], level, n});
+    const uint32_t n = now - g_.start_[c];
+    if (g_.slot_[c] >= 0 && n && counts_->counted(level, g_.slot_[c])) {
+      counts_->prefetch_slot(level, g_.slot_[c]);
+      seen_queue_.push_back(SeenAdd{g_.slot_[c], level, n});
     }
-    slot_[c] = kUnknown;
+    g_.slot_[c] = kUnknown;
   }
   if (known >= from_level) set_known(cp, from_level - 1);
 }
@@ -124,7 +129,7 @@ void CandidateCounter<Counts>::end_patterns(int idx, int player, int from_level)
 template <class Counts>
 void CandidateCounter<Counts>::stop_after(size_t cp, int level) {
   set_known(cp, level + 1);
-  slot_[levels_of(cp) + size_t(level)] = kNotKept;
+  g_.slot_[levels_of(cp) + size_t(level)] = kNotKept;
 }
 
 template <class Counts>
@@ -137,16 +142,63 @@ void CandidateCounter<Counts>::end_all_patterns() {
 }
 
 template <class Counts>
-void CandidateCounter<Counts>::queue_played(int level, int32_t slot, bool win) {
+void CandidateCounter<Counts>::queue_played(int level, int32_t slot, uint32_t played, uint32_t wins) {
   counts_->prefetch_slot(level, slot);
-  played_queue_.push_back(PlayedAdd{slot, int16_t(level), win});
+  played_queue_.push_back(PlayedAdd{slot, level, played, wins});
+}
+
+template <class Counts>
+void CandidateCounter<Counts>::queue_known_played(int m, int player, uint32_t played, uint32_t wins) {
+  const size_t cp = cell(m, player);
+  const int known = g_.known_[cp];
+  const bool stopped = known > 0 && g_.slot_[levels_of(cp) + size_t(known - 1)] == kNotKept;
+  for (int level = 1; level <= known - int(stopped); ++level) {
+    const int32_t slot = g_.slot_[levels_of(cp) + size_t(level - 1)];
+    if (counts_->counted(level, slot)) queue_played(level, slot, played, wins);
+  }
+}
+
+template <class Counts>
+void CandidateCounter<Counts>::keep_state(int position) {
+  if (kept_count_ == kept_.size()) kept_.emplace_back();
+  Kept& k = kept_[kept_count_++];
+  k.position = position;
+  k.game = g_;
+  tracker_.save(&k.tracker);
+}
+
+template <class Counts>
+bool CandidateCounter<Counts>::restore_state(int position, bool last) {
+  while (kept_count_ > 0 && kept_[kept_count_ - 1].position > position) --kept_count_;
+  if (kept_count_ == 0 || kept_[kept_count_ - 1].position != position) return false;
+  Kept& k = kept_[kept_count_ - 1];
+  if (last) {
+    std::swap(g_, k.game);
+    tracker_.take(&k.tracker);
+    --kept_count_;
+  } else {
+    g_ = k.game;
+    tracker_.restore(k.tracker);
+  }
+  // The positions up to this one were counted, for this game too, by the
+  // game that kept the state: the patterns alive here begin now.
+  for (int idx : points_)
+    for (int player = 0; player < 2; ++player) {
+      const size_t cp = cell(idx, player);
+      const int known = g_.known_[cp];
+      if (known == 0) continue;
+      const uint32_t now = candidate_count(idx, player);
+      const size_t base = levels_of(cp);
+      for (int level = 1; level <= known; ++level) g_.start_[base + size_t(level - 1)] = now;
+    }
+  return true;
 }
 
 template <class Counts>
 void CandidateCounter<Counts>::apply_queued() {
   for (const SeenAdd& a : seen_queue_) counts_->add_seen(a.level, a.slot, a.n);
   seen_queue_.clear();
-  for (const PlayedAdd& a : played_queue_) counts_->add_played(a.level, a.slot, a.win);
+  for (const PlayedAdd& a : played_queue_) counts_->add_played(a.level, a.slot, a.played, a.wins);
   played_queue_.clear();
 }
 
@@ -172,7 +224,7 @@ void CandidateCounter<Counts>::invalidate_around(int idx) {
   // diamond of that radius is visited row by row, clipped to the board
   // once per row rather than tested point by point.
   int top = levels_;
-  while (top > 0 && known_cells_[size_t(top)] == 0) --top;
+  while (top > 0 && g_.known_cells_[size_t(top)] == 0) --top;
   for (int cy = std::max(0, qy - top); cy <= std::min(size_ - 1, qy + top); ++cy) {
     const int dy = std::abs(cy - qy), reach = top - dy;
     const int row = (cy + 1) * stride_ + 1;
@@ -180,7 +232,7 @@ void CandidateCounter<Counts>::invalidate_around(int idx) {
       const int d = dy + std::abs(cx - qx);  // 0 at the changed point: no pattern holds it
       const int c = row + cx;
       for (int player = 0; player < 2; ++player)
-        if (known_[cell(c, player)] >= d && d > 0) {
+        if (g_.known_[cell(c, player)] >= d && d > 0) {
           end_patterns(c, player, d);
           mark_dirty(c, player);
         }
@@ -190,6 +242,7 @@ void CandidateCounter<Counts>::invalidate_around(int idx) {
 
 template <class Counts>
 void CandidateCounter<Counts>::after_change(const Board& board, int idx, Color) {
+  if (plan_ && number_ < plan_->restore_at) return;  // counted by an earlier game
   tracker_.after_play(board, idx);
   update_point(idx, board.at_index(idx) != Color::Empty);
   for (int r : board.last_removed()) update_point(r, board.at_index(r) != Color::Empty);
@@ -198,47 +251,64 @@ void CandidateCounter<Counts>::after_change(const Board& board, int idx, Color) 
 }
 
 template <class Counts>
-void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Point move, int) {
+void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Point move, int number) {
+  number_ = number;
+  uint32_t seen_weight = 1, played_weight = 1, wins_weight = 0;
+  if (plan_) {
+    if (number < plan_->restore_at) return;  // counted by an earlier game
+    if (size_t(number) >= plan_->seen.size()) {
+      if (status_.ok()) status_ = Status::Internal("shared positions: the plan is shorter than the game");
+      plan_ = nullptr;
+      return;
+    }
+    seen_weight = plan_->seen[size_t(number)];
+    played_weight = plan_->played[size_t(number)];
+    wins_weight = plan_->wins[size_t(number)];
+  } else {
+    wins_weight = winner_ == mover ? 1 : 0;
+  }
   if (move.is_pass()) return;
+  const int m = board.index(move);
+  const int player = mover == Color::White ? 1 : 0;
+  if (plan_ && number == plan_->restore_at) {
+    // This position was counted by the game that kept its state: only the
+    // move is this game's.
+    if (!restore_state(number, plan_->restore_last)) {
+      if (status_.ok()) status_ = Status::Internal("shared positions: no state kept for position " + std::to_string(number));
+      plan_ = nullptr;
+      return;
+    }
+    queue_known_played(m, player, played_weight, wins_weight);
+    return;
+  }
   // Slots handed out stay valid only until a drain, so a mid-game drain
   // first ends every pending pattern (the next look-ups start afresh).
   if (counts_->must_drain() || positions_since_drain_ >= kMaxPositionsPerDrain) {
     end_all_patterns();
     drain();
   }
-  ++positions_;
-  ++positions_since_drain_;
-  const int m = board.index(move);
-  const int player = mover == Color::White ? 1 : 0;
-  const bool win = winner_ == mover;
+  positions_ += seen_weight;
+  positions_since_drain_ += seen_weight;
 
   // This position counts for every empty point but the illegal holes.
-  ++player_positions_[player];
+  g_.player_positions_[player] += seen_weight;
   illegal_.clear();
-  for (int h : holes_)
+  for (int h : g_.holes_)
     if (!board.is_legal_index(h, mover, allow_suicide_)) {
-      ++candidate_tally_[cell(h, player)];
+      g_.candidate_tally_[cell(h, player)] += seen_weight;
       is_illegal_[size_t(h)] = 1;
       illegal_.push_back(h);
     }
-  candidates_ += uint64_t(empty_count_) - illegal_.size();
+  candidates_ += (uint64_t(g_.empty_count_) - illegal_.size()) * seen_weight;
 
   // The played point's levels known already; its walk adds the others.
-  {
-    const size_t cp = cell(m, player);
-    const int known = known_[cp];
-    const bool stopped = known > 0 && slot_[levels_of(cp) + size_t(known - 1)] == kNotKept;
-    for (int level = 1; level <= known - int(stopped); ++level) {
-      const int32_t slot = slot_[levels_of(cp) + size_t(level - 1)];
-      if (counts_->counted(level, slot)) queue_played(level, slot, win);
-    }
-  }
+  queue_known_played(m, player, played_weight, wins_weight);
 
   // The dirty cells that are candidates now start their walks; an illegal
   // one waits for a position where it is legal, an occupied one for its
   // stone to go.
   walks_.clear();
-  std::vector<int>& dirty = dirty_[player];
+  std::vector<int>& dirty = g_.dirty_[player];
   size_t still_dirty = 0;
   for (int idx : dirty) {
     const size_t cp = cell(idx, player);
@@ -246,12 +316,12 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
       dirty[still_dirty++] = idx;
       continue;
     }
-    is_dirty_[cp] = 0;
-    if (occupied_[size_t(idx)]) continue;
-    const int known = known_[cp];
+    g_.is_dirty_[cp] = 0;
+    if (g_.occupied_[size_t(idx)]) continue;
+    const int known = g_.known_[cp];
     if (known == levels_) continue;
     if (known > 0) {
-      const int32_t top = slot_[levels_of(cp) + size_t(known - 1)];
+      const int32_t top = g_.slot_[levels_of(cp) + size_t(known - 1)];
       if (top == kNotKept) continue;
       if (!counts_->extends(known, top)) {
         stop_after(cp, known);
@@ -289,12 +359,12 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
       const int32_t s = found_[i];
       set_known(cp, lv);
       if (s < 0) {
-        slot_[c] = kNotKept;
+        g_.slot_[c] = kNotKept;
         continue;
       }
-      slot_[c] = s;
-      start_[c] = candidate_count(w.idx, player) - 1;
-      if (w.idx == m && counts_->counted(lv, s)) queue_played(lv, s, win);
+      g_.slot_[c] = s;
+      g_.start_[c] = candidate_count(w.idx, player) - seen_weight;
+      if (w.idx == m && counts_->counted(lv, s)) queue_played(lv, s, played_weight, wins_weight);
       if (lv == levels_) continue;
       if (!counts_->extends(lv, s)) {
         stop_after(cp, lv);
@@ -307,6 +377,7 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
     }
     active = next;
   }
+  if (plan_ && std::binary_search(plan_->keep.begin(), plan_->keep.end(), number)) keep_state(number);
 }
 
 template class CandidateCounter<DrainingCounts>;

@@ -40,6 +40,7 @@
 
 #include "board/replay.h"
 #include "core/status.h"
+#include "count/shared_positions.h"
 #include "pattern/tracker.h"
 
 namespace sgfpat {
@@ -50,7 +51,13 @@ class CandidateCounter : public ReplayObserver {
   CandidateCounter(const KeyScheme& scheme, Counts* counts);
 
   // Call before replaying `game` with this observer; finish_game() after.
-  void start_game(const Game& game);
+  // With a plan (the games of a batch in their order, the plans from
+  // plan_shared_positions()), the positions the game shares with the games
+  // before it are not counted again, and its other positions count for
+  // every game the plan says they stand for.  Plans need a Counts whose
+  // slots stay valid from game to game (no drains: ResidentTable,
+  // CatchupTable), and `plan` must live until finish_game().
+  void start_game(const Game& game, const SharedPlan* plan = nullptr);
   // See PatternTracker::set_incremental_rings(); call before a game.
   void set_incremental_rings(int n) { tracker_.set_incremental_rings(n); }
   void finish_game();
@@ -72,14 +79,14 @@ class CandidateCounter : public ReplayObserver {
   size_t levels_of(size_t cp) const { return cp * size_t(levels_); }
   // Positions so far in which the point was a candidate for the player.
   uint32_t candidate_count(int idx, int player) const {
-    const uint32_t c = candidate_tally_[cell(idx, player)];
-    return occupied_[size_t(idx)] ? c : player_positions_[player] - c;
+    const uint32_t c = g_.candidate_tally_[cell(idx, player)];
+    return g_.occupied_[size_t(idx)] ? c : g_.player_positions_[player] - c;
   }
   void mark_dirty(int idx, int player);
   void set_known(size_t cp, int level) {
-    --known_cells_[known_[cp]];
-    ++known_cells_[size_t(level)];
-    known_[cp] = uint8_t(level);
+    --g_.known_cells_[g_.known_[cp]];
+    ++g_.known_cells_[size_t(level)];
+    g_.known_[cp] = uint8_t(level);
   }
   // Keeps occupancy, candidate counts and holes in step with a point's stone.
   void update_point(int idx, bool occupied);
@@ -95,7 +102,16 @@ class CandidateCounter : public ReplayObserver {
   // without a look-up: no kept pattern extends `level`'s.
   void stop_after(size_t cp, int level);
   // Queues the played point's addition to `slot`, fetching its line.
-  void queue_played(int level, int32_t slot, bool win);
+  void queue_played(int level, int32_t slot, uint32_t played, uint32_t wins);
+  // Queues the additions of the played point m's known levels.
+  void queue_known_played(int m, int player, uint32_t played, uint32_t wins);
+  // Keeps the state of this position for a later game of the plan.  Out
+  // of line, as restore_state(): rare, and before_move() stays small.
+  [[gnu::noinline]] void keep_state(int position);
+  // The state kept at `position`, with every pattern begun afresh there
+  // (its positions so far were counted by the game that kept it); `last`:
+  // no later game restores it.  False if no state was kept there.
+  [[gnu::noinline]] bool restore_state(int position, bool last);
   // Applies the queued seen and played additions (before any slot can go
   // stale).
   void apply_queued();
@@ -112,31 +128,49 @@ class CandidateCounter : public ReplayObserver {
   std::vector<int> points_;         // on-board indices
   std::vector<uint8_t> on_board_;   // [idx]
 
-  // Per point.
-  std::vector<uint8_t> occupied_;    // this counter's copy of the board
-  std::vector<uint8_t> empty_nbrs_;  // empty on-board neighbours
-  std::vector<int32_t> hole_at_;     // index in holes_, or -1
-  std::vector<int> holes_;           // empty points without an empty neighbour
+  // Everything the positions of a game change, as one value: kept at a
+  // position that a later game shares and restored for it (with tracker_).
+  struct GameState {
+    // Per point.
+    std::vector<uint8_t> occupied_;    // this counter's copy of the board
+    std::vector<uint8_t> empty_nbrs_;  // empty on-board neighbours
+    std::vector<int32_t> hole_at_;     // index in holes_, or -1
+    std::vector<int> holes_;           // empty points without an empty neighbour
+    int empty_count_ = 0;
+    // Per player: positions so far (each weighted by the games it stands
+    // for).
+    uint32_t player_positions_[2] = {0, 0};
+    // Per cell: while the point is empty, player_positions_ minus its
+    // candidate count; while occupied, its candidate count (frozen).  A
+    // stone coming or going switches between the two, both ways by the
+    // same formula.
+    std::vector<uint32_t> candidate_tally_;
+    std::vector<uint8_t> known_;         // levels 1..known_ have a valid slot_;
+                                         // only the last known one can be kNotKept
+    std::vector<uint32_t> known_cells_;  // [level]: cells whose known_ is level
+    std::vector<uint8_t> is_dirty_;
+    std::vector<int> dirty_[2];  // per player: points whose cell may walk
+    // Per cell and level.
+    std::vector<int32_t> slot_;    // slot / kUnknown / kNotKept
+    std::vector<uint32_t> start_;  // candidate_count() before the pattern began
+  };
+  GameState g_;
   std::vector<int> illegal_;         // the holes illegal at this position
   std::vector<uint8_t> is_illegal_;  // [idx], during before_move()
-  int empty_count_ = 0;
 
-  // Per player: positions so far in this game.
-  uint32_t player_positions_[2] = {0, 0};
-  // Per cell: while the point is empty, player_positions_ minus its
-  // candidate count; while occupied, its candidate count (frozen).  A
-  // stone coming or going switches between the two, both ways by the same
-  // formula.
-  std::vector<uint32_t> candidate_tally_;
-  std::vector<uint8_t> known_;      // levels 1..known_ have a valid slot_;
-                                    // only the last known one can be kNotKept
-  std::vector<uint32_t> known_cells_;  // [level]: cells whose known_ is level
-  std::vector<uint8_t> is_dirty_;
-  std::vector<int> dirty_[2];       // per player: points whose cell may walk
-
-  // Per cell and level.
-  std::vector<int32_t> slot_;     // slot / kUnknown / kNotKept
-  std::vector<uint32_t> start_;   // candidate_count() before the pattern began
+  // Sharing positions with the games before (shared_positions.h): the
+  // current game's plan, the position being replayed, and the states kept
+  // for later games (positions ascending; the vector's size never shrinks,
+  // so that a kept state reuses the memory of an older one).
+  const SharedPlan* plan_ = nullptr;
+  int number_ = 0;
+  struct Kept {
+    int position = 0;
+    GameState game;
+    PatternTracker::State tracker;
+  };
+  std::vector<Kept> kept_;
+  size_t kept_count_ = 0;
 
   struct SeenAdd {
     int32_t slot;
@@ -148,8 +182,9 @@ class CandidateCounter : public ReplayObserver {
   // are not in the caches when its walk finds them.
   struct PlayedAdd {
     int32_t slot;
-    int16_t level;
-    bool win;
+    int32_t level;
+    uint32_t played;
+    uint32_t wins;
   };
   std::vector<PlayedAdd> played_queue_;
   // A cell of this position whose levels above the known ones need

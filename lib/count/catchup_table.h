@@ -58,10 +58,10 @@ class CatchupTable {
   // slots only.
   static bool counted(int /*level*/, int32_t slot) { return slot >= 0 && (slot & 2); }
   void add_seen(int level, int32_t slot, uint64_t n) { counts(level, slot).seen += n; }
-  void add_played(int level, int32_t slot, bool win) {
+  void add_played(int level, int32_t slot, uint32_t played, uint32_t wins) {
     Counts& c = counts(level, slot);
-    ++c.played;
-    c.wins += win;
+    c.played += played;
+    c.wins += wins;
   }
   PatternCounts counts_at(int level, int32_t slot) const {
     const Counts& c = counts(level, slot);

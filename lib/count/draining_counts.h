@@ -34,10 +34,10 @@ class DrainingCounts {
   static constexpr bool counted(int, int32_t) { return true; }
   void prefetch_slot(int, int32_t slot) const { prefetch_line_for_write(&table_->at(slot)); }
   void add_seen(int, int32_t slot, uint64_t n) { table_->at(slot).seen += n; }
-  void add_played(int, int32_t slot, bool win) {
+  void add_played(int, int32_t slot, uint32_t played, uint32_t wins) {
     CountTable::Entry& e = table_->at(slot);
-    ++e.played;
-    e.wins += win;
+    e.played += played;
+    e.wins += wins;
   }
   // Before a position: too little room left for one more position.
   bool must_drain() const { return table_->room() < kMaxNewPerPosition; }

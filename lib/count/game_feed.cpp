@@ -1,6 +1,8 @@
 #include "count/game_feed.h"
 
 #include <algorithm>
+#include <cstring>
+#include <iterator>
 #include <mutex>
 #include <thread>
 
@@ -65,5 +67,46 @@ Status for_all_games(PatternDb& db, int threads, const std::function<Status(int,
 }
 
 
+Status games_by_opening(const GameSource& source, uint64_t expected, std::vector<Fingerprint>* order) {
+  struct Entry {
+    uint8_t key[kOpeningKeyBytes];
+    Fingerprint fp;
+  };
+  std::vector<Entry> entries;
+  entries.reserve(size_t(expected));
+  Status s = source([&](const Fingerprint& fp, std::string_view rec) {
+    Entry e{};
+    // An unreadable record sorts first; counting reports it.
+    if (!opening_key(rec, e.key)) std::fill(std::begin(e.key), std::end(e.key), uint8_t(0));
+    e.fp = fp;
+    entries.push_back(e);
+    return true;
+  });
+  if (!s.ok()) return s;
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    const int c = std::memcmp(a.key, b.key, sizeof a.key);
+    return c != 0 ? c < 0 : a.fp < b.fp;
+  });
+  order->resize(entries.size());
+  for (size_t i = 0; i < entries.size(); ++i) (*order)[i] = entries[i].fp;
+  return Status::OK();
+}
+
+Status games_by_opening(PatternDb& db, std::vector<Fingerprint>* order) {
+  return games_by_opening([&](const GameVisitor& v) { return db.for_each_game(v); }, db.game_count(), order);
+}
+
+Status for_each_game_in(PatternDb& db, std::span<const Fingerprint> order, const GameVisitor& visit) {
+  constexpr size_t kChunk = 256;
+  std::vector<std::string> records;
+  for (size_t at = 0; at < order.size(); at += kChunk) {
+    const size_t n = std::min(kChunk, order.size() - at);
+    Status s = db.get_games(order.subspan(at, n), &records);
+    if (!s.ok()) return s;
+    for (size_t i = 0; i < n; ++i)
+      if (!visit(order[at + i], records[i])) return Status::OK();
+  }
+  return Status::OK();
+}
 
 }  // namespace sgfpat

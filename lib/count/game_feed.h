@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,5 +27,17 @@ Status feed_games(const GameSource& source, uint64_t total, int threads,
 // Every stored game of `db`.
 Status for_all_games(PatternDb& db, int threads, const std::function<Status(int, std::vector<std::string>&)>& work,
                      const std::function<void(uint64_t)>& progress);
+
+// The fingerprints of the games of `source` (about `expected` of them),
+// the games that begin alike next to each other (opening_key()): counted
+// in that order, they share their first positions (shared_positions.h).
+// Holds an opening key per game while it sorts them.
+Status games_by_opening(const GameSource& source, uint64_t expected, std::vector<Fingerprint>* order);
+// The same for every stored game of `db`.
+Status games_by_opening(PatternDb& db, std::vector<Fingerprint>* order);
+
+// Visits the stored games `order` names, in that order, reading their
+// records by batched look-ups.
+Status for_each_game_in(PatternDb& db, std::span<const Fingerprint> order, const GameVisitor& visit);
 
 }  // namespace sgfpat

@@ -84,6 +84,8 @@ Status catchup_keys(const KeyScheme& scheme, const GameSource& pending, uint64_t
 // tracker of fewer levels gives the same keys for its levels (the Zobrist
 // words do not depend on L).  Each thread counts into its own small table,
 // summed at the end; one thread when the copies would not fit `budget`.
+// `source` gives the games by opening (games_by_opening()): consecutive
+// games of a batch share their first positions (count_batch_shared()).
 Status count_catchup(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads, size_t budget,
                      Levels keys, Levels extended, const Levels& fresh, ResidentTable* table,
                      const std::function<void(uint64_t)>& progress) {
@@ -112,8 +114,9 @@ Status count_catchup(const KeyScheme& scheme, const GameSource& source, uint64_t
   Status s = feed_games(
       source, total, threads,
       [&](int t, std::vector<std::string>& batch) -> Status {
+        // The games come by opening: consecutive ones share positions.
         CandidateCounter<CatchupTable> counter(upto, &tables[size_t(t)]);
-        return count_batch(batch, &counter);
+        return count_batch_shared(batch, &counter);
       },
       progress);
   if (!s.ok()) return s;
@@ -228,8 +231,15 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
   });
   if (!s.ok()) return s;
   std::atomic<uint64_t> positions{0}, candidates{0};
-  s = count_resident(scheme, pending_games, pending, threads, &table, progress(2, pending), &positions,
-                     &candidates);
+  {
+    // The new games by opening: they share their first positions.
+    std::vector<Fingerprint> order;
+    s = games_by_opening(pending_games, pending, &order);
+    if (!s.ok()) return s;
+    s = count_resident(
+        scheme, [&](const GameVisitor& v) { return for_each_game_in(db, order, v); }, order.size(), threads,
+        &table, progress(2, pending), &positions, &candidates, 0, /*share_openings=*/true);
+  }
   if (!s.ok()) return s;
   summary->seconds_pass2 = since(t0);
 
@@ -240,9 +250,17 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
     KeySet ck(levels), ce(levels);
     s = catchup_keys(scheme, pending_games, pending, threads, fresh_only, &ck, &ce);
     if (!s.ok()) return s;
-    const size_t budget_left = options.memory_budget / 2 - ResidentTable::bytes_for(total_keys);
-    s = count_catchup(scheme, counted_games, counted, threads, budget_left, ck.by_level(), ce.by_level(),
-                      fresh_only, &table, progress(3, counted));
+    // The counted games by opening, as in a full count (their first
+    // positions shared); the order takes its part of the budget.
+    std::vector<Fingerprint> order;
+    s = games_by_opening(counted_games, counted, &order);
+    if (!s.ok()) return s;
+    const size_t order_bytes = order.size() * sizeof(Fingerprint);
+    size_t budget_left = options.memory_budget / 2 - ResidentTable::bytes_for(total_keys);
+    budget_left = budget_left > order_bytes ? budget_left - order_bytes : 0;
+    s = count_catchup(
+        scheme, [&](const GameVisitor& v) { return for_each_game_in(db, order, v); }, order.size(), threads,
+        budget_left, ck.by_level(), ce.by_level(), fresh_only, &table, progress(3, counted));
     if (!s.ok()) return s;
     summary->catchup_games = counted;
   }

@@ -87,8 +87,15 @@ Status count_in_parts(PatternDb& db, uint32_t gen, const CountMinSketch& sketch,
   const DbSettings& settings = db.settings();
   const int levels = settings.scheme.levels;
   const unsigned min_played = unsigned(settings.min_played);
-  const GameSource games = [&](const GameVisitor& v) { return db.for_each_game(v); };
-  const uint64_t total = db.game_count();
+  // Every part replays the games by opening (their first positions
+  // shared); the order's fingerprints stay for all the parts.
+  std::vector<Fingerprint> order;
+  Status s = games_by_opening(db, &order);
+  if (!s.ok()) return s;
+  const size_t order_bytes = order.size() * sizeof(Fingerprint);
+  part_bytes = part_bytes > order_bytes ? part_bytes - order_bytes : 0;
+  const GameSource games = [&](const GameVisitor& v) { return for_each_game_in(db, order, v); };
+  const uint64_t total = order.size();
   // A part aims at 70% of what fits: the next range is sized by the last
   // one's, and parts of the same width differ.
   const double target = double(part_bytes) * 0.7;
@@ -106,8 +113,8 @@ Status count_in_parts(PatternDb& db, uint32_t gen, const CountMinSketch& sketch,
     SketchPass listed(levels);
     size_t base = 0;
     const auto t_list = std::chrono::steady_clock::now();
-    Status s = list_part(settings.scheme, games, total, threads, sketch, min_played, range, part_bytes / 10 * 9,
-                         &listed, &base, [&](uint64_t n) { if (progress) progress(4, part, n); });
+    s = list_part(settings.scheme, games, total, threads, sketch, min_played, range, part_bytes / 10 * 9,
+                  &listed, &base, [&](uint64_t n) { if (progress) progress(4, part, n); });
     if (!s.ok()) return s;
     summary->seconds_listing += std::chrono::duration<double>(std::chrono::steady_clock::now() - t_list).count();
     const size_t need =
@@ -143,7 +150,7 @@ Status count_in_parts(PatternDb& db, uint32_t gen, const CountMinSketch& sketch,
       std::atomic<uint64_t> positions{0}, candidates{0};
       s = count_resident(settings.scheme, games, total, threads, &table,
                          [&](uint64_t n) { if (progress) progress(2, part, n); }, &positions, &candidates,
-                         kSplitLevel + 1);
+                         kSplitLevel + 1, /*share_openings=*/true);
       if (!s.ok()) return s;
       if (part == 1) {
         summary->positions = positions;

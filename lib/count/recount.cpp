@@ -113,13 +113,14 @@ Status played_keys(const KeyScheme& scheme, std::span<const std::string> batch, 
 
 Status count_resident(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
                       ResidentTable* table, const std::function<void(uint64_t)>& progress,
-                      std::atomic<uint64_t>* positions, std::atomic<uint64_t>* candidates, int incremental_rings) {
+                      std::atomic<uint64_t>* positions, std::atomic<uint64_t>* candidates, int incremental_rings,
+                      bool share_openings) {
   return feed_games(
       source, total, threads,
       [&](int, std::vector<std::string>& batch) -> Status {
         CandidateCounter<ResidentTable> counter(scheme, table);
         if (incremental_rings > 0) counter.set_incremental_rings(incremental_rings);
-        Status st = count_batch(batch, &counter);
+        Status st = share_openings ? count_batch_shared(batch, &counter) : count_batch(batch, &counter);
         if (!st.ok()) return st;
         *positions += counter.positions();
         *candidates += counter.candidates();
@@ -219,9 +220,10 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
   summary->games = pass1.games;
   summary->new_games = pass1.games;
   // The sketch is saved and freed before the table is built, and the key
-  // sets are freed once it is: the table and the sets share the budget.
-  const bool resident =
-      collect && part_bytes_for(kept.distinct(), extended.distinct()) <= max_resident;
+  // sets are freed once it is: the table and the sets share the budget,
+  // with the order of the games (a fingerprint each).
+  const size_t order_bytes = size_t(db.game_count()) * sizeof(Fingerprint);
+  const bool resident = collect && part_bytes_for(kept.distinct(), extended.distinct()) + order_bytes <= max_resident;
 
   // ---- pass 2: exact counts ----
   uint32_t gen = 0;
@@ -238,12 +240,18 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
   if (resident) {
     summary->mode = CountMode::kResident;
     sketch.reset();
+    // Ordered before the table takes its memory: the sort's keys are gone
+    // by then.
+    std::vector<Fingerprint> order;
+    s = games_by_opening(db, &order);
+    if (!s.ok()) return s;
     ResidentTable table(kept.by_level(), extended.by_level());
     kept = KeySet(levels);
     extended = KeySet(levels);
     summary->kept_keys = table.size();
-    s = count_resident(settings.scheme, [&](const GameVisitor& v) { return db.for_each_game(v); }, db.game_count(),
-                       threads, &table, progress(2), &positions, &candidates);
+    s = count_resident(
+        settings.scheme, [&](const GameVisitor& v) { return for_each_game_in(db, order, v); }, order.size(), threads,
+        &table, progress(2), &positions, &candidates, 0, /*share_openings=*/true);
     if (!s.ok()) return s;
     summary->seconds_pass2 = since(t0);
     t0 = Clock::now();

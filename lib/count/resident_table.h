@@ -50,10 +50,11 @@ class ResidentTable {
   void add_seen(int level, int32_t slot, uint64_t n) {
     std::atomic_ref<uint64_t>(counts(level, slot).seen).fetch_add(n, std::memory_order_relaxed);
   }
-  void add_played(int level, int32_t slot, bool win) {
+  // `played` plays of the pattern, `wins` of them by the game's winner.
+  void add_played(int level, int32_t slot, uint32_t played, uint32_t wins) {
     Counts& c = counts(level, slot);
-    std::atomic_ref<uint32_t>(c.played).fetch_add(1, std::memory_order_relaxed);
-    if (win) std::atomic_ref<uint32_t>(c.wins).fetch_add(1, std::memory_order_relaxed);
+    std::atomic_ref<uint32_t>(c.played).fetch_add(played, std::memory_order_relaxed);
+    if (wins) std::atomic_ref<uint32_t>(c.wins).fetch_add(wins, std::memory_order_relaxed);
   }
   // Adds whole counts to a slot (one thread only: not atomic).
   void add_counts(int level, int32_t slot, const PatternCounts& add) {

@@ -45,6 +45,18 @@ void PatternTracker::reset(int board_size) {
   empty_size_ = board_size;
 }
 
+void PatternTracker::restore(const State& s) {
+  if (s.size != size_) reset(s.size);
+  rings_ = s.rings;
+  stones_ = s.stones;
+}
+
+void PatternTracker::take(State* s) {
+  if (s->size != size_) reset(s->size);
+  rings_.swap(s->rings);
+  stones_.swap(s->stones);
+}
+
 void PatternTracker::apply(int idx, PState from, PState to) {
   const uint64_t* wf = from == PState::Empty ? nullptr : z_->by_symmetry(from);
   const uint64_t* wt = to == PState::Empty ? nullptr : z_->by_symmetry(to);

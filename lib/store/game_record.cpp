@@ -1,5 +1,7 @@
 #include "store/game_record.h"
 
+#include <functional>
+
 #include "core/coding.h"
 #include "core/hash.h"
 
@@ -74,6 +76,29 @@ std::string encode_game(const Game& g) {
     out.append(two, 2);
   }
   return out;
+}
+
+bool opening_key(std::string_view record, uint8_t* key) {
+  Reader r{record};
+  if (record.empty() || uint8_t(record[0]) != kRecordVersion) return false;
+  r.in.remove_prefix(1);
+  const uint64_t size = r.varint();
+  r.varint();  // handicap
+  r.varint();  // komi
+  std::string_view rules;
+  for (int field = 0; field < 10; ++field) {
+    std::string_view s;
+    if (!get_length_prefixed(&r.in, &s)) return false;
+    if (field == 6) rules = s;
+  }
+  r.varint();  // origin index
+  const uint64_t n = r.varint();
+  if (!r.ok || n * 2 != r.in.size()) return false;
+  key[0] = uint8_t(size);
+  key[1] = uint8_t(mix64(std::hash<std::string_view>{}(rules)));
+  for (size_t i = 0; i < kOpeningKeyActions; ++i)
+    key[2 + i] = i < n ? uint8_t(mix64(decode_fixed16(r.in.data() + 2 * i) + 1) >> 56) : 0;
+  return true;
 }
 
 Status decode_game(std::string_view bytes, Game* g) {

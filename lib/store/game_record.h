@@ -18,6 +18,15 @@ using Fingerprint = std::array<uint8_t, 16>;
 
 Fingerprint game_fingerprint(const Game& game);
 
+// A sort key of a record's beginning, kOpeningKeyBytes long: records of
+// games that begin alike (board size, rules, first actions) sort together,
+// in the order of their actions.  Each action is one byte of a hash, so
+// two different beginnings may sort as one now and then; equal ones always
+// do.  False when the record cannot be read.
+inline constexpr size_t kOpeningKeyActions = 40;
+inline constexpr size_t kOpeningKeyBytes = 2 + kOpeningKeyActions;
+bool opening_key(std::string_view record, uint8_t* key);
+
 // Serializes metadata, origin and actions; decode_game() restores them.
 std::string encode_game(const Game& game);
 Status decode_game(std::string_view bytes, Game* game);

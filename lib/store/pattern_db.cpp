@@ -957,6 +957,25 @@ Status PatternDb::find_game(std::string_view prefix, Fingerprint* fp, std::strin
   return from_rocks(it->status(), "looking up a game");
 }
 
+Status PatternDb::get_games(std::span<const Fingerprint> fps, std::vector<std::string>* records) {
+  const size_t n = fps.size();
+  std::vector<rocksdb::Slice> keys(n);
+  for (size_t i = 0; i < n; ++i) keys[i] = rocksdb::Slice(reinterpret_cast<const char*>(fps[i].data()), fps[i].size());
+  std::vector<rocksdb::PinnableSlice> values(n);
+  std::vector<rocksdb::Status> statuses(n);
+  rocksdb::ReadOptions ro;
+  ro.fill_cache = false;
+  db_->MultiGet(ro, cf_[kGames], n, keys.data(), values.data(), statuses.data());
+  records->resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (statuses[i].IsNotFound()) return Status::Corruption("a stored game is missing from the games");
+    Status s = from_rocks(statuses[i], "reading games");
+    if (!s.ok()) return s;
+    (*records)[i].assign(values[i].data(), values[i].size());
+  }
+  return Status::OK();
+}
+
 Status PatternDb::for_each_game(const std::function<bool(const Fingerprint&, std::string_view)>& visit) {
   return for_each_game(0, 256, visit);
 }

@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -132,6 +133,9 @@ class PatternDb {
   Status for_each_game(const std::function<bool(const Fingerprint&, std::string_view)>& visit);
   // The same for the games whose fingerprint's first byte is in [first, last).
   Status for_each_game(int first, int last, const std::function<bool(const Fingerprint&, std::string_view)>& visit);
+  // The records of the games `fps` (records->at(i) for fps[i]), in one
+  // batched read.  A game that is not stored is reported as Corruption.
+  Status get_games(std::span<const Fingerprint> fps, std::vector<std::string>* records);
   // The game whose fingerprint starts with `prefix` (*found false if none).
   Status find_game(std::string_view prefix, Fingerprint* fp, std::string* record, bool* found);
 
