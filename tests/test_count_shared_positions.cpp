@@ -3,17 +3,20 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "board/replay.h"
 #include "count/candidate_counter.h"
 #include "count/count_steps.h"
+#include "count/game_feed.h"
 #include "count/kept_set.h"
 #include "count/resident_table.h"
 #include "count/shared_positions.h"
 #include "sgf/parser.h"
 #include "store/game_record.h"
+#include "store/pattern_db.h"
 #include "test_util.h"
 
 using namespace sgfpat;
@@ -160,4 +163,51 @@ TEST_CASE("shared positions: a batch counted with its plans gives the counts of 
     }
   CHECK(differ == 0);
   CHECK(counted > 10000);
+}
+
+TEST_CASE("games by opening: stored games come back sorted so that alike beginnings are side by side") {
+  testutil::TempDir tmp("sgfpat-by-opening");
+  OpenOptions o;
+  o.create_if_missing = true;
+  std::unique_ptr<PatternDb> db;
+  REQUIRE(PatternDb::Open(tmp / "db", o, &db).ok());
+  // Twelve games in four openings, stored in fingerprint order (which
+  // mixes them).
+  const char* openings[] = {"B[pd];W[dp]", "B[pd];W[dd]", "B[qd];W[dp]", "B[dd];W[pp]"};
+  std::vector<std::pair<Fingerprint, std::string>> records;
+  std::vector<std::pair<Fingerprint, int>> opening_of;
+  for (int i = 0; i < 12; ++i) {
+    const Game g = parse(std::string("(;SZ[19];") + openings[i % 4] + ";B[" + char('a' + i) + "a])");
+    records.emplace_back(game_fingerprint(g), encode_game(g));
+    opening_of.emplace_back(game_fingerprint(g), i % 4);
+  }
+  REQUIRE(db->add_games(records, 36).ok());
+  std::vector<Fingerprint> order;
+  REQUIRE(games_by_opening(*db, &order).ok());
+  REQUIRE(order.size() == 12);
+  // Each opening's games are consecutive: the opening changes three times.
+  auto opening = [&](const Fingerprint& fp) {
+    return std::find_if(opening_of.begin(), opening_of.end(), [&](const auto& p) { return p.first == fp; })->second;
+  };
+  int changes = 0;
+  for (size_t i = 1; i < order.size(); ++i) changes += opening(order[i]) != opening(order[i - 1]);
+  CHECK(changes == 3);
+  // Read back in that order, every record once.
+  std::vector<Fingerprint> visited;
+  REQUIRE(for_each_game_in(*db, order, [&](const Fingerprint& fp, std::string_view rec) {
+            Game g;
+            CHECK(decode_game(rec, &g).ok());
+            CHECK(game_fingerprint(g) == fp);
+            visited.push_back(fp);
+            return true;
+          }).ok());
+  CHECK(visited == order);
+  // A fingerprint that is not stored is damage, not an empty record.
+  std::vector<Fingerprint> missing = {order[0], Fingerprint{}};
+  std::vector<std::string> got;
+  CHECK(db->get_games(missing, &got).is_corruption());
+  // An unreadable record has no opening key.
+  uint8_t key[kOpeningKeyBytes];
+  CHECK_FALSE(opening_key("garbage", key));
+  CHECK(opening_key(records[0].second, key));
 }
