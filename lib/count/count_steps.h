@@ -94,8 +94,8 @@ template <class Counter>
 Status count_batch_shared(const std::vector<std::string>& batch, Counter* counter) {
   std::vector<Game> games(batch.size());
   for (size_t i = 0; i < batch.size(); ++i) {
-    Status st = decode_game(batch[i], &games[i]);
-    if (!st.ok()) return st.with_context("stored game");
+    Status st = decode_stored(batch[i], &games[i]);
+    if (!st.ok()) return st;
   }
   std::vector<SharedPlan> plans;
   plan_shared_positions(games, kMaxSharedPositions, &plans);
@@ -103,8 +103,8 @@ Status count_batch_shared(const std::vector<std::string>& batch, Counter* counte
   ReplayResult result;
   for (size_t i = 0; i < games.size(); ++i) {
     counter->start_game(games[i], &plans[i]);
-    Status st = replay(games[i], &board, &result, counter);
-    if (!st.ok()) return Status::Corruption("stored game " + games[i].origin.describe() + ": " + st.message());
+    Status st = replay_decoded(games[i], &board, &result, counter);
+    if (!st.ok()) return st;
     counter->finish_game();
     if (!counter->status().ok()) return counter->status();
   }

@@ -109,4 +109,8 @@ Status for_each_game_in(PatternDb& db, std::span<const Fingerprint> order, const
   return Status::OK();
 }
 
+GameSource games_in(PatternDb& db, std::span<const Fingerprint> order) {
+  return [&db, order](const GameVisitor& v) { return for_each_game_in(db, order, v); };
+}
+
 }  // namespace sgfpat

@@ -39,5 +39,7 @@ Status games_by_opening(PatternDb& db, std::vector<Fingerprint>* order);
 // Visits the stored games `order` names, in that order, reading their
 // records by batched look-ups.
 Status for_each_game_in(PatternDb& db, std::span<const Fingerprint> order, const GameVisitor& visit);
+// The same as a source; `db` and `order` must outlive it.
+GameSource games_in(PatternDb& db, std::span<const Fingerprint> order);
 
 }  // namespace sgfpat

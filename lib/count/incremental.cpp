@@ -237,7 +237,7 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
     s = games_by_opening(pending_games, pending, &order);
     if (!s.ok()) return s;
     s = count_resident(
-        scheme, [&](const GameVisitor& v) { return for_each_game_in(db, order, v); }, order.size(), threads,
+        scheme, games_in(db, order), order.size(), threads,
         &table, progress(2, pending), &positions, &candidates, 0, /*share_openings=*/true);
   }
   if (!s.ok()) return s;
@@ -259,7 +259,7 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
     size_t budget_left = options.memory_budget / 2 - ResidentTable::bytes_for(total_keys);
     budget_left = budget_left > order_bytes ? budget_left - order_bytes : 0;
     s = count_catchup(
-        scheme, [&](const GameVisitor& v) { return for_each_game_in(db, order, v); }, order.size(), threads,
+        scheme, games_in(db, order), order.size(), threads,
         budget_left, ck.by_level(), ce.by_level(), fresh_only, &table, progress(3, counted));
     if (!s.ok()) return s;
     summary->catchup_games = counted;

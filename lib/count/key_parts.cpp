@@ -94,7 +94,7 @@ Status count_in_parts(PatternDb& db, uint32_t gen, const CountMinSketch& sketch,
   if (!s.ok()) return s;
   const size_t order_bytes = order.size() * sizeof(Fingerprint);
   part_bytes = part_bytes > order_bytes ? part_bytes - order_bytes : 0;
-  const GameSource games = [&](const GameVisitor& v) { return for_each_game_in(db, order, v); };
+  const GameSource games = games_in(db, order);
   const uint64_t total = order.size();
   // A part aims at 70% of what fits: the next range is sized by the last
   // one's, and parts of the same width differ.

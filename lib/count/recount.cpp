@@ -250,7 +250,7 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     extended = KeySet(levels);
     summary->kept_keys = table.size();
     s = count_resident(
-        settings.scheme, [&](const GameVisitor& v) { return for_each_game_in(db, order, v); }, order.size(), threads,
+        settings.scheme, games_in(db, order), order.size(), threads,
         &table, progress(2), &positions, &candidates, 0, /*share_openings=*/true);
     if (!s.ok()) return s;
     summary->seconds_pass2 = since(t0);

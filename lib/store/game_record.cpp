@@ -25,7 +25,7 @@ Action unpack(uint16_t v, int size) {
 }
 
 // Reads the fields of a record in turn; a short or malformed field clears
-// `ok`, and decode_game() checks it once at the end.
+// `ok`, checked once at the end.
 struct Reader {
   std::string_view in;
   bool ok = true;
@@ -34,12 +34,38 @@ struct Reader {
     if (!get_varint64(&in, &v)) ok = false;
     return v;
   }
-  std::string str() {
+  std::string_view str() {
     std::string_view s;
     if (!get_length_prefixed(&in, &s)) ok = false;
-    return std::string(s);
+    return s;
   }
 };
+
+// A record's fields before the actions, in encode_game()'s order, and its
+// actions' bytes (two each), read in one place for decode_game() and
+// opening_key().
+constexpr int kTextFields = 10;  // result, names, ranks, date, rules, name, origin file and member
+constexpr int kRulesField = 6;
+struct RecordView {
+  uint64_t size = 0, handicap = 0, komi = 0, origin_index = 0;
+  std::string_view text[kTextFields];
+  std::string_view actions;
+};
+
+// False when `bytes` is not a whole record of this version.
+bool read_record(std::string_view bytes, RecordView* v) {
+  if (bytes.empty() || uint8_t(bytes[0]) != kRecordVersion) return false;
+  Reader r{bytes.substr(1)};
+  v->size = r.varint();
+  v->handicap = r.varint();
+  v->komi = r.varint();
+  for (std::string_view& t : v->text) t = r.str();
+  v->origin_index = r.varint();
+  const uint64_t n = r.varint();
+  if (!r.ok || n * 2 != r.in.size()) return false;
+  v->actions = r.in;
+  return true;
+}
 }  // namespace
 
 Fingerprint game_fingerprint(const Game& game) {
@@ -79,47 +105,32 @@ std::string encode_game(const Game& g) {
 }
 
 bool opening_key(std::string_view record, uint8_t* key) {
-  Reader r{record};
-  if (record.empty() || uint8_t(record[0]) != kRecordVersion) return false;
-  r.in.remove_prefix(1);
-  const uint64_t size = r.varint();
-  r.varint();  // handicap
-  r.varint();  // komi
-  std::string_view rules;
-  for (int field = 0; field < 10; ++field) {
-    std::string_view s;
-    if (!get_length_prefixed(&r.in, &s)) return false;
-    if (field == 6) rules = s;
-  }
-  r.varint();  // origin index
-  const uint64_t n = r.varint();
-  if (!r.ok || n * 2 != r.in.size()) return false;
-  key[0] = uint8_t(size);
-  key[1] = uint8_t(mix64(std::hash<std::string_view>{}(rules)));
+  RecordView v;
+  if (!read_record(record, &v)) return false;
+  const size_t n = v.actions.size() / 2;
+  key[0] = uint8_t(v.size);
+  key[1] = uint8_t(mix64(std::hash<std::string_view>{}(v.text[kRulesField])));
   for (size_t i = 0; i < kOpeningKeyActions; ++i)
-    key[2 + i] = i < n ? uint8_t(mix64(decode_fixed16(r.in.data() + 2 * i) + 1) >> 56) : 0;
+    key[2 + i] = i < n ? uint8_t(mix64(decode_fixed16(v.actions.data() + 2 * i) + 1) >> 56) : 0;
   return true;
 }
 
 Status decode_game(std::string_view bytes, Game* g) {
-  Reader r{bytes};
   if (bytes.empty() || uint8_t(bytes[0]) != kRecordVersion) return Status::Corruption("unknown game record version");
-  r.in.remove_prefix(1);
-  g->info.size = int(r.varint());
-  g->info.handicap = int(r.varint());
-  g->info.komi = double(int64_t(r.varint()) - (1 << 20)) / 2.0;
-  for (std::string* s : {&g->info.result, &g->info.black_name, &g->info.white_name, &g->info.black_rank,
-                         &g->info.white_rank, &g->info.date, &g->info.rules, &g->info.name, &g->origin.file,
-                         &g->origin.member})
-    *s = r.str();
-  g->origin.index = r.varint();
-  uint64_t n = r.varint();
-  if (!r.ok || g->info.size < kMinBoardSize || g->info.size > kMaxBoardSize || n * 2 != r.in.size())
+  RecordView v;
+  if (!read_record(bytes, &v) || v.size < uint64_t(kMinBoardSize) || v.size > uint64_t(kMaxBoardSize))
     return Status::Corruption("corrupt game record");
+  g->info.size = int(v.size);
+  g->info.handicap = int(v.handicap);
+  g->info.komi = double(int64_t(v.komi) - (1 << 20)) / 2.0;
+  std::string* text[kTextFields] = {&g->info.result,     &g->info.black_name, &g->info.white_name, &g->info.black_rank,
+                                    &g->info.white_rank, &g->info.date,       &g->info.rules,      &g->info.name,
+                                    &g->origin.file,     &g->origin.member};
+  for (int i = 0; i < kTextFields; ++i) text[i]->assign(v.text[i]);
+  g->origin.index = v.origin_index;
+  const size_t n = v.actions.size() / 2;
   g->actions.resize(n);
-  for (uint64_t i = 0; i < n; ++i) {
-    g->actions[i] = unpack(decode_fixed16(r.in.data() + 2 * i), g->info.size);
-  }
+  for (size_t i = 0; i < n; ++i) g->actions[i] = unpack(decode_fixed16(v.actions.data() + 2 * i), g->info.size);
   return Status::OK();
 }
 

@@ -17,21 +17,34 @@ struct StoredGame {
   ReplayResult result;
 };
 
+// Decodes a stored `record`; an undecodable one is "stored game: corrupt
+// game record".
+inline Status decode_stored(std::string_view record, Game* game) {
+  Status st = decode_game(record, game);
+  return st.ok() ? st : st.with_context("stored game");
+}
+
+// Replays a decoded stored `game` on `board` with `observer` (started
+// already).  An illegal move was checked when the game was stored, so it
+// is damage: "stored game <origin>: move N".
+template <class Observer>
+Status replay_decoded(const Game& game, Board* board, ReplayResult* result, Observer* observer) {
+  *result = ReplayResult{};
+  Status st = replay(game, board, result, observer);
+  if (!st.ok()) return Status::Corruption("stored game " + game.origin.describe() + ": " + st.message());
+  return Status::OK();
+}
+
 // Decodes `record` into g->game, calls observer->start_game(g->game), then
-// replays the whole game on g->board with `observer`.  Errors start with
-// "stored game": an undecodable record ("stored game: corrupt game record"),
-// an illegal move naming the game's origin ("stored game <origin>: move N").  The observer type
-// only needs start_game(const Game&) beside the ReplayObserver hooks.
+// replays the whole game on g->board with `observer` (both as above).  The
+// observer type only needs start_game(const Game&) beside the
+// ReplayObserver hooks.
 template <class Observer>
 Status replay_stored(std::string_view record, StoredGame* g, Observer* observer) {
-  Status st = decode_game(record, &g->game);
-  if (!st.ok()) return st.with_context("stored game");
+  Status st = decode_stored(record, &g->game);
+  if (!st.ok()) return st;
   observer->start_game(g->game);
-  g->result = ReplayResult{};
-  st = replay(g->game, &g->board, &g->result, observer);
-  // An illegal move in a stored game: it was checked when stored.
-  if (!st.ok()) return Status::Corruption("stored game " + g->game.origin.describe() + ": " + st.message());
-  return Status::OK();
+  return replay_decoded(g->game, &g->board, &g->result, observer);
 }
 
 }  // namespace sgfpat
