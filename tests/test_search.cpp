@@ -32,10 +32,12 @@ std::vector<Game> corpus_games(size_t first, size_t count) {
   return games;
 }
 
-std::unique_ptr<PatternDb> open_db(const std::string& path, size_t run_bytes = OpenOptions{}.position_run_bytes) {
+std::unique_ptr<PatternDb> open_db(const std::string& path, size_t run_bytes = OpenOptions{}.position_run_bytes,
+                                   int write_threads = 1) {
   OpenOptions o;
   o.create_if_missing = true;
   o.position_run_bytes = run_bytes;
+  o.write_threads = write_threads;
   std::unique_ptr<PatternDb> db;
   Status st = PatternDb::Open(path, o, &db);
   INFO(st.message());
@@ -256,6 +258,13 @@ TEST_CASE("index entries written in many runs equal one run's; an import cut bef
     import(many.get(), games);
     CHECK(many->has_position_index());
     CHECK(all_index_entries(many.get()) == want);
+  }
+  for (int threads : {2, 3}) {  // each run written as several files side by side
+    INFO("write threads " << threads);
+    auto split = open_db(dir / ("split" + std::to_string(threads)), tiny, threads);
+    import(split.get(), games);
+    CHECK(split->has_position_index());
+    CHECK(all_index_entries(split.get()) == want);
   }
   auto many = open_db(dir / "many");  // reopened: recorded complete
   CHECK(many->has_position_index());

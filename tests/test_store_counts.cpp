@@ -3,7 +3,10 @@
 #include <doctest/doctest.h>
 #include <rocksdb/db.h>
 
+#include <filesystem>
 #include <memory>
+#include <tuple>
+#include <vector>
 
 #include "core/coding.h"
 #include "store/pattern_db.h"
@@ -33,6 +36,19 @@ void make_db(const std::string& path, std::vector<std::tuple<int, uint64_t, Patt
   REQUIRE(db->add_counts(gen, counts).ok());
   REQUIRE(db->add_counts(gen, counts).ok());  // merged: doubled
   REQUIRE(db->commit_generation(gen, CountSummary{}).ok());
+}
+
+// (level, key, played, seen, wins) of every current count, in key order.
+using CountRow = std::tuple<int, uint64_t, uint64_t, uint64_t, uint64_t>;
+std::vector<CountRow> counts_of(const std::string& path) {
+  std::unique_ptr<PatternDb> db;
+  REQUIRE(PatternDb::OpenReader(path, &db).ok());
+  std::vector<CountRow> rows;
+  REQUIRE(db->for_each_count(0, [&](int level, uint64_t key, const PatternCounts& c) {
+    rows.emplace_back(level, key, c.played, c.seen, c.wins);
+    return true;
+  }).ok());
+  return rows;
 }
 }  // namespace
 
@@ -86,4 +102,105 @@ TEST_CASE("a damaged counts value is an error, not zero counts") {
   CHECK(st.is_corruption());
   st = db->for_each_count(0, [&](int, uint64_t, const PatternCounts&) { return true; });
   CHECK(st.is_corruption());
+}
+
+TEST_CASE("counts written as table files side by side read back whole; one failing fill takes in none of them") {
+  TempDir tmp("sgfpat-counts");
+  const std::string path = std::string(tmp.path()) + "/db";
+  OpenOptions open;
+  open.create_if_missing = true;
+  open.write_threads = 3;
+  std::unique_ptr<PatternDb> db;
+  REQUIRE(PatternDb::Open(path, open, &db).ok());
+  // Level `level`'s keys: 700 multiples of a level's step, so that two
+  // attempts can write different keys.
+  auto fill_of = [](int level, uint64_t step, int fail_after) -> PatternDb::CountFill {
+    return [=](const PatternDb::CountSink& sink) -> Status {
+      for (uint64_t i = 1; i <= 700; ++i) {
+        if (int(i) == fail_after) return Status::IOError("a fill that fails");
+        Status st = sink(level, i * step, PatternCounts{i, i + uint64_t(level), i * step});
+        if (!st.ok()) return st;
+      }
+      return Status::OK();
+    };
+  };
+  uint32_t gen = 0;
+  REQUIRE(db->begin_generation(&gen).ok());
+  // The first attempt's last fill fails when its siblings are written.
+  Status st = db->write_sorted_counts(gen, {fill_of(3, 5, 0), fill_of(1, 5, 0), fill_of(2, 5, 0), fill_of(4, 5, 350)});
+  CHECK(st.is_io_error());
+  for (const auto& e : std::filesystem::directory_iterator(path))
+    CHECK(e.path().filename().string().find("sgfpat-counts") == std::string::npos);
+  REQUIRE(db->write_sorted_counts(gen, {fill_of(2, 3, 0), fill_of(1, 3, 0), fill_of(3, 3, 0)}).ok());
+  REQUIRE(db->commit_generation(gen, CountSummary{}).ok());
+  db.reset();
+  const std::vector<CountRow> got = counts_of(path);
+  std::vector<CountRow> want;
+  for (int level = 1; level <= 3; ++level)
+    for (uint64_t i = 1; i <= 700; ++i) want.emplace_back(level, i * 3, i, i + uint64_t(level), i * 3);
+  CHECK(got.size() == want.size());
+  CHECK(got == want);
+}
+
+TEST_CASE("a count cut short and an older generation's leftovers are dropped by the next count, and only they") {
+  TempDir tmp("sgfpat-counts");
+  const std::string path = std::string(tmp.path()) + "/db";
+  auto open_db = [&] {
+    OpenOptions open;
+    open.create_if_missing = true;
+    std::unique_ptr<PatternDb> db;
+    REQUIRE(PatternDb::Open(path, open, &db).ok());
+    return db;
+  };
+  auto fill_of = [](int level, uint64_t step) -> PatternDb::CountFill {
+    return [=](const PatternDb::CountSink& sink) -> Status {
+      for (uint64_t i = 1; i <= 50; ++i) {
+        Status st = sink(level, i * step, PatternCounts{i, 2 * i, step});
+        if (!st.ok()) return st;
+      }
+      return Status::OK();
+    };
+  };
+  uint32_t first = 0, cut = 0, last = 0;
+  {
+    auto db = open_db();
+    REQUIRE(db->begin_generation(&first).ok());
+    REQUIRE(db->write_sorted_counts(first, {fill_of(1, 7)}).ok());
+    REQUIRE(db->commit_generation(first, CountSummary{}).ok());
+  }
+  // A generation older than the current one that a kill left behind.
+  std::string value(24, '\0');
+  encode_fixed64(value.data(), 1);
+  testutil::put_raw(path, "counts", counts_key(first - 1, 1, 99), value);
+  {
+    // A count killed before its switch: sums and whole counts written.
+    auto db = open_db();
+    REQUIRE(db->begin_generation(&cut).ok());
+    CHECK(cut == first + 1);
+    REQUIRE(db->add_counts(cut, {{2, 5, PatternCounts{1, 1, 1}}}).ok());
+    REQUIRE(db->write_sorted_counts(cut, {fill_of(1, 11), fill_of(3, 11)}).ok());
+  }
+  {
+    auto db = open_db();
+    REQUIRE(db->begin_generation(&last).ok());
+    CHECK(last == cut);  // the same number again: its leftovers must go
+    REQUIRE(db->write_sorted_counts(last, {fill_of(2, 13), fill_of(1, 13)}).ok());
+    REQUIRE(db->commit_generation(last, CountSummary{}).ok());
+  }
+  std::vector<CountRow> want;
+  for (int level = 1; level <= 2; ++level)
+    for (uint64_t i = 1; i <= 50; ++i) want.emplace_back(level, i * 13, i, 2 * i, 13);
+  CHECK(counts_of(path) == want);
+  // Nothing of another generation is left to read.
+  size_t others = 0, keys = 0;
+  testutil::with_raw_family(path, "counts", [&](rocksdb::DB& raw, rocksdb::ColumnFamilyHandle* cf) {
+    std::unique_ptr<rocksdb::Iterator> it(raw.NewIterator(rocksdb::ReadOptions(), cf));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      ++keys;
+      others += decode_fixed32_be(it->key().data()) != last;
+    }
+    CHECK(it->status().ok());
+  });
+  CHECK(keys == 100);
+  CHECK(others == 0);
 }

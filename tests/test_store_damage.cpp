@@ -171,19 +171,34 @@ TEST_CASE("a flipped bit near the end of the counts table: stats and export fail
 TEST_CASE("a log record whose type byte turned recyclable: readers report the damage (RocksDB 7.8's reader looped on it)") {
   TempDir dir("sgfpat-log-type");
   const std::string db = copy_db(dir / "db");
-  // The last log that holds a record (the one the count's summary went to)
-  // gets its first record's type byte set to 5: a recyclable full record,
-  // of a log number that is not the file's.
+  // The last record of the last log that holds one (the switch to the
+  // count's generation, with its summary) gets its type byte set to 5: a
+  // recyclable full record, of a log number that is not the file's.
   std::string last;
   for (const auto& [name, size] : files_of(db))
     if (name.ends_with(".log") && size >= 7) last = db + "/" + name;
   REQUIRE_FALSE(last.empty());
   std::string bytes = read_file(last);
-  bytes[6] = char(5);
+  // RocksDB's log format: 32 KiB blocks of records, each a 7-byte header
+  // (checksum 4, length 2, type 1); a logical record starts at a full (1)
+  // or first (2) fragment.
+  size_t record = std::string::npos;
+  for (size_t block = 0; block < bytes.size(); block += 32768) {
+    const size_t end = std::min(bytes.size(), block + 32768);
+    for (size_t pos = block; pos + 7 <= end;) {
+      const size_t length = size_t(uint8_t(bytes[pos + 4])) | size_t(uint8_t(bytes[pos + 5])) << 8;
+      const int type = uint8_t(bytes[pos + 6]);
+      if (type == 0) break;  // padding
+      if (type == 1 || type == 2) record = pos;
+      pos += 7 + length;
+    }
+  }
+  REQUIRE(record != std::string::npos);
+  bytes[record + 6] = char(5);
   write_file(last, bytes);
   const sgfpat::Status found = sgfpat::check_log_record_types(db);
   CHECK(found.is_corruption());
-  CHECK(found.message().find("byte 0") != std::string::npos);
+  CHECK(found.message().find("byte " + std::to_string(record)) != std::string::npos);
   CHECK(sgfpat::check_log_record_types(built().db).ok());
   for (const std::string cmd : {"stats", "query", "export"}) {
     std::vector<std::string> args = {cmd, "--db", db};

@@ -49,6 +49,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   open.check_settings = CountFlags::scheme_given(cmd);
   const MemorySplit memory = split_memory(size_t(a.memory_mb) << 20);
   give_db_memory(memory, &open);
+  open.write_threads = a.threads;
   if (memory.tight)
     std::cerr << "sgfpat ingest: warning: --memory-mb " << a.memory_mb << " is below "
               << (kIngestRecommendedBytes >> 20) << " MB: counting gets " << (memory.count_bytes >> 20)

@@ -132,27 +132,47 @@ Status count_resident(const KeyScheme& scheme, const GameSource& source, uint64_
 Status write_resident_counts(PatternDb& db, uint32_t gen, const ResidentTable& table, unsigned min_played,
                              uint64_t* pruned, std::vector<uint64_t>* per_level, int from_level) {
   // Only the patterns truly played min_played times are reported; the
-  // others were sketch over-estimates.  One level at a time, sorted by
-  // key: the order of the database.
-  *pruned = 0;
-  per_level->assign(size_t(table.levels()), 0);
-  return db.write_sorted_counts(gen, [&](const PatternDb::CountSink& sink) -> Status {
-    std::vector<std::pair<uint64_t, PatternCounts>> sorted;
-    for (int level = std::max(1, from_level); level <= table.levels(); ++level) {
-      sorted.clear();
-      table.for_each_at(level, [&](uint64_t key, const PatternCounts& c) {
-        if (c.played < min_played) ++*pruned;
-        else sorted.emplace_back(key, c);
+  // others were sketch over-estimates.  One table file per level, sorted by
+  // key (the database's order), the levels written side by side, the
+  // largest first.  A level's keys are sorted with their slots, not their
+  // counts: half the memory, and the counts are read once in order to
+  // prune and once, prefetched, to write.
+  const int levels = table.levels();
+  std::vector<uint64_t> pruned_at(size_t(levels), 0);
+  per_level->assign(size_t(levels), 0);
+  std::vector<int> order;
+  for (int level = std::max(1, from_level); level <= levels; ++level) order.push_back(level);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return table.size_at(a) > table.size_at(b); });
+  std::vector<PatternDb::CountFill> fills;
+  for (const int level : order) {
+    fills.push_back([&, level](const PatternDb::CountSink& sink) -> Status {
+      struct Entry {
+        uint64_t key;
+        int32_t slot;
+      };
+      std::vector<Entry> sorted;
+      sorted.reserve(table.size_at(level));
+      uint64_t dropped = 0;
+      table.for_each_slot_at(level, [&](uint64_t key, int32_t slot) {
+        if (table.counts_at(level, slot).played < min_played) ++dropped;
+        else sorted.push_back({key, slot});
       });
-      std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      pruned_at[size_t(level - 1)] = dropped;
       (*per_level)[size_t(level - 1)] = sorted.size();
-      for (const auto& [key, c] : sorted) {
-        Status st = sink(level, key, c);
+      std::sort(sorted.begin(), sorted.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
+      constexpr size_t kAhead = 16;
+      for (size_t i = 0; i < sorted.size(); ++i) {
+        if (i + kAhead < sorted.size()) table.prefetch_slot(level, sorted[i + kAhead].slot);
+        Status st = sink(level, sorted[i].key, table.counts_at(level, sorted[i].slot));
         if (!st.ok()) return st;
       }
-    }
-    return Status::OK();
-  });
+      return Status::OK();
+    });
+  }
+  Status st = db.write_sorted_counts(gen, fills);
+  *pruned = 0;
+  for (uint64_t n : pruned_at) *pruned += n;
+  return st;
 }
 
 // recount() but for the exceptions its allocations may throw.

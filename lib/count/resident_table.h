@@ -92,6 +92,18 @@ class ResidentTable {
   size_t size() const { return size_; }
   size_t bytes() const;
   int levels() const { return int(levels_.size()); }
+  // Patterns of `level` (repeats given to the constructor included).
+  size_t size_at(int level) const { return levels_[size_t(level - 1)].counts.size(); }
+  // Calls f(key, slot handle) for every pattern of `level`, in bucket order
+  // (the order of its counts in memory).
+  template <class F>
+  void for_each_slot_at(int level, F&& f) const {
+    const Level& lv = levels_[size_t(level - 1)];
+    for (size_t b = 0; b < lv.buckets.size(); ++b) {
+      const Bucket& bk = lv.buckets[b];
+      for (unsigned i = 0; i < bk.used; ++i) f(bk.keys[i], int32_t((bk.base + i) << 1));
+    }
+  }
   // Calls f(key, counts) for every pattern of `level`, in bucket order
   // (after counting is done).
   template <class F>

@@ -46,7 +46,7 @@ Status import_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, c
   fs::create_directories(paths.shard_dir(shard), ec);
   if (ec) return Status::IOError("cannot create " + paths.shard_dir(shard) + ": " + ec.message());
   std::unique_ptr<PatternDb> db;
-  st = open_shard_db(paths, plan, shard, ShardDbUse::kCreate, options.memory_budget, &db);
+  st = open_shard_db(paths, plan, shard, ShardDbUse::kCreate, options.memory_budget, &db, options.threads);
   if (!st.ok()) return st;
 
   Importer importer(db.get(), plan.filter, plan.min_rank);
@@ -369,7 +369,7 @@ Status finish_unguarded(const ShardPaths& paths, const ShardPlan& plan, const st
       if (!st.ok()) return st;
       all_counts.insert(all_counts.end(), files.begin(), files.end());
     }
-    st = db->write_sorted_counts(gen, [&](const PatternDb::CountSink& sink) -> Status {
+    st = db->write_sorted_counts(gen, {[&](const PatternDb::CountSink& sink) -> Status {
       return merge_records(
           all_counts, RecordKind::kCounts, levels,
           [&](const ShardRecord& r) -> Status {
@@ -382,7 +382,7 @@ Status finish_unguarded(const ShardPaths& paths, const ShardPlan& plan, const st
             return sink(r.level, r.key, r.counts);
           },
           &meta);
-    });
+    }});
     if (!st.ok()) return st;
     if (meta.games != db->game_count())
       return Status::InvalidArgument("the shards' counts cover " + std::to_string(meta.games) +

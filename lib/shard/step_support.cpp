@@ -21,7 +21,7 @@ Status check_shard(const ShardPlan& plan, int shard) {
 }
 
 Status open_shard_db(const ShardPaths& paths, const ShardPlan& plan, int shard, ShardDbUse use, size_t memory_budget,
-                     std::unique_ptr<PatternDb>* db) {
+                     std::unique_ptr<PatternDb>* db, int write_threads) {
   const bool create = use == ShardDbUse::kCreate;
   OpenOptions open;
   open.create_if_missing = create;
@@ -29,6 +29,7 @@ Status open_shard_db(const ShardPaths& paths, const ShardPlan& plan, int shard, 
   open.settings = plan.settings;
   open.check_settings = true;
   give_db_memory(split_memory(memory_budget), &open);
+  open.write_threads = write_threads;
   Status st = PatternDb::Open(paths.shard_db(shard), open, db);
   if (st.is_not_found() && !create) return st.with_context("run `sgfpat shard import` for this shard first");
   return st;

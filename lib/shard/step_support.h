@@ -28,7 +28,7 @@ Status check_shard(const ShardPlan& plan, int shard);
 // readers: the count tasks of one shard run at the same time.
 enum class ShardDbUse { kCreate, kRead };
 Status open_shard_db(const ShardPaths& paths, const ShardPlan& plan, int shard, ShardDbUse use, size_t memory_budget,
-                     std::unique_ptr<PatternDb>* db);
+                     std::unique_ptr<PatternDb>* db, int write_threads = 1);
 
 // The steps that hold the plan's sketch refuse a budget it does not fit.
 Status check_sketch_fits(const ShardPlan& plan, size_t memory_budget);

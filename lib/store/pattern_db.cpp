@@ -25,6 +25,7 @@
 
 #include "core/coding.h"
 #include "store/diary_logger.h"
+#include "store/rocks_status.h"
 #include "store/scratch_dirs.h"
 #include "store/wal_check.h"
 
@@ -111,23 +112,6 @@ bool decode_settings(const std::string& text, DbSettings* s, int* format) {
     }
   }
   return got == 5;
-}
-
-// RocksDB's codes and subcodes mapped onto ours; the text stays for people.
-// RocksDB's InvalidArgument is about the database, not about how sgfpat was
-// run (e.g. a RocksDB database without our column families): NotSupported.
-Status from_rocks(const rocksdb::Status& s, const std::string& what) {
-  if (s.ok()) return Status::OK();
-  std::string msg = what + ": " + s.ToString();
-  if (s.IsNotFound() || s.IsPathNotFound()) return Status::NotFound(std::move(msg));
-  if (s.IsCorruption()) return Status::Corruption(std::move(msg));
-  if (s.IsNoSpace() || s.subcode() == rocksdb::Status::kSpaceLimit)
-    return Status::NoSpace(msg + " (the disk is full: free some space and run the command again; the database "
-                                 "keeps what earlier writes stored)");
-  if (s.IsBusy() || s.IsTimedOut() || s.IsTryAgain()) return Status::Busy(std::move(msg));
-  if (s.IsNotSupported() || s.IsInvalidArgument()) return Status::NotSupported(std::move(msg));
-  if (s.IsMemoryLimit()) return Status::NoMemory(std::move(msg));
-  return Status::IOError(std::move(msg));
 }
 
 std::string u64_string(uint64_t v) { return std::to_string(v); }
@@ -318,6 +302,7 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   db->path_ = path;
   db->secondary_ = options.secondary;
   db->set_position_run_bytes(options.position_run_bytes);
+  db->write_threads_ = std::max(1, options.write_threads);
   rocksdb::Options opts;
   opts.create_if_missing = options.create_if_missing && !options.secondary;
   opts.create_missing_column_families = !options.secondary;
@@ -352,7 +337,9 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   // once: 4 GB rewritten, 40 CPU s beside the count.  A look-up checks
   // each run's filter first, so a dozen runs cost it little; later
   // ingests' small runs are merged among themselves.
-  positions_opts.level0_file_num_compaction_trigger = 12;
+  // A run is written as one file per write thread (disjoint key ranges):
+  // the trigger counts files, not runs.
+  positions_opts.level0_file_num_compaction_trigger = 12 * std::max(1, options.write_threads);
   opts.allow_concurrent_memtable_write = false;  // the vector memtable does not support it
   if (options.memory_bytes > 0) {
     // Half for the memtables of all column families together, half for a
@@ -849,18 +836,23 @@ Status PatternDb::write_position_run() {
     // MANIFEST only, the file stays readable by `sgfpat repair` (RocksDB's
     // repair rejects a file whose own header was given one).  The keys are
     // never rewritten, so their order does not depend on it.
-    sort_by_key(&run_);
-    Status st = take_in_table(positions_cf(), "sgfpat-positions.sst.tmp", "the position index", false,
-                              [&](const TablePut& put) {
-                                for (size_t i = 0; i < run_.size(); ++i) {
-                                  const PositionEntry& e = run_[i];
-                                  if (i > 0 && e.key == run_[i - 1].key) continue;  // the same entry given twice
-                                  Status s = put(std::string_view(e.key.data(), e.key.size()),
-                                                 std::string_view(e.value.data(), e.value.size()));
-                                  if (!s.ok()) return s;
-                                }
-                                return Status::OK();
-                              });
+    // One file per write thread, each a range of keys: sorted and written
+    // side by side (the importing thread would otherwise write alone while
+    // the other cores wait for it).
+    std::vector<TableFill> fills;
+    for (const std::span<PositionEntry> part : split_by_key_quantiles(&run_, size_t(write_threads_))) {
+      fills.push_back([part](const TablePut& put) {
+        sort_by_key(part);
+        for (size_t i = 0; i < part.size(); ++i) {
+          const PositionEntry& e = part[i];
+          if (i > 0 && e.key == part[i - 1].key) continue;  // the same entry given twice
+          Status s = put(std::string_view(e.key.data(), e.key.size()), std::string_view(e.value.data(), e.value.size()));
+          if (!s.ok()) return s;
+        }
+        return Status::OK();
+      });
+    }
+    Status st = take_in_tables(positions_cf(), "sgfpat-positions", "the position index", false, fills);
     PositionEntries().swap(run_);  // the memory back, written or not
     if (!st.ok()) {
       indexed_games_ = ~uint64_t(0);  // the run's entries are lost: incomplete
@@ -874,33 +866,9 @@ Status PatternDb::write_position_run() {
                     "recording the position index");
 }
 
-Status PatternDb::take_in_table(rocksdb::ColumnFamilyHandle* cf, const std::string& name, const std::string& what,
-                                bool seqno_in_file, const std::function<Status(const TablePut&)>& fill) {
-  // In the database's folder, so that taking it in is a rename.  A killed
-  // run's file may still be a second name of the table it became (RocksDB
-  // links it in before it unlinks this name): unlinked first, not truncated.
-  const std::string file = path_ + "/" + name;
-  std::error_code gone;
-  std::filesystem::remove(file, gone);
-  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), db_->GetOptions(cf), cf);
-  Status st = from_rocks(writer.Open(file), "writing " + what + " to " + file);
-  if (!st.ok()) return st;
-  uint64_t written = 0;
-  st = fill([&](std::string_view key, std::string_view value) {
-    ++written;
-    return from_rocks(writer.Put(rocksdb::Slice(key.data(), key.size()), rocksdb::Slice(value.data(), value.size())),
-                      "writing " + what + " to " + file);
-  });
-  if (st.ok() && written > 0) st = from_rocks(writer.Finish(), "writing " + what + " to " + file);
-  if (st.ok() && written > 0) {
-    rocksdb::IngestExternalFileOptions io;
-    io.move_files = true;
-    io.write_global_seqno = seqno_in_file;
-    st = from_rocks(db_->IngestExternalFile(cf, {file}, io), "taking in " + what);
-  }
-  std::error_code ec;
-  std::filesystem::remove(file, ec);
-  return st;
+Status PatternDb::take_in_tables(rocksdb::ColumnFamilyHandle* cf, const std::string& name, const std::string& what,
+                                 bool seqno_in_file, const std::vector<TableFill>& fills) {
+  return sgfpat::take_in_tables(db_.get(), cf, path_, name, what, seqno_in_file, fills, write_threads_);
 }
 
 Status PatternDb::flush_position_index() {
@@ -1083,13 +1051,46 @@ Status PatternDb::begin_generation(uint32_t* gen) {
   if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
   // Anything that is not the current generation is a leftover of an
   // interrupted count: drop it so the new generation starts from zero.
-  rocksdb::WriteBatch batch;
-  batch.DeleteRange(cf_[kCounts], counts_key(0, 0, 0), counts_key(generation_, 0, 0));
-  batch.DeleteRange(cf_[kCounts], counts_key(generation_ + 1, 0, 0), std::string(kCountsKeyBytes, '\xff'));
-  auto s = db_->Write(rocksdb::WriteOptions(), &batch);
-  if (!s.ok()) return from_rocks(s, "clearing an interrupted count");
+  // Only when there is one: a range deletion over the new generation's keys
+  // would put the table files write_sorted_counts() takes in above it, in
+  // level 0, and the compaction of commit_generation() would then rewrite
+  // every count (11 s of one core at 616k games).
+  const std::string below = counts_key(generation_, 0, 0), above = counts_key(generation_ + 1, 0, 0);
+  bool old_left = false, new_left = false;
+  Status st = counts_below(below, &old_left);
+  if (st.ok()) st = counts_from(above, &new_left);
+  if (st.ok() && old_left) st = delete_counts(counts_key(0, 0, 0), below);
+  if (st.ok() && new_left) st = delete_counts(above, std::string(kCountsKeyBytes, '\xff'));
+  if (!st.ok()) return st.with_context("clearing an interrupted count");
   *gen = generation_ + 1;
   return Status::OK();
+}
+
+Status PatternDb::counts_below(const std::string& end, bool* found) {
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), cf_[kCounts]));
+  it->SeekToFirst();
+  *found = it->Valid() && it->key().compare(rocksdb::Slice(end)) < 0;
+  return from_rocks(it->status(), "reading the counts");
+}
+
+Status PatternDb::counts_from(const std::string& begin, bool* found) {
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), cf_[kCounts]));
+  it->Seek(begin);
+  *found = it->Valid();
+  return from_rocks(it->status(), "reading the counts");
+}
+
+Status PatternDb::delete_counts(const std::string& begin, const std::string& end) {
+  // Out of the write-ahead log and into a table file at once, as the
+  // position index's deletion (clear_position_index()): a log kept alive by
+  // another family would give RocksDB's repair a second table with the
+  // same sequence number, which it refuses.  Lost to a kill before the
+  // flush, it is made again by the next begin_generation().
+  rocksdb::WriteOptions unlogged;
+  unlogged.disableWAL = true;
+  auto s = db_->DeleteRange(unlogged, cf_[kCounts], begin, end);
+  if (s.ok()) s = db_->Flush(rocksdb::FlushOptions(), cf_[kCounts]);
+  return from_rocks(s, "deleting counts");
 }
 
 Status PatternDb::add_counts(uint32_t gen, const std::vector<std::tuple<int, uint64_t, PatternCounts>>& partial) {
@@ -1102,14 +1103,18 @@ Status PatternDb::add_counts(uint32_t gen, const std::vector<std::tuple<int, uin
   return from_rocks(db_->Write(wo, &batch), "writing counts");
 }
 
-Status PatternDb::write_sorted_counts(uint32_t gen, const std::function<Status(const CountSink&)>& produce) {
+Status PatternDb::write_sorted_counts(uint32_t gen, const std::vector<CountFill>& fills) {
   if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
-  return take_in_table(cf_[kCounts], "sgfpat-counts.sst.tmp", "the counts", true, [&](const TablePut& put) {
-    return produce([&](int level, uint64_t key, const PatternCounts& c) {
-      const CountsValue v(c);
-      return put(counts_key(gen, level, key), std::string_view(v.bytes, kCountsValueBytes));
+  std::vector<TableFill> tables;
+  for (const CountFill& fill : fills) {
+    tables.push_back([&fill, gen](const TablePut& put) {
+      return fill([&](int level, uint64_t key, const PatternCounts& c) {
+        const CountsValue v(c);
+        return put(counts_key(gen, level, key), std::string_view(v.bytes, kCountsValueBytes));
+      });
     });
-  });
+  }
+  return take_in_tables(cf_[kCounts], "sgfpat-counts", "the counts", true, tables);
 }
 
 Status PatternDb::prune_generation(uint32_t gen, uint64_t* deleted, std::vector<uint64_t>* kept) {
@@ -1146,7 +1151,6 @@ Status PatternDb::commit_generation(uint32_t gen, const CountSummary& summary, c
   batch.Put(cf_[kMeta], "generation", std::to_string(gen));
   batch.Put(cf_[kMeta], "summary", encode_summary(summary));
   batch.Put(cf_[kMeta], "sketch", sketch_file);
-  batch.DeleteRange(cf_[kCounts], counts_key(0, 0, 0), counts_key(gen, 0, 0));
   // Fingerprints are 16 bytes: this range holds them all.
   batch.DeleteRange(pending_cf(), std::string(), std::string(17, '\xff'));
   rocksdb::WriteOptions wo;
@@ -1167,9 +1171,13 @@ Status PatternDb::commit_generation(uint32_t gen, const CountSummary& summary, c
   // Reclaim the old generation's space: its files go whole where they can,
   // then a compaction removes what is left of it (and folds the partial sums
   // of a generation written by add_counts()).
+  // (Nothing of the old generation is read any more: what is left of it
+  // after a kill is dropped by the next begin_generation().)
   const std::string old_begin = counts_key(0, 0, 0), old_end = counts_key(gen, 0, 0);
   const rocksdb::Slice begin(old_begin), end(old_end);
   rocksdb::DeleteFilesInRange(db_.get(), cf_[kCounts], &begin, &end);
+  bool left = false;
+  if (counts_below(old_end, &left).ok() && left) delete_counts(old_begin, old_end);
   rocksdb::CompactRangeOptions cro;
   db_->CompactRange(cro, cf_[kCounts], nullptr, nullptr);
   return Status::OK();

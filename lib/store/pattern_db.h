@@ -39,6 +39,7 @@
 #include "store/count_summary.h"
 #include "store/game_record.h"
 #include "store/position_entry.h"
+#include "store/table_files.h"
 
 namespace rocksdb {
 class DB;
@@ -78,6 +79,10 @@ struct OpenOptions {
   // Memory the position index entries of new games gather before they are
   // written as one sorted table file (bigger: fewer files to merge later).
   size_t position_run_bytes = size_t(64) << 20;
+  // Threads that write table files known in full side by side (the counts
+  // of a generation, a run of the position index): the cores the writer
+  // may use while it waits for them.
+  int write_threads = 1;
 };
 
 class PatternDb {
@@ -197,12 +202,15 @@ class PatternDb {
   // commit_generation() switches to it and drops the old one atomically.
   Status begin_generation(uint32_t* gen);
   Status add_counts(uint32_t gen, const std::vector<std::tuple<int, uint64_t, PatternCounts>>& partial);
-  // Writes whole counts of generation `gen` straight into one sorted table
-  // file that the database takes in at once: much faster than add_counts()
-  // for counts known in full.  `produce` calls the sink for every pattern in
-  // strictly increasing (level, key) order, and returns the first error.
+  // Writes whole counts of generation `gen` straight into sorted table
+  // files, one per fill, written side by side (OpenOptions::write_threads)
+  // and taken in: much faster than add_counts() for counts known in
+  // full.  Each fill calls the sink in strictly increasing (level, key)
+  // order and returns its first error; no two fills' ranges overlap (one
+  // level each, for instance).
   using CountSink = std::function<Status(int level, uint64_t key, const PatternCounts&)>;
-  Status write_sorted_counts(uint32_t gen, const std::function<Status(const CountSink&)>& produce);
+  using CountFill = std::function<Status(const CountSink&)>;
+  Status write_sorted_counts(uint32_t gen, const std::vector<CountFill>& fills);
   // Deletes the patterns of generation `gen` played fewer than min_played
   // times (counted because the sketch over-estimated them) and collapses
   // the others' partial sums.  Says how many were deleted and how many are
@@ -254,16 +262,17 @@ class PatternDb {
   // Writes run_ (if any) as one table file the positions family takes in,
   // clears it, then records indexed_games_ (unless a build is under way).
   Status write_position_run();
-  // Writes a table file of family `cf` named `name` in the database's
-  // folder, filled by `fill` in strictly increasing key order, and takes it
-  // in whole (a rename); nothing when `fill` puts nothing.  `what` names it
-  // in errors.  `seqno_in_file`: a sequence number the file is given goes
-  // into its header too (else into the MANIFEST only).
-  using TablePut = std::function<Status(std::string_view key, std::string_view value)>;
-  Status take_in_table(rocksdb::ColumnFamilyHandle* cf, const std::string& name, const std::string& what,
-                       bool seqno_in_file, const std::function<Status(const TablePut&)>& fill);
+  // store/table_files.h's take_in_tables() into this database's folder.
+  Status take_in_tables(rocksdb::ColumnFamilyHandle* cf, const std::string& name, const std::string& what,
+                        bool seqno_in_file, const std::vector<TableFill>& fills);
+  int write_threads_ = 1;
   PositionEntries run_;  // index entries not written yet
   size_t run_limit_ = 0;  // entries: write the run when it holds this many
+  // Whether the counts family holds a live key below `end`, or from `begin` on.
+  Status counts_below(const std::string& end, bool* found);
+  Status counts_from(const std::string& begin, bool* found);
+  // Deletes the counts in [begin, end), unlogged and flushed at once.
+  Status delete_counts(const std::string& begin, const std::string& end);
   // Marks the index "off" or not built (a synced write), then deletes its
   // entries (the deletion flushed at once, outside the log).
   Status clear_position_index(bool off);

@@ -5,6 +5,7 @@
 #pragma once
 #include <array>
 #include <cstddef>
+#include <span>
 #include <vector>
 
 namespace sgfpat {
@@ -17,6 +18,14 @@ struct PositionEntry {
 using PositionEntries = std::vector<PositionEntry>;
 
 // Sorts entries by key bytes (unsigned, as RocksDB's bytewise order).
-void sort_by_key(PositionEntries* entries);
+void sort_by_key(std::span<PositionEntry> entries);
+
+// Reorders `entries` into at most `parts` ranges of keys, in key order
+// (every entry of a range sorts before every entry of the next, and equal
+// keys share a range), and returns the ranges that are not empty.  The
+// ranges are cut at quantiles of the keys' first two bytes: about equal in
+// size whatever their distribution (canonical hashes, the smallest of 16,
+// crowd at the low end), unless one two-byte prefix holds many of them.
+std::vector<std::span<PositionEntry>> split_by_key_quantiles(PositionEntries* entries, size_t parts);
 
 }  // namespace sgfpat

@@ -1,0 +1,93 @@
+#include "store/table_files.h"
+
+#include <rocksdb/db.h>
+#include <rocksdb/sst_file_writer.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <thread>
+
+#include "store/rocks_status.h"
+
+namespace sgfpat {
+
+namespace {
+
+// Writes one file; *written says how many entries it got.
+Status write_table(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, const std::string& file,
+                   const std::string& what, const TableFill& fill, uint64_t* written) {
+  // A killed run's file may still be a second name of the table it became
+  // (RocksDB links it in before it unlinks this name): unlinked first, not
+  // truncated.
+  std::error_code gone;
+  std::filesystem::remove(file, gone);
+  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), db->GetOptions(cf), cf);
+  Status st = from_rocks(writer.Open(file), "writing " + what + " to " + file);
+  if (!st.ok()) return st;
+  st = fill([&](std::string_view key, std::string_view value) {
+    ++*written;
+    const rocksdb::Status s =
+        writer.Put(rocksdb::Slice(key.data(), key.size()), rocksdb::Slice(value.data(), value.size()));
+    // The message only on failure: building it for every entry cost a
+    // tenth of the writing.
+    return s.ok() ? Status::OK() : from_rocks(s, "writing " + what + " to " + file);
+  });
+  if (st.ok() && *written > 0) st = from_rocks(writer.Finish(), "writing " + what + " to " + file);
+  return st;
+}
+
+}  // namespace
+
+Status take_in_tables(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, const std::string& dir,
+                      const std::string& name, const std::string& what, bool seqno_in_file,
+                      const std::vector<TableFill>& fills, int threads) {
+  const size_t n = fills.size();
+  std::vector<std::string> files(n);
+  for (size_t i = 0; i < n; ++i) files[i] = dir + "/" + name + "." + std::to_string(i);
+  std::vector<Status> results(n);
+  std::vector<uint64_t> written(n, 0);
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < n;) {
+      try {
+        results[i] = write_table(db, cf, files[i], what, fills[i], &written[i]);
+      } catch (...) {
+        results[i] = status_from_exception("writing " + what);
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  try {
+    const size_t want = std::min(n, size_t(std::max(threads, 1))) - (n > 0 ? 1 : 0);
+    while (helpers.size() < want) helpers.emplace_back(work);
+  } catch (...) {
+    // No thread to spare: the caller's (and those started) write them all.
+  }
+  work();
+  for (std::thread& t : helpers) t.join();
+
+  Status st;
+  std::vector<std::string> taken;
+  for (size_t i = 0; i < n; ++i) {
+    if (st.ok() && !results[i].ok()) st = results[i];
+    if (written[i] > 0) taken.push_back(files[i]);
+  }
+  rocksdb::IngestExternalFileOptions io;
+  io.move_files = true;
+  io.write_global_seqno = seqno_in_file;
+  if (st.ok() && !taken.empty() && !seqno_in_file)
+    st = from_rocks(db->IngestExternalFile(cf, taken, io), "taking in " + what);
+  // Files taken in together share a sequence number, and RocksDB's repair
+  // (which puts every file in level 0, where no two may share one) rejects
+  // two with the same number in their headers: one at a time, then.
+  for (size_t i = 0; st.ok() && seqno_in_file && i < taken.size(); ++i)
+    st = from_rocks(db->IngestExternalFile(cf, {taken[i]}, io), "taking in " + what);
+  for (const std::string& f : files) {
+    std::error_code ec;
+    std::filesystem::remove(f, ec);
+  }
+  return st;
+}
+
+}  // namespace sgfpat

@@ -1,0 +1,39 @@
+// Sorted table files written outside RocksDB's write path and taken in
+// whole: how the store writes what it knows in full at once (the counts of
+// a generation, a run of the position index), side by side on the cores.
+#pragma once
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace rocksdb {
+class DB;
+class ColumnFamilyHandle;
+}  // namespace rocksdb
+
+namespace sgfpat {
+
+// Puts one entry into the table file being written; returns its error.
+using TablePut = std::function<Status(std::string_view key, std::string_view value)>;
+// Fills one table file: puts its entries in strictly increasing key order,
+// and returns the first error.
+using TableFill = std::function<Status(const TablePut&)>;
+
+// Writes one table file of family `cf` per fill, named `name`.<i> in `dir`
+// (the database's folder: taking a file in is then a rename), running up to
+// `threads` fills at once (the caller's thread among them) in the order
+// given; then takes in every file that got entries.  The fills' key ranges
+// must not overlap.  `what` names the files in errors.  `seqno_in_file`:
+// the sequence number a file is given goes into its header too, and the
+// files are taken in one by one (none after a failure); else it goes into
+// the MANIFEST only, and the files are taken in at once: all or none.  The
+// first error of a fill, of a write or of an ingestion is returned, and no
+// file is left behind.  Nothing throws.
+Status take_in_tables(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, const std::string& dir,
+                      const std::string& name, const std::string& what, bool seqno_in_file,
+                      const std::vector<TableFill>& fills, int threads);
+
+}  // namespace sgfpat
