@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
+#include <span>
 #include <vector>
 
 #include "core/hash.h"
+#include "core/radix_sort.h"
 #include "count/part_range.h"
 #include "count/sketch.h"
 #include "pattern/tracking_observer.h"
@@ -80,7 +82,11 @@ class KeySet {
   void compact(int l, bool room) {
     auto& v = keys_[size_t(l)];
     const auto head_end = v.begin() + std::ptrdiff_t(unique_[size_t(l)]);
-    std::sort(head_end, v.end());
+    {
+      // Freed before the merged copy is made: the peak stays that copy's.
+      std::vector<uint64_t> scratch;
+      radix_sort(std::span<uint64_t>(head_end, v.end()), &scratch);
+    }
     const auto tail_end = std::unique(head_end, v.end());
     // The size of the union first, to make the room from it.
     size_t common = 0;
