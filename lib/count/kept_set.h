@@ -82,10 +82,14 @@ class KeySet {
   void compact(int l, bool room) {
     auto& v = keys_[size_t(l)];
     const auto head_end = v.begin() + std::ptrdiff_t(unique_[size_t(l)]);
-    {
-      // Freed before the merged copy is made: the peak stays that copy's.
+    if (v.end() - head_end <= head_end - v.begin()) {
+      // The new keys are at most as many as the old (add()'s room is half
+      // the distinct keys): the radix sort's scratch, freed before the
+      // merged copy is made, is smaller than that copy.
       std::vector<uint64_t> scratch;
       radix_sort(std::span<uint64_t>(head_end, v.end()), &scratch);
+    } else {
+      std::sort(head_end, v.end());  // merge() of a longer list: in place
     }
     const auto tail_end = std::unique(head_end, v.end());
     // The size of the union first, to make the room from it.

@@ -150,8 +150,13 @@ Status write_resident_counts(PatternDb& db, uint32_t gen, const ResidentTable& t
         uint64_t key;
         int32_t slot;
       };
+      // Counted first, so that only the reported patterns take memory.
+      size_t reported = 0;
+      table.for_each_slot_at(level, [&](uint64_t, int32_t slot) {
+        reported += table.counts_at(level, slot).played >= min_played;
+      });
       std::vector<Entry> sorted;
-      sorted.reserve(table.size_at(level));
+      sorted.reserve(reported);
       uint64_t dropped = 0;
       table.for_each_slot_at(level, [&](uint64_t key, int32_t slot) {
         if (table.counts_at(level, slot).played < min_played) ++dropped;
@@ -257,7 +262,13 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
   const std::string sketch_name = played_sketch_name(gen);
   Status saved;
   std::optional<std::jthread> saver;  // joined on every way out
-  auto save = [&] { saved = save_played_sketch(played, settings.min_played, db.path() + "/" + sketch_name); };
+  auto save = [&] {
+    try {  // in its own thread: nothing may leave it
+      saved = save_played_sketch(played, settings.min_played, db.path() + "/" + sketch_name);
+    } catch (...) {
+      saved = status_from_exception("saving the sketch of played patterns");
+    }
+  };
   try {
     if (resident) saver.emplace(save);
   } catch (...) {  // no thread: saved here

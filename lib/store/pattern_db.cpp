@@ -339,7 +339,12 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   // ingests' small runs are merged among themselves.
   // A run is written as one file per write thread (disjoint key ranges):
   // the trigger counts files, not runs.
-  positions_opts.level0_file_num_compaction_trigger = 12 * std::max(1, options.write_threads);
+  // The write stalls' limits go with it (RocksDB raises them to the
+  // trigger at least): a merge must not wait until writes are stopped.
+  const int files_per_run = std::max(1, options.write_threads);
+  positions_opts.level0_file_num_compaction_trigger = 12 * files_per_run;
+  positions_opts.level0_slowdown_writes_trigger = 20 * files_per_run;
+  positions_opts.level0_stop_writes_trigger = 36 * files_per_run;
   opts.allow_concurrent_memtable_write = false;  // the vector memtable does not support it
   if (options.memory_bytes > 0) {
     // Half for the memtables of all column families together, half for a
@@ -1169,10 +1174,10 @@ Status PatternDb::commit_generation(uint32_t gen, const CountSummary& summary, c
     }
   }
   // Reclaim the old generation's space: its files go whole where they can,
-  // then a compaction removes what is left of it (and folds the partial sums
-  // of a generation written by add_counts()).
-  // (Nothing of the old generation is read any more: what is left of it
-  // after a kill is dropped by the next begin_generation().)
+  // a range deletion covers what is left of it, and a compaction removes
+  // that (and folds the partial sums of a generation written by
+  // add_counts()).  Nothing of the old generation is read any more: what
+  // is left of it after a kill is dropped by the next begin_generation().
   const std::string old_begin = counts_key(0, 0, 0), old_end = counts_key(gen, 0, 0);
   const rocksdb::Slice begin(old_begin), end(old_end);
   rocksdb::DeleteFilesInRange(db_.get(), cf_[kCounts], &begin, &end);

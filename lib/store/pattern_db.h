@@ -199,7 +199,9 @@ class PatternDb {
 
   // Writing a new generation: begin_generation() clears leftovers of any
   // interrupted count, add_counts() merges partial sums into it, and
-  // commit_generation() switches to it and drops the old one atomically.
+  // commit_generation() switches to it in one synced write, then drops the
+  // old one (what a kill leaves of it is never read, and the next
+  // begin_generation() drops it).
   Status begin_generation(uint32_t* gen);
   Status add_counts(uint32_t gen, const std::vector<std::tuple<int, uint64_t, PatternCounts>>& partial);
   // Writes whole counts of generation `gen` straight into sorted table
@@ -259,8 +261,9 @@ class PatternDb {
   rocksdb::ColumnFamilyHandle* pending_cf() const { return cf_[3]; }
   rocksdb::ColumnFamilyHandle* positions_cf() const { return cf_[has_pending_ ? 4 : 3]; }
   void drop_position_files();  // the index's table files, after its entries were deleted
-  // Writes run_ (if any) as one table file the positions family takes in,
-  // clears it, then records indexed_games_ (unless a build is under way).
+  // Writes run_ (if any) as table files the positions family takes in
+  // together (one per write thread), clears it, then records
+  // indexed_games_ (unless a build is under way).
   Status write_position_run();
   // store/table_files.h's take_in_tables() into this database's folder.
   Status take_in_tables(rocksdb::ColumnFamilyHandle* cf, const std::string& name, const std::string& what,

@@ -17,11 +17,6 @@ namespace {
 // Writes one file; *written says how many entries it got.
 Status write_table(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, const std::string& file,
                    const std::string& what, const TableFill& fill, uint64_t* written) {
-  // A killed run's file may still be a second name of the table it became
-  // (RocksDB links it in before it unlinks this name): unlinked first, not
-  // truncated.
-  std::error_code gone;
-  std::filesystem::remove(file, gone);
   rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), db->GetOptions(cf), cf);
   Status st = from_rocks(writer.Open(file), "writing " + what + " to " + file);
   if (!st.ok()) return st;
@@ -42,6 +37,16 @@ Status write_table(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, const std::
 Status take_in_tables(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, const std::string& dir,
                       const std::string& name, const std::string& what, bool seqno_in_file,
                       const std::vector<TableFill>& fills, int threads) {
+  // Files a killed call left (a name may still be a second link to a table
+  // taken in, holding its space after RocksDB deletes it; the calls before
+  // this one named their single file `name`.sst.tmp): gone first.
+  {
+    std::error_code ec;
+    std::vector<std::filesystem::path> left;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+      if (e.path().filename().string().starts_with(name + ".")) left.push_back(e.path());
+    for (const auto& p : left) std::filesystem::remove(p, ec);
+  }
   const size_t n = fills.size();
   std::vector<std::string> files(n);
   for (size_t i = 0; i < n; ++i) files[i] = dir + "/" + name + "." + std::to_string(i);
@@ -78,9 +83,10 @@ Status take_in_tables(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, const st
   io.write_global_seqno = seqno_in_file;
   if (st.ok() && !taken.empty() && !seqno_in_file)
     st = from_rocks(db->IngestExternalFile(cf, taken, io), "taking in " + what);
-  // Files taken in together share a sequence number, and RocksDB's repair
-  // (which puts every file in level 0, where no two may share one) rejects
-  // two with the same number in their headers: one at a time, then.
+  // Files taken in together that need a sequence number share one, and
+  // RocksDB's repair (which puts every file in level 0, where no two may
+  // share one) would reject two with the same number in their headers:
+  // one at a time, then.
   for (size_t i = 0; st.ok() && seqno_in_file && i < taken.size(); ++i)
     st = from_rocks(db->IngestExternalFile(cf, {taken[i]}, io), "taking in " + what);
   for (const std::string& f : files) {

@@ -31,7 +31,8 @@ using TableFill = std::function<Status(const TablePut&)>;
 // files are taken in one by one (none after a failure); else it goes into
 // the MANIFEST only, and the files are taken in at once: all or none.  The
 // first error of a fill, of a write or of an ingestion is returned, and no
-// file is left behind.  Nothing throws.
+// file is left behind (those a killed call left, `name`.*, are removed
+// first).  Nothing throws.
 Status take_in_tables(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, const std::string& dir,
                       const std::string& name, const std::string& what, bool seqno_in_file,
                       const std::vector<TableFill>& fills, int threads);
