@@ -101,10 +101,10 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   if (progress.enabled())
     callbacks.progress = [&](const ImportStats& is, const ReadProgress& rp) {
       double el = std::chrono::duration<double>(Clock::now() - t_import).count();
-      std::string line = "import: " + with_commas(is.games_read) + " games, " +
-                         with_commas(uint64_t(double(is.games_read) / std::max(el, 1e-9))) + " games/s, " +
-                         with_commas(is.rejected) + " rejected";
-      if (rp.bytes_total > 0 && rp.bytes_done > 0)
+      std::string line = "import: " + with_commas(is.games_read) + " games, ";
+      if (el >= 1.0) line += with_commas(uint64_t(double(is.games_read) / el)) + " games/s, ";
+      line += with_commas(is.rejected) + " rejected";
+      if (rp.bytes_total > 0 && rp.bytes_done > 0 && el >= 1.0)
         line += ", ETA " + duration_text(el * double(rp.bytes_total - std::min(rp.bytes_total, rp.bytes_done)) /
                                          double(rp.bytes_done));
       progress.update(line);
@@ -156,20 +156,23 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     co.parts = a.over_budget == "parts";
     if (sketched.pass.games > 0) co.sketched = &sketched;
     int pass = 0, part = 0;
+    uint64_t done_at_step = 0;  // the games done at a step's first report, when its clock starts
     auto t_pass = Clock::now();
     co.progress = [&](const CountProgress& p) {
       const bool new_step = p.pass != pass || p.part != part;
-      if (new_step) pass = p.pass, part = p.part, t_pass = Clock::now();
+      if (new_step) pass = p.pass, part = p.part, t_pass = Clock::now(), done_at_step = p.games_done;
       double el = std::chrono::duration<double>(Clock::now() - t_pass).count();
       static const char* const kStep[] = {"count", "count: sketch of played patterns", "count: exact counts",
                                           "count: catch-up of newly kept patterns", "count: listing the patterns"};
       std::string line = std::string(kStep[p.pass >= 0 && p.pass <= 4 ? p.pass : 0]) +
                          (p.part ? " of part " + std::to_string(p.part) : std::string()) + ": " +
                          with_commas(p.games_done) + " / " + with_commas(p.games_total) + " games";
-      if (p.games_done > 0 && el > 0) {
-        line += ", " + with_commas(uint64_t(double(p.games_done) / el)) + " games/s";
+      // A rate over less than a second (the step's first report) says nothing.
+      const uint64_t timed = p.games_done - std::min(p.games_done, done_at_step);
+      if (timed > 0 && el >= 1.0) {
+        line += ", " + with_commas(uint64_t(double(timed) / el)) + " games/s";
         if (p.games_total > p.games_done)
-          line += ", ETA " + duration_text(el * double(p.games_total - p.games_done) / double(p.games_done));
+          line += ", ETA " + duration_text(el * double(p.games_total - p.games_done) / double(timed));
       }
       progress.update(line, new_step);
     };
