@@ -13,8 +13,7 @@ void radix_sort(std::span<uint64_t> keys, std::vector<uint64_t>* scratch) {
     return;
   }
   // All eight histograms in one read of the keys.
-  std::vector<std::array<size_t, 256>> count(8);
-  for (auto& c : count) c.fill(0);
+  std::vector<std::array<size_t, 256>> count(8);  // zeros
   for (const uint64_t k : keys)
     for (int d = 0; d < 8; ++d) ++count[size_t(d)][(k >> (8 * d)) & 0xff];
   scratch->resize(n);

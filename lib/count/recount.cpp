@@ -151,18 +151,17 @@ Status write_resident_counts(PatternDb& db, uint32_t gen, const ResidentTable& t
         int32_t slot;
       };
       // Counted first, so that only the reported patterns take memory.
-      size_t reported = 0;
+      size_t all = 0, reported = 0;
       table.for_each_slot_at(level, [&](uint64_t, int32_t slot) {
+        ++all;
         reported += table.counts_at(level, slot).played >= min_played;
       });
       std::vector<Entry> sorted;
       sorted.reserve(reported);
-      uint64_t dropped = 0;
       table.for_each_slot_at(level, [&](uint64_t key, int32_t slot) {
-        if (table.counts_at(level, slot).played < min_played) ++dropped;
-        else sorted.push_back({key, slot});
+        if (table.counts_at(level, slot).played >= min_played) sorted.push_back({key, slot});
       });
-      pruned_at[size_t(level - 1)] = dropped;
+      pruned_at[size_t(level - 1)] = all - reported;
       (*per_level)[size_t(level - 1)] = sorted.size();
       std::sort(sorted.begin(), sorted.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
       constexpr size_t kAhead = 16;

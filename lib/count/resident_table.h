@@ -108,14 +108,7 @@ class ResidentTable {
   // (after counting is done).
   template <class F>
   void for_each_at(int level, F&& f) const {
-    const Level& lv = levels_[size_t(level - 1)];
-    for (size_t b = 0; b < lv.buckets.size(); ++b) {
-      const Bucket& bk = lv.buckets[b];
-      for (unsigned i = 0; i < bk.used; ++i) {
-        const Counts& c = lv.counts[bk.base + i];
-        f(bk.keys[i], PatternCounts{c.played, c.seen, c.wins});
-      }
-    }
+    for_each_slot_at(level, [&](uint64_t key, int32_t slot) { f(key, counts_at(level, slot)); });
   }
 
  private:

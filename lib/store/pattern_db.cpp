@@ -794,19 +794,25 @@ Status PatternDb::clear_position_index(bool off) {
   index_off_ = off;
   PositionEntries().swap(run_);
   if (!has_positions_) return Status::OK();
-  // The range deletion stays out of the write-ahead log and goes to a table
-  // file at once: left in a log that the meta family keeps alive,
-  // RocksDB's RepairDB made a second table of it with the same sequence
-  // number as the flushed one, and refused the pair.  Killed before the
-  // flush, the deletion is lost and the index stays recorded incomplete:
-  // the next build clears it again.
-  rocksdb::WriteOptions unlogged;
-  unlogged.disableWAL = true;
-  s = db_->DeleteRange(unlogged, positions_cf(), "", std::string(32, '\xff'));
-  if (s.ok()) s = db_->Flush(rocksdb::FlushOptions(), positions_cf());
-  if (!s.ok()) return from_rocks(s, "clearing the position index");
+  // Killed before its flush, the deletion is lost and the index stays
+  // recorded incomplete: the next build clears it again.
+  Status st = delete_range_now(positions_cf(), "", std::string(32, '\xff'), "clearing the position index");
+  if (!st.ok()) return st;
   drop_position_files();
   return Status::OK();
+}
+
+Status PatternDb::delete_range_now(rocksdb::ColumnFamilyHandle* cf, const std::string& begin, const std::string& end,
+                                   const std::string& what) {
+  // Out of the write-ahead log and into a table file at once: left in a log
+  // that another family keeps alive, RocksDB's RepairDB made a second table
+  // of it with the same sequence number as the flushed one, and refused the
+  // pair.
+  rocksdb::WriteOptions unlogged;
+  unlogged.disableWAL = true;
+  auto s = db_->DeleteRange(unlogged, cf, begin, end);
+  if (s.ok()) s = db_->Flush(rocksdb::FlushOptions(), cf);
+  return from_rocks(s, what);
 }
 
 void PatternDb::drop_position_files() {
@@ -1060,42 +1066,24 @@ Status PatternDb::begin_generation(uint32_t* gen) {
   // would put the table files write_sorted_counts() takes in above it, in
   // level 0, and the compaction of commit_generation() would then rewrite
   // every count (11 s of one core at 616k games).
-  const std::string below = counts_key(generation_, 0, 0), above = counts_key(generation_ + 1, 0, 0);
-  bool old_left = false, new_left = false;
-  Status st = counts_below(below, &old_left);
-  if (st.ok()) st = counts_from(above, &new_left);
-  if (st.ok() && old_left) st = delete_counts(counts_key(0, 0, 0), below);
-  if (st.ok() && new_left) st = delete_counts(above, std::string(kCountsKeyBytes, '\xff'));
+  Status st = drop_counts_in(counts_key(0, 0, 0), counts_key(generation_, 0, 0));
+  if (st.ok()) st = drop_counts_in(counts_key(generation_ + 1, 0, 0), std::string(kCountsKeyBytes, '\xff'));
   if (!st.ok()) return st.with_context("clearing an interrupted count");
   *gen = generation_ + 1;
   return Status::OK();
 }
 
-Status PatternDb::counts_below(const std::string& end, bool* found) {
-  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), cf_[kCounts]));
-  it->SeekToFirst();
-  *found = it->Valid() && it->key().compare(rocksdb::Slice(end)) < 0;
-  return from_rocks(it->status(), "reading the counts");
-}
-
-Status PatternDb::counts_from(const std::string& begin, bool* found) {
-  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), cf_[kCounts]));
-  it->Seek(begin);
-  *found = it->Valid();
-  return from_rocks(it->status(), "reading the counts");
-}
-
-Status PatternDb::delete_counts(const std::string& begin, const std::string& end) {
-  // Out of the write-ahead log and into a table file at once, as the
-  // position index's deletion (clear_position_index()): a log kept alive by
-  // another family would give RocksDB's repair a second table with the
-  // same sequence number, which it refuses.  Lost to a kill before the
-  // flush, it is made again by the next begin_generation().
-  rocksdb::WriteOptions unlogged;
-  unlogged.disableWAL = true;
-  auto s = db_->DeleteRange(unlogged, cf_[kCounts], begin, end);
-  if (s.ok()) s = db_->Flush(rocksdb::FlushOptions(), cf_[kCounts]);
-  return from_rocks(s, "deleting counts");
+Status PatternDb::drop_counts_in(const std::string& begin, const std::string& end) {
+  bool found = false;
+  {
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), cf_[kCounts]));
+    it->Seek(begin);
+    found = it->Valid() && it->key().compare(rocksdb::Slice(end)) < 0;
+    if (!it->status().ok()) return from_rocks(it->status(), "reading the counts");
+  }
+  // Lost to a kill before its flush, the deletion is made again by the
+  // next begin_generation().
+  return found ? delete_range_now(cf_[kCounts], begin, end, "deleting counts") : Status::OK();
 }
 
 Status PatternDb::add_counts(uint32_t gen, const std::vector<std::tuple<int, uint64_t, PatternCounts>>& partial) {
@@ -1181,8 +1169,7 @@ Status PatternDb::commit_generation(uint32_t gen, const CountSummary& summary, c
   const std::string old_begin = counts_key(0, 0, 0), old_end = counts_key(gen, 0, 0);
   const rocksdb::Slice begin(old_begin), end(old_end);
   rocksdb::DeleteFilesInRange(db_.get(), cf_[kCounts], &begin, &end);
-  bool left = false;
-  if (counts_below(old_end, &left).ok() && left) delete_counts(old_begin, old_end);
+  drop_counts_in(old_begin, old_end);
   rocksdb::CompactRangeOptions cro;
   db_->CompactRange(cro, cf_[kCounts], nullptr, nullptr);
   return Status::OK();

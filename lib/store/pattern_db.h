@@ -271,11 +271,12 @@ class PatternDb {
   int write_threads_ = 1;
   PositionEntries run_;  // index entries not written yet
   size_t run_limit_ = 0;  // entries: write the run when it holds this many
-  // Whether the counts family holds a live key below `end`, or from `begin` on.
-  Status counts_below(const std::string& end, bool* found);
-  Status counts_from(const std::string& begin, bool* found);
-  // Deletes the counts in [begin, end), unlogged and flushed at once.
-  Status delete_counts(const std::string& begin, const std::string& end);
+  // Deletes [begin, end) of `cf` outside the write-ahead log, flushed into a
+  // table file at once; `what` names it in errors.
+  Status delete_range_now(rocksdb::ColumnFamilyHandle* cf, const std::string& begin, const std::string& end,
+                          const std::string& what);
+  // delete_range_now() of the counts in [begin, end), when any is there.
+  Status drop_counts_in(const std::string& begin, const std::string& end);
   // Marks the index "off" or not built (a synced write), then deletes its
   // entries (the deletion flushed at once, outside the log).
   Status clear_position_index(bool off);
