@@ -208,3 +208,36 @@ TEST_CASE("a count cut short and an older generation's leftovers are dropped by 
   CHECK(keys == 100);
   CHECK(others == 0);
 }
+
+TEST_CASE("the counts check reads the current generation's tables only: a killed count's leftovers hide no loss") {
+  TempDir tmp("sgfpat-counts");
+  const std::string path = std::string(tmp.path()) + "/db";
+  auto fill_of = [](int level, uint64_t n) -> PatternDb::CountFill {
+    return [=](const PatternDb::CountSink& sink) -> Status {
+      for (uint64_t i = 1; i <= n; ++i) {
+        Status st = sink(level, i, PatternCounts{2, 3, 1});
+        if (!st.ok()) return st;
+      }
+      return Status::OK();
+    };
+  };
+  // The summary says 80 patterns; the generation holds 50 (as if a table
+  // file of it were gone), and a killed count left 100 of the next one.
+  uint32_t gen = 0, cut = 0;
+  {
+    OpenOptions open;
+    open.create_if_missing = true;
+    std::unique_ptr<PatternDb> db;
+    REQUIRE(PatternDb::Open(path, open, &db).ok());
+    REQUIRE(db->begin_generation(&gen).ok());
+    REQUIRE(db->write_sorted_counts(gen, {fill_of(1, 50)}).ok());
+    CountSummary summary;
+    summary.patterns_per_level = {80};
+    REQUIRE(db->commit_generation(gen, summary).ok());
+    REQUIRE(db->begin_generation(&cut).ok());
+    REQUIRE(db->write_sorted_counts(cut, {fill_of(1, 100)}).ok());
+  }
+  std::unique_ptr<PatternDb> reader;
+  const Status st = PatternDb::OpenReader(path, &reader);
+  CHECK(st.is_corruption());
+}

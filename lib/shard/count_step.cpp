@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "count/game_feed.h"
 #include "count/key_parts.h"
 #include "count/part_range.h"
 #include "count/resident_table.h"
@@ -119,6 +120,12 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
   auto part_path = [&](size_t p) {
     return parts.size() == 1 ? counts_path : counts_path + ".part-" + std::to_string(p + 1);
   };
+  // The games in opening order, as a single ingest counts them: games that
+  // begin alike share their first positions (shared_positions.h).
+  std::vector<Fingerprint> order;
+  st = games_by_opening(*db, &order);
+  if (!st.ok()) return st;
+  const GameSource games = games_in(*db, order);
   std::atomic<uint64_t> positions{0}, candidates{0};
   std::vector<std::string> part_files;
   RecordMeta written;
@@ -134,8 +141,8 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
     positions = 0;
     candidates = 0;
     if (options.on_part) options.on_part(int(p) + 1, int(parts.size()));
-    st = count_resident(plan.settings.scheme, all_games(*db), db->game_count(), std::max(1, options.threads), &table,
-                        options.progress, &positions, &candidates);
+    st = count_resident(plan.settings.scheme, games, order.size(), std::max(1, options.threads), &table,
+                        options.progress, &positions, &candidates, 0, /*share_openings=*/true);
     if (!st.ok()) return st;
 
     RecordWriter out;

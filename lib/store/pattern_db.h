@@ -45,6 +45,7 @@ namespace rocksdb {
 class DB;
 class ColumnFamilyHandle;
 class WriteBatch;
+struct Range;
 }  // namespace rocksdb
 
 namespace sgfpat {
@@ -236,8 +237,10 @@ class PatternDb {
   Status load_meta();
   Status check_counts_present();
   Status check_games_present();
-  // Entries of a family's table files and memtables (false: unreadable).
-  bool entries_in(rocksdb::ColumnFamilyHandle* cf, uint64_t* have);
+  // Entries of a family's table files (those overlapping `range`, if
+  // given: whole files, so at least the entries in it) and memtables
+  // (false: unreadable).
+  bool entries_in(rocksdb::ColumnFamilyHandle* cf, uint64_t* have, const rocksdb::Range* range = nullptr);
   // The recorded summary's reported patterns per level (index level-1);
   // empty when never counted.
   std::vector<uint64_t> reported_per_level() const;
