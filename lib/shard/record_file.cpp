@@ -108,7 +108,7 @@ Status RecordReader::open(const std::string& path, RecordKind kind, int levels) 
 }
 
 bool RecordReader::read_byte(uint8_t* b) {
-  const int c = std::getc(f_);
+  const int c = getc_unlocked(f_);
   if (c == EOF) return std::ferror(f_) ? fail(std::string("read error: ") + std::strerror(errno)) : fail("truncated");
   *b = uint8_t(c);
   return true;
@@ -132,7 +132,7 @@ bool RecordReader::next(ShardRecord* r) {
   if (!status_.ok() || !f_) return false;
   if (done_ == records_) {
     if (checksum_ != expected_checksum_) return fail("checksum mismatch");
-    if (std::getc(f_) != EOF) return fail("bytes after the last record");
+    if (getc_unlocked(f_) != EOF) return fail("bytes after the last record");
     return false;
   }
   uint8_t level;

@@ -350,6 +350,9 @@ Status finish_unguarded(const ShardPaths& paths, const ShardPlan& plan, const st
     open.create_if_missing = true;
     open.settings = plan.settings;
     give_db_memory(split_memory(options.memory_budget), &open);
+    // The position index's runs (the shards' entries) are sorted and
+    // written as one table file per thread, side by side.
+    open.write_threads = std::max(1, options.threads);
     st = PatternDb::Open(partial, open, &db);
     if (!st.ok()) return st;
     st = copy_games(paths, plan, options.memory_budget, db.get());
