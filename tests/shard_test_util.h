@@ -15,6 +15,22 @@ using namespace testutil;
 inline const char* const kIllegal = "(;GM[1]SZ[19]RE[B+R];B[dd];W[dd])\n";
 inline const char* const kSmall = "(;GM[1]SZ[9]RE[W+R];B[ee];W[cc];B[gg];W[cg])\n";
 
+// Every entry of a database's position index, key and value, in key order
+// (empty when it cannot be read).
+inline std::vector<std::string> position_entries(const std::string& path) {
+  sgfpat::OpenOptions opts;
+  opts.secondary = true;
+  std::unique_ptr<sgfpat::PatternDb> db;
+  std::vector<std::string> out;
+  if (!sgfpat::PatternDb::Open(path, opts, &db).ok()) return out;
+  const sgfpat::Status s = db->for_each_position("", [&](std::string_view k, std::string_view v) {
+    out.push_back(std::string(k) + '=' + std::string(v));
+    return true;
+  });
+  if (!s.ok()) out.clear();
+  return out;
+}
+
 // Three files of the first `games` games of tygem-2005-11 that overlap
 // (about a tenth of the games are in two files, so in two shards' reading),
 // with the hand-made records spread over them.  Returns their paths.

@@ -76,6 +76,8 @@ TEST_CASE("shards == one ingest, byte for byte, for N = 1, 2, 3, K = 1 and 2, sy
     CHECK(ij["duplicates"].get<uint64_t>() > 50);
     const std::string expected = export_tsv(single, dir.path());
     REQUIRE(expected.size() > 10000);
+    const std::vector<std::string> index = position_entries(single);
+    REQUIRE(index.size() > 10000);
     for (int n : config.shard_counts) {
       CAPTURE(c);
       CAPTURE(n);
@@ -84,6 +86,8 @@ TEST_CASE("shards == one ingest, byte for byte, for N = 1, 2, 3, K = 1 and 2, sy
       const std::string got = export_tsv(db, dir.path());
       CHECK(got.size() == expected.size());
       CHECK(got == expected);
+      // The position index too: the union of the shards' entries.
+      CHECK(position_entries(db) == index);
       DbSnapshot a = read_db(single), b = read_db(db);
       CHECK(a.game_count == b.game_count);
       CHECK(b.summary.games == b.game_count);
