@@ -54,7 +54,8 @@ void run_shards(const std::string& work, const std::string& db, int n, const std
       CHECK(j["parts"].get<uint64_t>() >= 1);
       if (parts) *parts = std::max(*parts, j["parts"].get<uint64_t>());
     }
-  auto j = shard_step({"finish", "--work", work, "--db", db}, scratch);
+  // Three threads: the position index is written as several files.
+  auto j = shard_step({"finish", "--work", work, "--db", db, "--threads", "3"}, scratch);
   CHECK(j["games"].get<uint64_t>() == imported);
 }
 
@@ -91,6 +92,8 @@ TEST_CASE("shards == one ingest, byte for byte, for N = 1, 2, 3, K = 1 and 2, sy
       DbSnapshot a = read_db(single), b = read_db(db);
       CHECK(a.game_count == b.game_count);
       CHECK(b.summary.games == b.game_count);
+      CHECK(a.summary.positions == b.summary.positions);
+      CHECK(a.summary.candidates == b.summary.candidates);
     }
   }
 }

@@ -211,7 +211,6 @@ TEST_CASE("a count cut short and an older generation's leftovers are dropped by 
 
 TEST_CASE("the counts check reads the current generation's tables only: a killed count's leftovers hide no loss") {
   TempDir tmp("sgfpat-counts");
-  const std::string path = std::string(tmp.path()) + "/db";
   auto fill_of = [](int level, uint64_t n) -> PatternDb::CountFill {
     return [=](const PatternDb::CountSink& sink) -> Status {
       for (uint64_t i = 1; i <= n; ++i) {
@@ -221,23 +220,29 @@ TEST_CASE("the counts check reads the current generation's tables only: a killed
       return Status::OK();
     };
   };
-  // The summary says 80 patterns; the generation holds 50 (as if a table
-  // file of it were gone), and a killed count left 100 of the next one.
-  uint32_t gen = 0, cut = 0;
-  {
-    OpenOptions open;
-    open.create_if_missing = true;
-    std::unique_ptr<PatternDb> db;
-    REQUIRE(PatternDb::Open(path, open, &db).ok());
-    REQUIRE(db->begin_generation(&gen).ok());
-    REQUIRE(db->write_sorted_counts(gen, {fill_of(1, 50)}).ok());
-    CountSummary summary;
-    summary.patterns_per_level = {80};
-    REQUIRE(db->commit_generation(gen, summary).ok());
-    REQUIRE(db->begin_generation(&cut).ok());
-    REQUIRE(db->write_sorted_counts(cut, {fill_of(1, 100)}).ok());
+  // The generation holds 50 patterns and a killed count left 100 of the
+  // next one.  A summary of 50 is a healthy database; one of 80 is one
+  // that lost a table file of its generation.
+  for (const uint64_t reported : {uint64_t(50), uint64_t(80)}) {
+    CAPTURE(reported);
+    const std::string path = std::string(tmp.path()) + "/db" + std::to_string(reported);
+    uint32_t gen = 0, cut = 0;
+    {
+      OpenOptions open;
+      open.create_if_missing = true;
+      std::unique_ptr<PatternDb> db;
+      REQUIRE(PatternDb::Open(path, open, &db).ok());
+      REQUIRE(db->begin_generation(&gen).ok());
+      REQUIRE(db->write_sorted_counts(gen, {fill_of(1, 50)}).ok());
+      CountSummary summary;
+      summary.patterns_per_level = {reported};
+      REQUIRE(db->commit_generation(gen, summary).ok());
+      REQUIRE(db->begin_generation(&cut).ok());
+      REQUIRE(db->write_sorted_counts(cut, {fill_of(1, 100)}).ok());
+    }
+    std::unique_ptr<PatternDb> reader;
+    const Status st = PatternDb::OpenReader(path, &reader);
+    if (reported == 50) CHECK(st.ok());
+    else CHECK(st.is_corruption());
   }
-  std::unique_ptr<PatternDb> reader;
-  const Status st = PatternDb::OpenReader(path, &reader);
-  CHECK(st.is_corruption());
 }

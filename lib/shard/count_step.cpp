@@ -85,7 +85,18 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
   // figures; the others only their buckets.
   const int task_first = kPartBuckets * (task_part - 1) / task_parts;
   const int task_last = kPartBuckets * task_part / task_parts - 1;
-  const size_t have = split_memory(options.memory_budget).count_bytes;
+  std::unique_ptr<PatternDb> db;
+  st = open_shard_db(paths, plan, shard, ShardDbUse::kRead, options.memory_budget, &db);
+  if (!st.ok()) return st;
+  // The games in opening order, as a single ingest counts them: games that
+  // begin alike share their first positions (shared_positions.h).  The
+  // order stays through every part: its memory is not the tables'.
+  std::vector<Fingerprint> order;
+  st = games_by_opening(*db, &order);
+  if (!st.ok()) return st;
+  const GameSource games = games_in(*db, order);
+  const size_t count_bytes = split_memory(options.memory_budget).count_bytes;
+  const size_t have = count_bytes - std::min(count_bytes, order.size() * sizeof(Fingerprint));
   std::vector<std::pair<int, int>> parts;
   for (int first = task_first; first <= task_last;) {
     uint64_t k = sizes.base_keys, e = sizes.base_extended;
@@ -108,9 +119,6 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
     first = last + 1;
   }
 
-  std::unique_ptr<PatternDb> db;
-  st = open_shard_db(paths, plan, shard, ShardDbUse::kRead, options.memory_budget, &db);
-  if (!st.ok()) return st;
   // One part writes the counts file itself; several write a file each,
   // merged into it at the end (each part's records are in order, the
   // parts' interleave).
@@ -120,12 +128,6 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
   auto part_path = [&](size_t p) {
     return parts.size() == 1 ? counts_path : counts_path + ".part-" + std::to_string(p + 1);
   };
-  // The games in opening order, as a single ingest counts them: games that
-  // begin alike share their first positions (shared_positions.h).
-  std::vector<Fingerprint> order;
-  st = games_by_opening(*db, &order);
-  if (!st.ok()) return st;
-  const GameSource games = games_in(*db, order);
   std::atomic<uint64_t> positions{0}, candidates{0};
   std::vector<std::string> part_files;
   RecordMeta written;
@@ -136,13 +138,16 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
     ResidentTable table(keys, extended);
     keys.clear();
     extended.clear();
-    if (parts[p] != std::make_pair(0, kPartBuckets - 1))
-      table.restrict_to(PartRange::buckets(parts[p].first, parts[p].second));
+    const bool restricted = parts[p] != std::make_pair(0, kPartBuckets - 1);
+    if (restricted) table.restrict_to(PartRange::buckets(parts[p].first, parts[p].second));
     positions = 0;
     candidates = 0;
     if (options.on_part) options.on_part(int(p) + 1, int(parts.size()));
     st = count_resident(plan.settings.scheme, games, order.size(), std::max(1, options.threads), &table,
-                        options.progress, &positions, &candidates, 0, /*share_openings=*/true);
+                        options.progress, &positions, &candidates,
+                        // As on one machine (key_parts.cpp): most walks stop
+                        // at another part's split-level pattern.
+                        restricted ? kSplitLevel + 1 : 0, /*share_openings=*/true);
     if (!st.ok()) return st;
 
     RecordWriter out;

@@ -560,7 +560,8 @@ Status PatternDb::check_counts_present() {
   // Only the tables that hold keys of this generation: the leftovers of a
   // killed count (another generation, in their own files until the next
   // count drops them) must not stand in for lost ones.
-  const std::string begin = counts_key(generation_, 0, 0), end = counts_key(generation_ + 1, 0, 0);
+  // (A range's limit is inclusive here: the generation's last possible key.)
+  const std::string begin = counts_key(generation_, 0, 0), end = counts_key(generation_, 255, ~uint64_t(0));
   const rocksdb::Range range(begin, end);
   uint64_t have = 0;
   if (!entries_in(cf_[kCounts], &have, &range))
