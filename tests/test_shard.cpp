@@ -54,8 +54,7 @@ void run_shards(const std::string& work, const std::string& db, int n, const std
       CHECK(j["parts"].get<uint64_t>() >= 1);
       if (parts) *parts = std::max(*parts, j["parts"].get<uint64_t>());
     }
-  // Three threads: the position index is written as several files.
-  auto j = shard_step({"finish", "--work", work, "--db", db, "--threads", "3"}, scratch);
+  auto j = shard_step({"finish", "--work", work, "--db", db}, scratch);
   CHECK(j["games"].get<uint64_t>() == imported);
 }
 

@@ -295,30 +295,46 @@ Status copy_games(const ShardPaths& paths, const ShardPlan& plan, size_t memory_
   if (!all_indexed) return build_position_index(db);
   Status st = db->reset_position_index();
   if (!st.ok()) return st;
+  // Each shard's index is in key order: merged, they are written as one
+  // sorted table file (no sort, no run in memory, and no overlapping runs
+  // for RocksDB to merge afterwards).
+  std::vector<std::unique_ptr<PatternDb>> shards(size_t(plan.shards));
+  std::vector<std::unique_ptr<PatternDb::PositionCursor>> cursors(size_t(plan.shards));
   for (int i = 0; i < plan.shards; ++i) {
-    std::unique_ptr<PatternDb> shard;
-    st = open_shard_db(paths, plan, i, ShardDbUse::kRead, memory_budget, &shard);
+    st = open_shard_db(paths, plan, i, ShardDbUse::kRead, memory_budget / size_t(plan.shards), &shards[size_t(i)]);
     if (!st.ok()) return st;
-    PositionEntries entries;
-    Status put;
-    st = shard->for_each_position("", [&](std::string_view k, std::string_view v) {
-      PositionEntry& e = entries.emplace_back();
-      if (k.size() != e.key.size() || v.size() != e.value.size()) {
-        put = Status::Corruption("shard " + std::to_string(i) + ": damaged position index entry");
-        return false;
-      }
-      std::copy(k.begin(), k.end(), e.key.begin());
-      std::copy(v.begin(), v.end(), e.value.begin());
-      if (entries.size() == 100000) {
-        put = db->add_position_entries(entries);
-        entries.clear();
-      }
-      return put.ok();
-    });
-    if (st.ok() && put.ok() && !entries.empty()) put = db->add_position_entries(entries);
+    st = shards[size_t(i)]->open_position_cursor(&cursors[size_t(i)]);
     if (!st.ok()) return st;
-    if (!put.ok()) return put;
   }
+  st = db->add_sorted_position_entries([&](const TablePut& put) -> Status {
+    // The shard of the smallest key on top (a few shards: a heap is enough).
+    auto later = [&](size_t a, size_t b) { return cursors[a]->key() > cursors[b]->key(); };
+    std::vector<size_t> heap;
+    for (size_t i = 0; i < cursors.size(); ++i)
+      if (cursors[i]->valid()) heap.push_back(i);
+    std::make_heap(heap.begin(), heap.end(), later);
+    std::string last;
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end(), later);
+      PatternDb::PositionCursor& c = *cursors[heap.back()];
+      if (c.key().size() != PositionEntry::kKeyBytes || c.value().size() != PositionEntry::kValueBytes)
+        return Status::Corruption("shard " + std::to_string(heap.back()) + ": damaged position index entry");
+      if (c.key() != last) {  // a key two shards hold is one entry
+        Status s = put(c.key(), c.value());
+        if (!s.ok()) return s;
+        last.assign(c.key());
+      }
+      c.next();
+      if (c.valid()) std::push_heap(heap.begin(), heap.end(), later);
+      else heap.pop_back();
+    }
+    for (size_t i = 0; i < cursors.size(); ++i) {
+      Status s = cursors[i]->status();
+      if (!s.ok()) return s.with_context("shard " + std::to_string(i));
+    }
+    return Status::OK();
+  });
+  if (!st.ok()) return st;
   return db->complete_position_index();
 }
 }  // namespace
@@ -350,8 +366,8 @@ Status finish_unguarded(const ShardPaths& paths, const ShardPlan& plan, const st
     open.create_if_missing = true;
     open.settings = plan.settings;
     give_db_memory(split_memory(options.memory_budget), &open);
-    // The position index's runs (the shards' entries) are sorted and
-    // written as one table file per thread, side by side.
+    // An index built from the games (a shard without one) is written in
+    // runs, each sorted and written on the step's threads.
     open.write_threads = std::max(1, options.threads);
     st = PatternDb::Open(partial, open, &db);
     if (!st.ok()) return st;

@@ -909,6 +909,36 @@ Status PatternDb::complete_position_index() {
                     "compacting the position index");
 }
 
+Status PatternDb::add_sorted_position_entries(const TableFill& fill) {
+  if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
+  if (!has_positions_) return Status::NotSupported("database " + path_ + " has no position index family");
+  if (!run_.empty()) return Status::InvalidArgument("position index entries are waiting in a run");
+  // One file: its keys overlap nothing, so it lies at the bottom level and
+  // is never merged again.
+  Status st = take_in_tables(positions_cf(), "sgfpat-positions", "the position index", false, {fill});
+  if (!st.ok()) indexed_games_ = ~uint64_t(0);
+  return st;
+}
+
+PatternDb::PositionCursor::~PositionCursor() = default;
+bool PatternDb::PositionCursor::valid() const { return it_->Valid(); }
+std::string_view PatternDb::PositionCursor::key() const { return {it_->key().data(), it_->key().size()}; }
+std::string_view PatternDb::PositionCursor::value() const { return {it_->value().data(), it_->value().size()}; }
+void PatternDb::PositionCursor::next() { it_->Next(); }
+Status PatternDb::PositionCursor::status() const { return from_rocks(it_->status(), "reading the position index"); }
+
+Status PatternDb::open_position_cursor(std::unique_ptr<PositionCursor>* out) {
+  if (!has_positions_) return Status::NotFound("database " + path_ + " has no position index");
+  rocksdb::ReadOptions ro;
+  ro.total_order_seek = true;  // every entry, whatever the prefix
+  ro.fill_cache = false;       // read once
+  std::unique_ptr<PositionCursor> c(new PositionCursor());
+  c->it_.reset(db_->NewIterator(ro, positions_cf()));
+  c->it_->SeekToFirst();
+  *out = std::move(c);
+  return Status::OK();
+}
+
 Status PatternDb::for_each_position(std::string_view prefix,
                                     const std::function<bool(std::string_view, std::string_view)>& visit) {
   if (!has_positions_) return Status::NotFound("database " + path_ + " has no position index");

@@ -45,6 +45,7 @@ namespace rocksdb {
 class DB;
 class ColumnFamilyHandle;
 class WriteBatch;
+class Iterator;
 struct Range;
 }  // namespace rocksdb
 
@@ -178,6 +179,27 @@ class PatternDb {
   Status reset_position_index();
   Status add_position_entries(const PositionEntries& entries);
   Status complete_position_index();
+  // The same build from entries known in key order (the merged indexes of
+  // other databases): after reset, `fill` puts them in strictly increasing
+  // key order into one table file, taken in whole, then complete.
+  Status add_sorted_position_entries(const TableFill& fill);
+  // Reads the position index in key order, an entry at a time: a
+  // for_each_position() the caller drives (several indexes merged).
+  class PositionCursor {
+   public:
+    ~PositionCursor();
+    bool valid() const;  // false at the end and after an error
+    std::string_view key() const;
+    std::string_view value() const;
+    void next();
+    Status status() const;  // the error that ended it, if any
+
+   private:
+    friend class PatternDb;
+    PositionCursor() = default;
+    std::unique_ptr<rocksdb::Iterator> it_;
+  };
+  Status open_position_cursor(std::unique_ptr<PositionCursor>* out);
   // Visits the entries whose key starts with `prefix`, in key order.
   Status for_each_position(std::string_view prefix, const std::function<bool(std::string_view, std::string_view)>& visit);
   // Bytes of the index: its table files and memtables; not the run in
