@@ -296,44 +296,53 @@ Status copy_games(const ShardPaths& paths, const ShardPlan& plan, size_t memory_
   Status st = db->reset_position_index();
   if (!st.ok()) return st;
   // Each shard's index is in key order: merged, they are written as one
-  // sorted table file (no sort, no run in memory, and no overlapping runs
-  // for RocksDB to merge afterwards).
-  std::vector<std::unique_ptr<PatternDb>> shards(size_t(plan.shards));
-  std::vector<std::unique_ptr<PatternDb::PositionCursor>> cursors(size_t(plan.shards));
-  for (int i = 0; i < plan.shards; ++i) {
-    st = open_shard_db(paths, plan, i, ShardDbUse::kRead, memory_budget / size_t(plan.shards), &shards[size_t(i)]);
-    if (!st.ok()) return st;
-    st = shards[size_t(i)]->open_position_cursor(&cursors[size_t(i)]);
-    if (!st.ok()) return st;
-  }
-  st = db->add_sorted_position_entries([&](const TablePut& put) -> Status {
-    // The shard of the smallest key on top (a few shards: a heap is enough).
-    auto later = [&](size_t a, size_t b) { return cursors[a]->key() > cursors[b]->key(); };
-    std::vector<size_t> heap;
-    for (size_t i = 0; i < cursors.size(); ++i)
-      if (cursors[i]->valid()) heap.push_back(i);
-    std::make_heap(heap.begin(), heap.end(), later);
-    std::string last;
-    while (!heap.empty()) {
-      std::pop_heap(heap.begin(), heap.end(), later);
-      PatternDb::PositionCursor& c = *cursors[heap.back()];
-      if (c.key().size() != PositionEntry::kKeyBytes || c.value().size() != PositionEntry::kValueBytes)
-        return Status::Corruption("shard " + std::to_string(heap.back()) + ": damaged position index entry");
-      if (c.key() != last) {  // a key two shards hold is one entry
-        Status s = put(c.key(), c.value());
-        if (!s.ok()) return s;
-        last.assign(c.key());
+  // sorted table file (no sort, no run in memory).  A group of at most
+  // kMergeFanIn shards at a time: every open shard holds its table files
+  // open (a reader keeps them all), so the descriptors and the readers'
+  // memory stay bounded whatever the number of shards; the groups' files
+  // overlap, and RocksDB merges those few.
+  constexpr int kMergeFanIn = 32;
+  for (int first = 0; first < plan.shards && st.ok(); first += kMergeFanIn) {
+    const int n = std::min(kMergeFanIn, plan.shards - first);
+    std::vector<std::unique_ptr<PatternDb>> shards(static_cast<size_t>(n));
+    std::vector<std::unique_ptr<PatternDb::PositionCursor>> cursors(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      st = open_shard_db(paths, plan, first + i, ShardDbUse::kRead, memory_budget / size_t(n), &shards[size_t(i)]);
+      if (!st.ok()) return st;
+      st = shards[size_t(i)]->open_position_cursor(&cursors[size_t(i)]);
+      if (!st.ok()) return st;
+    }
+    st = db->add_sorted_position_entries([&](const TablePut& put) -> Status {
+      // The shard of the smallest key on top.
+      auto later = [&](size_t a, size_t b) { return cursors[a]->key() > cursors[b]->key(); };
+      std::vector<size_t> heap;
+      for (size_t i = 0; i < cursors.size(); ++i)
+        if (cursors[i]->valid()) heap.push_back(i);
+      std::make_heap(heap.begin(), heap.end(), later);
+      std::string last;
+      while (!heap.empty()) {
+        std::pop_heap(heap.begin(), heap.end(), later);
+        const size_t i = heap.back();
+        PatternDb::PositionCursor& c = *cursors[i];
+        if (c.key().size() != PositionEntry::kKeyBytes || c.value().size() != PositionEntry::kValueBytes)
+          return Status::Corruption("shard " + std::to_string(first + int(i)) + ": damaged position index entry");
+        if (c.key() != last) {  // a key two shards hold is one entry
+          Status s = put(c.key(), c.value());
+          if (!s.ok()) return s;
+          last.assign(c.key());
+        }
+        c.next();
+        if (c.valid()) std::push_heap(heap.begin(), heap.end(), later);
+        else heap.pop_back();
       }
-      c.next();
-      if (c.valid()) std::push_heap(heap.begin(), heap.end(), later);
-      else heap.pop_back();
-    }
-    for (size_t i = 0; i < cursors.size(); ++i) {
-      Status s = cursors[i]->status();
-      if (!s.ok()) return s.with_context("shard " + std::to_string(i));
-    }
-    return Status::OK();
-  });
+      // A cursor that stopped on an error did not reach its end.
+      for (size_t i = 0; i < cursors.size(); ++i) {
+        Status s = cursors[i]->status();
+        if (!s.ok()) return s.with_context("shard " + std::to_string(first + int(i)));
+      }
+      return Status::OK();
+    });
+  }
   if (!st.ok()) return st;
   return db->complete_position_index();
 }

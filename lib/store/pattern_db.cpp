@@ -804,6 +804,20 @@ Status PatternDb::clear_position_index(bool off) {
   if (!has_positions_) return Status::OK();
   // Killed before its flush, the deletion is lost and the index stays
   // recorded incomplete: the next build clears it again.
+  // An index with nothing to read needs no deletion: its range tombstone
+  // would lie in level 0 under every file the build takes in, and the
+  // build's closing compaction would then rewrite the whole index.
+  {
+    rocksdb::ReadOptions ro;
+    ro.total_order_seek = true;
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, positions_cf()));
+    it->SeekToFirst();
+    if (!it->status().ok()) return from_rocks(it->status(), "reading the position index");
+    if (!it->Valid()) {
+      drop_position_files();
+      return Status::OK();
+    }
+  }
   Status st = delete_range_now(positions_cf(), "", std::string(32, '\xff'), "clearing the position index");
   if (!st.ok()) return st;
   drop_position_files();
@@ -904,7 +918,12 @@ Status PatternDb::complete_position_index() {
     return st;
   }
   // One sorted run, without the reset's range deletion and the files of
-  // the old index it hides (DeleteFilesInRange leaves level 0 alone).
+  // the old index it hides (DeleteFilesInRange leaves level 0 alone).  A
+  // single file is one already (the merged indexes of a sharded count,
+  // taken into an empty index): rewriting it would gain nothing.
+  rocksdb::ColumnFamilyMetaData md;
+  db_->GetColumnFamilyMetaData(positions_cf(), &md);
+  if (md.file_count <= 1) return Status::OK();
   return from_rocks(db_->CompactRange(rocksdb::CompactRangeOptions(), positions_cf(), nullptr, nullptr),
                     "compacting the position index");
 }
@@ -913,8 +932,10 @@ Status PatternDb::add_sorted_position_entries(const TableFill& fill) {
   if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
   if (!has_positions_) return Status::NotSupported("database " + path_ + " has no position index family");
   if (!run_.empty()) return Status::InvalidArgument("position index entries are waiting in a run");
-  // One file: its keys overlap nothing, so it lies at the bottom level and
-  // is never merged again.
+  if (indexed_games_ != ~uint64_t(0))
+    return Status::InvalidArgument("database " + path_ + ": the position index was not reset before its build");
+  // One file: on an empty index its keys overlap nothing, so it lies at the
+  // bottom level and is not merged again.
   Status st = take_in_tables(positions_cf(), "sgfpat-positions", "the position index", false, {fill});
   if (!st.ok()) indexed_games_ = ~uint64_t(0);
   return st;
