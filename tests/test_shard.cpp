@@ -93,6 +93,14 @@ TEST_CASE("shards == one ingest, byte for byte, for N = 1, 2, 3, K = 1 and 2, sy
       CHECK(b.summary.games == b.game_count);
       CHECK(a.summary.positions == b.summary.positions);
       CHECK(a.summary.candidates == b.summary.candidates);
+      if (n == 3) {
+        // The indexes merged two shards at a time: two overlapping files
+        // that the database merges, the same entries.
+        const std::string grouped = db + "-fan2";
+        shard_step({"finish", "--work", db + ".work", "--db", grouped, "--merge-fan-in", "2"}, dir.path());
+        CHECK(position_entries(grouped) == index);
+        CHECK(export_tsv(grouped, dir.path()) == expected);
+      }
     }
   }
 }

@@ -29,6 +29,7 @@ struct ShardArgs {
   bool quiet = false;
   bool progress_lines = false;
   int max_errors_shown = 20;
+  int merge_fan_in = ShardRunOptions{}.merge_fan_in;
   // plan
   int shards = 0;
   std::vector<std::string> inputs;
@@ -98,6 +99,7 @@ int run_step(const std::string& step, const ShardArgs& a) {
   ShardRunOptions options;
   options.threads = a.threads;
   options.memory_budget = size_t(a.memory_mb) << 20;
+  options.merge_fan_in = a.merge_fan_in;
   if (!parse_part(a.part, &options.part, &options.parts)) {
     std::cerr << kMe << "--part " << a.part << ": want P/Q with 1 <= P <= Q <= " << kPartBuckets << "\n";
     return kUsage;
@@ -263,6 +265,12 @@ Runner register_shard(CLI::App& app) {
   steps[1].first->add_option("--max-errors-shown", a->max_errors_shown, "Print at most this many problems")
       ->capture_default_str();
   steps.back().first->add_option("--db", a->db, "The database to make (must not exist)")->required();
+  steps.back().first
+      ->add_option("--merge-fan-in", a->merge_fan_in,
+                   "Shards whose position indexes are merged at a time (each holds its files open: lower it "
+                   "when the open-files limit is low)")
+      ->check(CLI::Range(1, 4096))
+      ->capture_default_str();
   steps[5].first
       ->add_option("--part", a->part,
                    "Count only part P of Q of the kept set (a task per shard and part, each with its own memory; "

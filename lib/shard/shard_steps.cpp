@@ -266,7 +266,7 @@ Status check_chain(const ShardPaths& paths, const ShardPlan& plan, uint64_t summ
 }
 
 // Copies every shard's games, with their position index entries, into `db`.
-Status copy_games(const ShardPaths& paths, const ShardPlan& plan, size_t memory_budget, PatternDb* db) {
+Status copy_games(const ShardPaths& paths, const ShardPlan& plan, size_t memory_budget, int fan_in, PatternDb* db) {
   bool all_indexed = true;
   for (int i = 0; i < plan.shards; ++i) {
     std::unique_ptr<PatternDb> shard;
@@ -297,13 +297,13 @@ Status copy_games(const ShardPaths& paths, const ShardPlan& plan, size_t memory_
   if (!st.ok()) return st;
   // Each shard's index is in key order: merged, they are written as one
   // sorted table file (no sort, no run in memory).  A group of at most
-  // kMergeFanIn shards at a time: every open shard holds its table files
+  // `fan_in` shards at a time: every open shard holds its table files
   // open (a reader keeps them all), so the descriptors and the readers'
   // memory stay bounded whatever the number of shards; the groups' files
   // overlap, and RocksDB merges those few.
-  constexpr int kMergeFanIn = 32;
-  for (int first = 0; first < plan.shards && st.ok(); first += kMergeFanIn) {
-    const int n = std::min(kMergeFanIn, plan.shards - first);
+  fan_in = std::max(1, fan_in);
+  for (int first = 0; first < plan.shards && st.ok(); first += fan_in) {
+    const int n = std::min(fan_in, plan.shards - first);
     std::vector<std::unique_ptr<PatternDb>> shards(static_cast<size_t>(n));
     std::vector<std::unique_ptr<PatternDb::PositionCursor>> cursors(static_cast<size_t>(n));
     for (int i = 0; i < n; ++i) {
@@ -380,7 +380,7 @@ Status finish_unguarded(const ShardPaths& paths, const ShardPlan& plan, const st
     open.write_threads = std::max(1, options.threads);
     st = PatternDb::Open(partial, open, &db);
     if (!st.ok()) return st;
-    st = copy_games(paths, plan, options.memory_budget, db.get());
+    st = copy_games(paths, plan, options.memory_budget, options.merge_fan_in, db.get());
     if (!st.ok()) return st;
 
     CountSummary summary;

@@ -58,6 +58,10 @@ struct ShardRunOptions {
   std::function<void(uint64_t)> progress;
   // count: a part (1..parts) of this task's count begins its replay.
   std::function<void(int part, int parts)> on_part;
+  // finish: shards whose position indexes are merged at a time (each open
+  // shard holds its table files open); the groups' files are then merged
+  // by the database.
+  int merge_fan_in = 32;
 };
 
 // What a step did, for its summary.
