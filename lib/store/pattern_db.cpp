@@ -804,20 +804,6 @@ Status PatternDb::clear_position_index(bool off) {
   if (!has_positions_) return Status::OK();
   // Killed before its flush, the deletion is lost and the index stays
   // recorded incomplete: the next build clears it again.
-  // An index with nothing to read needs no deletion: its range tombstone
-  // would lie in level 0 under every file the build takes in, and the
-  // build's closing compaction would then rewrite the whole index.
-  {
-    rocksdb::ReadOptions ro;
-    ro.total_order_seek = true;
-    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, positions_cf()));
-    it->SeekToFirst();
-    if (!it->status().ok()) return from_rocks(it->status(), "reading the position index");
-    if (!it->Valid()) {
-      drop_position_files();
-      return Status::OK();
-    }
-  }
   Status st = delete_range_now(positions_cf(), "", std::string(32, '\xff'), "clearing the position index");
   if (!st.ok()) return st;
   drop_position_files();
@@ -830,6 +816,15 @@ Status PatternDb::delete_range_now(rocksdb::ColumnFamilyHandle* cf, const std::s
   // that another family keeps alive, RocksDB's RepairDB made a second table
   // of it with the same sequence number as the flushed one, and refused the
   // pair.
+  // A range with nothing to read needs no deletion: its tombstone would lie
+  // in level 0 under every file taken in after it (and the position index's
+  // closing compaction would rewrite the whole index for it).
+  {
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), cf));
+    it->Seek(begin);
+    if (!it->status().ok()) return from_rocks(it->status(), what);
+    if (!it->Valid() || it->key().compare(rocksdb::Slice(end)) >= 0) return Status::OK();
+  }
   rocksdb::WriteOptions unlogged;
   unlogged.disableWAL = true;
   auto s = db_->DeleteRange(unlogged, cf, begin, end);
@@ -934,11 +929,10 @@ Status PatternDb::add_sorted_position_entries(const TableFill& fill) {
   if (!run_.empty()) return Status::InvalidArgument("position index entries are waiting in a run");
   if (indexed_games_ != ~uint64_t(0))
     return Status::InvalidArgument("database " + path_ + ": the position index was not reset before its build");
-  // One file: on an empty index its keys overlap nothing, so it lies at the
-  // bottom level and is not merged again.
-  Status st = take_in_tables(positions_cf(), "sgfpat-positions", "the position index", false, {fill});
-  if (!st.ok()) indexed_games_ = ~uint64_t(0);
-  return st;
+  // One file: into an empty index it is the whole index, which
+  // complete_position_index() then keeps as it is.  (On failure the index
+  // stays recorded incomplete, as the reset left it.)
+  return take_in_tables(positions_cf(), "sgfpat-positions", "the position index", false, {fill});
 }
 
 PatternDb::PositionCursor::~PositionCursor() = default;
@@ -1133,16 +1127,9 @@ Status PatternDb::begin_generation(uint32_t* gen) {
 }
 
 Status PatternDb::drop_counts_in(const std::string& begin, const std::string& end) {
-  bool found = false;
-  {
-    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), cf_[kCounts]));
-    it->Seek(begin);
-    found = it->Valid() && it->key().compare(rocksdb::Slice(end)) < 0;
-    if (!it->status().ok()) return from_rocks(it->status(), "reading the counts");
-  }
   // Lost to a kill before its flush, the deletion is made again by the
   // next begin_generation().
-  return found ? delete_range_now(cf_[kCounts], begin, end, "deleting counts") : Status::OK();
+  return delete_range_now(cf_[kCounts], begin, end, "deleting counts");
 }
 
 Status PatternDb::add_counts(uint32_t gen, const std::vector<std::tuple<int, uint64_t, PatternCounts>>& partial) {

@@ -297,10 +297,11 @@ class PatternDb {
   PositionEntries run_;  // index entries not written yet
   size_t run_limit_ = 0;  // entries: write the run when it holds this many
   // Deletes [begin, end) of `cf` outside the write-ahead log, flushed into a
-  // table file at once; `what` names it in errors.
+  // table file at once, when an entry is there to read (nothing is written
+  // otherwise); `what` names it in errors.
   Status delete_range_now(rocksdb::ColumnFamilyHandle* cf, const std::string& begin, const std::string& end,
                           const std::string& what);
-  // delete_range_now() of the counts in [begin, end), when any is there.
+  // delete_range_now() of the counts in [begin, end).
   Status drop_counts_in(const std::string& begin, const std::string& end);
   // Marks the index "off" or not built (a synced write), then deletes its
   // entries (the deletion flushed at once, outside the log).
