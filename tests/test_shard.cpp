@@ -100,6 +100,20 @@ TEST_CASE("shards == one ingest, byte for byte, for N = 1, 2, 3, K = 1 and 2, sy
         shard_step({"finish", "--work", db + ".work", "--db", grouped, "--merge-fan-in", "2"}, dir.path());
         CHECK(position_entries(grouped) == index);
         CHECK(export_tsv(grouped, dir.path()) == expected);
+        // A shard without an index (cleared here, as a killed build leaves
+        // it): nothing to merge from it, so the index is built from the
+        // games, and it is the same.
+        {
+          sgfpat::OpenOptions open;
+          std::unique_ptr<sgfpat::PatternDb> shard;
+          REQUIRE(sgfpat::PatternDb::Open(db + ".work/shard-1/db", open, &shard).ok());
+          REQUIRE(shard->reset_position_index().ok());
+          REQUIRE_FALSE(shard->has_position_index());
+        }
+        const std::string rebuilt = db + "-unindexed";
+        shard_step({"finish", "--work", db + ".work", "--db", rebuilt}, dir.path());
+        CHECK(position_entries(rebuilt) == index);
+        CHECK(export_tsv(rebuilt, dir.path()) == expected);
       }
     }
   }
