@@ -390,7 +390,7 @@ TEST_CASE("query and stats: bad input and missing databases fail clearly") {
   r = f.run(q + "--sgf " + quote(f.games) + " --move 100000 --point D4");
   CHECK(r.code == 3);
   // A game past the end of the file is bad input; game 0 is bad usage; an
-  // input that cannot be read is an I/O failure (README "Exit codes").
+  // input that cannot be read is an I/O failure (README "Errors and exit codes").
   r = f.run(q + "--sgf " + quote(f.games) + " --game 100000 --move 1 --point D4");
   CHECK(r.code == 3);
   CHECK(r.err.find("game(s)") != std::string::npos);

@@ -1,5 +1,5 @@
 // The process exit codes of every subcommand, and the one place where a
-// Status code becomes an exit code (README "Exit codes").
+// Status code becomes an exit code (README "Errors and exit codes").
 #pragma once
 #include <string_view>
 
