@@ -80,9 +80,10 @@ Status list_part(const KeyScheme& scheme, const GameSource& source, uint64_t tot
   return Status::OK();
 }
 
-Status count_in_parts(PatternDb& db, uint32_t gen, const CountMinSketch& sketch, int threads, size_t part_bytes,
-                      size_t expected_bytes, const std::function<void(int, int, uint64_t)>& progress,
-                      CountSummary* summary, PartsOutcome* outcome) {
+Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const std::string& sketch_path, int threads,
+                      size_t part_bytes, size_t expected_bytes,
+                      const std::function<void(int, int, uint64_t)>& progress, CountSummary* summary,
+                      PartsOutcome* outcome) {
   *outcome = PartsOutcome{};
   const DbSettings& settings = db.settings();
   const int levels = settings.scheme.levels;
@@ -94,6 +95,10 @@ Status count_in_parts(PatternDb& db, uint32_t gen, const CountMinSketch& sketch,
   if (!s.ok()) return s;
   const size_t order_bytes = order.size() * sizeof(Fingerprint);
   part_bytes = part_bytes > order_bytes ? part_bytes - order_bytes : 0;
+  // A listing's lists share the part's memory with the sketch; its table
+  // does not (the sketch is freed by then).
+  const size_t sketch_bytes = played->sketch->bytes();
+  const size_t list_bytes = part_bytes > sketch_bytes ? (part_bytes - sketch_bytes) / 10 * 9 : 0;
   const GameSource games = games_in(db, order);
   const uint64_t total = order.size();
   // A part aims at 70% of what fits: the next range is sized by the last
@@ -113,8 +118,12 @@ Status count_in_parts(PatternDb& db, uint32_t gen, const CountMinSketch& sketch,
     SketchPass listed(levels);
     size_t base = 0;
     const auto t_list = std::chrono::steady_clock::now();
-    s = list_part(settings.scheme, games, total, threads, sketch, min_played, range, part_bytes / 10 * 9,
-                  &listed, &base, [&](uint64_t n) { if (progress) progress(4, part, n); });
+    if (!played->sketch) {
+      s = load_played_sketch(sketch_path, int(min_played), played);
+      if (!s.ok()) return s.with_context("loading the sketch again for part " + std::to_string(part));
+    }
+    s = list_part(settings.scheme, games, total, threads, *played->sketch, min_played, range, list_bytes, &listed,
+                  &base, [&](uint64_t n) { if (progress) progress(4, part, n); });
     if (!s.ok()) return s;
     summary->seconds_listing += std::chrono::duration<double>(std::chrono::steady_clock::now() - t_list).count();
     const size_t need =
@@ -140,6 +149,7 @@ Status count_in_parts(PatternDb& db, uint32_t gen, const CountMinSketch& sketch,
       }
       continue;
     }
+    played->sketch.reset();  // its memory goes to the table
     {
       // Most walks stop at the split level (another part's): the rings
       // above the next one are spelled only for the walks of this part

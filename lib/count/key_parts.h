@@ -23,6 +23,7 @@
 
 #include "count/count_steps.h"
 #include "count/part_range.h"
+#include "count/played_sketch_file.h"
 #include "count/recount.h"
 #include "count/sketch.h"
 #include "store/count_summary.h"
@@ -56,14 +57,19 @@ struct PartsOutcome {
 };
 
 // Counts every stored game of `db` into generation `gen` in parts of at
-// most `part_bytes` each (lists and table; the sketch is apart), writing
-// each part's counts as it is done.  `expected_bytes` (0: unknown) guesses
-// the lists of all parts, to size the first range.  progress(pass, part,
+// most `part_bytes` each, writing each part's counts as it is done.  The
+// sketch of pass 1 (`played`, saved at `sketch_path`) counts within
+// `part_bytes` while a part is listed and is freed while it is counted, so
+// that a part's table has its memory too: played->sketch is loaded again
+// from the file for the next listing, and may be null on return (the
+// file's sketch is the same).  `expected_bytes` (0: unknown) guesses the
+// lists of all parts, to size the first range.  progress(pass, part,
 // games) reports pass 4 (listing) and 2 (counting) of each part.  When
 // outcome->fitted is false nothing useful was written to `gen`: the caller
 // counts another way, in another generation.
-Status count_in_parts(PatternDb& db, uint32_t gen, const CountMinSketch& sketch, int threads, size_t part_bytes,
-                      size_t expected_bytes, const std::function<void(int, int, uint64_t)>& progress,
-                      CountSummary* summary, PartsOutcome* outcome);
+Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const std::string& sketch_path, int threads,
+                      size_t part_bytes, size_t expected_bytes,
+                      const std::function<void(int, int, uint64_t)>& progress, CountSummary* summary,
+                      PartsOutcome* outcome);
 
 }  // namespace sgfpat

@@ -304,8 +304,9 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     if (!saved.ok()) return saved;
     // What did not fit: the lists of pass 1 (0), or this many patterns.
     summary->kept_keys = collect ? kept.distinct() : 0;
-    // The sketch stays for the listings of the parts or for the draining
-    // tables' questions.
+    // The sketch stays for the listings of the parts (freed while each is
+    // counted, read again from its file) or for the draining tables'
+    // questions.
     size_t expected = 0;  // what the lists of all parts may need
     if (collect) {
       expected = part_bytes_for(kept.distinct(), extended.distinct());
@@ -319,8 +320,7 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     parts.fitted = false;
     if (options.parts) {
       summary->mode = CountMode::kParts;
-      const size_t part_bytes = options.memory_budget > sketch->bytes() ? options.memory_budget - sketch->bytes() : 0;
-      s = count_in_parts(db, gen, *sketch, threads, part_bytes, expected,
+      s = count_in_parts(db, gen, &played, db.path() + "/" + sketch_name, threads, options.memory_budget, expected,
                          [&](int pass, int part, uint64_t done) {
                            if (options.progress) options.progress({pass, done, db.game_count(), part});
                          },
@@ -342,6 +342,10 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     }
     if (!parts.fitted) {
       summary->mode = CountMode::kDraining;
+      if (!sketch) {  // freed for a part's table
+        s = load_played_sketch(db.path() + "/" + sketch_name, settings.min_played, &played);
+        if (!s.ok()) return s;
+      }
       const size_t table_entries = size_t(std::min<uint64_t>(
           options.memory_budget / 4 / size_t(threads) / (2 * sizeof(CountTable::Entry)), played_items));
       s = count_draining(db, threads, gen, *sketch, table_entries, progress(2), &positions, &candidates, &drains);
