@@ -3,6 +3,7 @@
 // the catch-up table and the tracker's level cursor.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <set>
@@ -225,6 +226,51 @@ TEST_CASE("resident table: extends() is true exactly for the keys said to be ext
   // Without the list, nothing is extended.
   ResidentTable plain(keys, {});
   for (uint64_t k : keys[0]) CHECK_FALSE(plain.extends(1, plain.find(1, k)));
+  // Built from lists it frees as it goes: the same handles, lists emptied.
+  std::vector<std::vector<uint64_t>> keys_copy = keys, ext_copy = extended;
+  ResidentTable freeing(std::move(keys_copy), std::move(ext_copy));
+  CHECK(freeing.size() == table.size());
+  for (int l = 0; l < 3; ++l)
+    for (uint64_t k : keys[size_t(l)]) CHECK(freeing.find(l + 1, k) == table.find(l + 1, k));
+  for (size_t l = 0; l < 3; ++l) {
+    CHECK(keys_copy[l].capacity() == 0);
+    CHECK(ext_copy[l].capacity() == 0);
+  }
+}
+
+TEST_CASE("resident table: the freeing build's peak is the levels built beside the lists not yet freed") {
+  // One level: the whole table beside its lists.
+  const std::vector<std::vector<uint64_t>> one = {std::vector<uint64_t>(7000, 1)};
+  const std::vector<std::vector<uint64_t>> one_ext = {std::vector<uint64_t>(3000, 1)};
+  CHECK(ResidentTable::build_peak_bytes(one, one_ext) == ResidentTable::bytes_for(7000) + 8 * 10000);
+  // A big level first, small ones after: the first level's table beside
+  // every list, more than the whole table beside the last list.
+  const std::vector<std::vector<uint64_t>> keys = {std::vector<uint64_t>(100000, 1), std::vector<uint64_t>(1000, 1),
+                                                   std::vector<uint64_t>(1000, 1)};
+  const size_t first = ResidentTable::bytes_for(100000) + 8 * 102000;
+  CHECK(ResidentTable::build_peak_bytes(keys, {}) == first);
+  // The big level last: the whole table beside its list, far less than
+  // the whole table beside all the lists.
+  const std::vector<std::vector<uint64_t>> rev = {keys[2], keys[1], keys[0]};
+  const size_t last = ResidentTable::bytes_for(1000) * 2 + ResidentTable::bytes_for(100000) + 8 * 100000;
+  CHECK(ResidentTable::build_peak_bytes(rev, {}) == last);
+}
+
+TEST_CASE("key set: release() hands over by_level() and leaves the set empty") {
+  KeySet set(3);
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 20000; ++i) set.add(int(rng() % 3) + 1, rng() % 5000);
+  const std::vector<std::vector<uint64_t>> expected = set.by_level();
+  set.add(2, 7);  // after by_level(): release() compacts again
+  std::vector<std::vector<uint64_t>> got = set.release();
+  REQUIRE(got.size() == 3);
+  CHECK(got[0] == expected[0]);
+  CHECK(got[2] == expected[2]);
+  CHECK(std::find(got[1].begin(), got[1].end(), 7) != got[1].end());
+  CHECK(std::is_sorted(got[1].begin(), got[1].end()));
+  CHECK(set.distinct() == 0);
+  set.add(1, 9);
+  CHECK(set.distinct() == 1);
 }
 
 TEST_CASE("tracker cursor: next_key gives walk()'s keys level by level") {

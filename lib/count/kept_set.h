@@ -72,6 +72,14 @@ class KeySet {
       if (keys_[l].size() != unique_[l] || keys_[l].capacity() != keys_[l].size()) compact(int(l), false);
     return keys_;
   }
+  // by_level(), handed over: the set is left empty (with its levels).
+  std::vector<std::vector<uint64_t>> release() {
+    by_level();
+    std::vector<std::vector<uint64_t>> out(keys_.size());
+    out.swap(keys_);
+    std::fill(unique_.begin(), unique_.end(), size_t(0));
+    return out;
+  }
 
  private:
   // `room`: leave space for half as many keys again (else none).  Keys are

@@ -126,8 +126,9 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
                   &base, [&](uint64_t n) { if (progress) progress(4, part, n); });
     if (!s.ok()) return s;
     summary->seconds_listing += std::chrono::duration<double>(std::chrono::steady_clock::now() - t_list).count();
-    const size_t need =
-        listed.complete ? part_bytes_for(listed.kept.distinct(), listed.extended.distinct()) : part_bytes * 2;
+    const size_t need = listed.complete
+                            ? ResidentTable::build_peak_bytes(listed.kept.by_level(), listed.extended.by_level())
+                            : part_bytes * 2;
     if (listed.complete) {
       // The base is in every part: with too little room beside it, the
       // parts would be too many (each is two replays of the games).
@@ -154,7 +155,7 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
       // Most walks stop at the split level (another part's): the rings
       // above the next one are spelled only for the walks of this part
       // (~10% faster than keeping every ring up to date).
-      ResidentTable table(listed.kept.by_level(), listed.extended.by_level());
+      ResidentTable table(listed.kept.release(), listed.extended.release());
       table.restrict_to(range);
       listed = SketchPass(levels);
       std::atomic<uint64_t> positions{0}, candidates{0};

@@ -244,10 +244,12 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
   summary->games = pass1.games;
   summary->new_games = pass1.games;
   // The sketch is saved and freed before the table is built, and the key
-  // sets are freed once it is: the table and the sets share the budget,
-  // with the order of the games (a fingerprint each).
+  // sets are freed level by level as it is: the table and the sets share
+  // the budget (build_peak_bytes()), with the order of the games (a
+  // fingerprint each).
   const size_t order_bytes = size_t(db.game_count()) * sizeof(Fingerprint);
-  const bool resident = collect && part_bytes_for(kept.distinct(), extended.distinct()) + order_bytes <= max_resident;
+  const bool resident =
+      collect && ResidentTable::build_peak_bytes(kept.by_level(), extended.by_level()) + order_bytes <= max_resident;
 
   // ---- pass 2: exact counts ----
   uint32_t gen = 0;
@@ -255,8 +257,7 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
   if (!s.ok()) return s;
   // The sketch goes with the new generation, for later incremental counts.
   // Saved (seconds of writing at 616k games) beside the work that still
-  // fits beside it in memory: the kept lists' last compaction and the
-  // games' order.
+  // fits beside it in memory: the games' order.
   played.items = items;
   const std::string sketch_name = played_sketch_name(gen);
   Status saved;
@@ -282,15 +283,11 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     // by then.
     std::vector<Fingerprint> order;
     s = games_by_opening(db, &order);
-    kept.by_level();
-    extended.by_level();
     if (saver) saver->join();
     if (!saved.ok()) return saved;
     if (!s.ok()) return s;
     sketch.reset();
-    ResidentTable table(kept.by_level(), extended.by_level());
-    kept = KeySet(levels);
-    extended = KeySet(levels);
+    ResidentTable table(kept.release(), extended.release());
     summary->kept_keys = table.size();
     s = count_resident(
         settings.scheme, games_in(db, order), order.size(), threads,
@@ -309,7 +306,7 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     // questions.
     size_t expected = 0;  // what the lists of all parts may need
     if (collect) {
-      expected = part_bytes_for(kept.distinct(), extended.distinct());
+      expected = ResidentTable::build_peak_bytes(kept.by_level(), extended.by_level());
     } else if (pass1.listed_games > 0) {  // guessed from how far they got (lists hold ~1.5x their keys)
       expected = size_t(double(part_bytes_for(pass1.listed_bytes / 12, 0)) * double(pass1.games) /
                         double(pass1.listed_games));

@@ -1,5 +1,6 @@
 #include "count/resident_table.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace sgfpat {
@@ -8,50 +9,77 @@ namespace sgfpat {
 // in 40, and the table takes ~29 bytes per pattern (13 of keys, 16 of counts).
 size_t ResidentTable::buckets_for(size_t keys) { return keys * 10 / (kBucketKeys * 7) + 1; }
 
-size_t ResidentTable::bytes_for(size_t keys) { return buckets_for(keys) * sizeof(Bucket) + keys * sizeof(Counts); }
+size_t ResidentTable::bytes_for(size_t keys) { return level_bytes(keys); }
+
+size_t ResidentTable::build_peak_bytes(const std::vector<std::vector<uint64_t>>& keys,
+                                       const std::vector<std::vector<uint64_t>>& extended) {
+  const size_t L = keys.size();
+  // lists[l]: the lists of levels l.. still held while level l is built.
+  std::vector<size_t> lists(L + 1, 0);
+  for (size_t l = L; l-- > 0;)
+    lists[l] = lists[l + 1] + sizeof(uint64_t) * (keys[l].size() + (l < extended.size() ? extended[l].size() : 0));
+  size_t table = 0, peak = lists[0];
+  for (size_t l = 0; l < L; ++l) {
+    table += level_bytes(keys[l].size());
+    peak = std::max(peak, table + lists[l]);
+  }
+  return peak;
+}
 
 ResidentTable::ResidentTable(const std::vector<std::vector<uint64_t>>& keys,
                              const std::vector<std::vector<uint64_t>>& extended)
     : levels_(keys.size()) {
+  for (size_t l = 0; l < keys.size(); ++l) build_level(l, keys[l], l < extended.size() ? &extended[l] : nullptr);
+}
+
+ResidentTable::ResidentTable(std::vector<std::vector<uint64_t>>&& keys,
+                             std::vector<std::vector<uint64_t>>&& extended)
+    : levels_(keys.size()) {
   for (size_t l = 0; l < keys.size(); ++l) {
-    Level& lv = levels_[l];
-    const size_t n = keys[l].size();
-    if (n >= (size_t(1) << 30)) throw std::length_error("resident table: too many patterns in one level");
-    const size_t nb = buckets_for(n);
-    lv.buckets = HugeArray<Bucket>(nb);
-    lv.counts = HugeArray<Counts>(n);
-    for (uint64_t key : keys[l]) {
-      // A key already placed lies on the path this one takes: skip repeats.
-      size_t b = home(key, nb);
-      bool repeat = false;
-      for (;; b = b + 1 == nb ? 0 : b + 1) {
-        Bucket& bk = lv.buckets[b];
-        for (unsigned i = 0; i < bk.used; ++i) repeat |= bk.keys[i] == key;
-        if (repeat || bk.used < kBucketKeys) break;
-        bk.overflow = 1;
-      }
-      if (repeat) continue;
-      lv.buckets[b].keys[lv.buckets[b].used++] = key;
-      ++size_;
+    build_level(l, keys[l], l < extended.size() ? &extended[l] : nullptr);
+    std::vector<uint64_t>().swap(keys[l]);
+    if (l < extended.size()) std::vector<uint64_t>().swap(extended[l]);
+  }
+}
+
+void ResidentTable::build_level(size_t l, const std::vector<uint64_t>& keys, const std::vector<uint64_t>* extended) {
+  Level& lv = levels_[l];
+  const size_t n = keys.size();
+  if (n >= (size_t(1) << 30)) throw std::length_error("resident table: too many patterns in one level");
+  const size_t nb = buckets_for(n);
+  lv.buckets = HugeArray<Bucket>(nb);
+  lv.counts = HugeArray<Counts>(n);
+  for (uint64_t key : keys) {
+    // A key already placed lies on the path this one takes: skip repeats.
+    size_t b = home(key, nb);
+    bool repeat = false;
+    for (;; b = b + 1 == nb ? 0 : b + 1) {
+      Bucket& bk = lv.buckets[b];
+      for (unsigned i = 0; i < bk.used; ++i) repeat |= bk.keys[i] == key;
+      if (repeat || bk.used < kBucketKeys) break;
+      bk.overflow = 1;
     }
-    uint32_t base = 0;
-    for (size_t b = 0; b < nb; ++b) {
-      lv.buckets[b].base = base;
-      base += lv.buckets[b].used;
-    }
-    if (l >= extended.size()) continue;
-    for (uint64_t key : extended[l]) {
-      const int32_t s = find(int(l + 1), key);
-      if (s < 0) continue;
-      // The handle's counts index is base + i of the key's bucket; find
-      // that bucket again to set its bit.
-      for (size_t b = home(key, nb);; b = b + 1 == nb ? 0 : b + 1) {
-        Bucket& bk = lv.buckets[b];
-        const uint32_t i = uint32_t(s >> 1) - bk.base;
-        if (i < bk.used && bk.keys[i] == key) {
-          bk.extended = uint8_t(bk.extended | (1u << i));
-          break;
-        }
+    if (repeat) continue;
+    lv.buckets[b].keys[lv.buckets[b].used++] = key;
+    ++size_;
+  }
+  uint32_t base = 0;
+  for (size_t b = 0; b < nb; ++b) {
+    lv.buckets[b].base = base;
+    base += lv.buckets[b].used;
+  }
+  if (!extended) return;
+  for (uint64_t key : *extended) {
+    const int32_t s = find(int(l + 1), key);
+    if (s < 0) continue;
+    // The handle's counts index is base + i of the key's bucket; find
+    // that bucket again to set its bit.
+    for (size_t b = home(key, nb);; b = b + 1 == nb ? 0 : b + 1) {
+      Bucket& bk = lv.buckets[b];
+      const uint32_t i = uint32_t(s >> 1) - bk.base;
+      if (i < bk.used && bk.keys[i] == key) {
+        bk.extended = uint8_t(bk.extended | (1u << i));
+        break;
       }
     }
   }

@@ -36,8 +36,16 @@ class ResidentTable {
   // allowed).  A key left out of `extended` ends the counting walks at its
   // level.  Throws std::length_error past 2^30 keys in one level.
   ResidentTable(const std::vector<std::vector<uint64_t>>& keys, const std::vector<std::vector<uint64_t>>& extended);
+  // The same, freeing each level's lists once that level is built: the
+  // lists and the table are not both whole in memory at once.
+  ResidentTable(std::vector<std::vector<uint64_t>>&& keys, std::vector<std::vector<uint64_t>>&& extended);
   // Memory a table of this many keys in all takes (within a few buckets).
   static size_t bytes_for(size_t keys);
+  // The most memory the freeing constructor holds, lists and table, for
+  // these lists (distinct keys): the levels built so far beside the lists
+  // not yet freed.
+  static size_t build_peak_bytes(const std::vector<std::vector<uint64_t>>& keys,
+                                 const std::vector<std::vector<uint64_t>>& extended);
 
   // Slot handle of (level, key), or -1 when the key is not in the set.
   int32_t find(int level, uint64_t key) const;
@@ -134,6 +142,9 @@ class ResidentTable {
   };
 
   static size_t buckets_for(size_t keys);
+  static size_t level_bytes(size_t keys) { return buckets_for(keys) * sizeof(Bucket) + keys * sizeof(Counts); }
+  // Builds level l + 1 from its keys and extended keys (null: none).
+  void build_level(size_t l, const std::vector<uint64_t>& keys, const std::vector<uint64_t>* extended);
   static size_t home(uint64_t key, size_t buckets) {
     return size_t((unsigned __int128)mix64(key) * buckets >> 64);
   }
