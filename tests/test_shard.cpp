@@ -114,6 +114,13 @@ TEST_CASE("shards == one ingest, byte for byte, for N = 1, 2, 3, K = 1 and 2, sy
         shard_step({"finish", "--work", db + ".work", "--db", rebuilt}, dir.path());
         CHECK(position_entries(rebuilt) == index);
         CHECK(export_tsv(rebuilt, dir.path()) == expected);
+        {
+          sgfpat::OpenOptions read;
+          read.secondary = true;
+          std::unique_ptr<sgfpat::PatternDb> db_read;
+          REQUIRE(sgfpat::PatternDb::Open(rebuilt, read, &db_read).ok());
+          CHECK(db_read->has_position_index());  // recorded complete, not only filled
+        }
       }
     }
   }

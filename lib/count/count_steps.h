@@ -24,7 +24,8 @@ struct SketchPass {
   bool complete = false;  // false: the sets grew past max_list_bytes and were dropped
   uint64_t games = 0;
   uint64_t items = 0;  // played (level, pattern) items added to the sketch
-  // When the lists were dropped: after this many games, holding this much.
+  // When the lists were dropped: after this many games, holding this much
+  // (list_part(): the lists' memory at the end, dropped or not).
   uint64_t listed_games = 0;
   size_t listed_bytes = 0;
 };
@@ -110,6 +111,14 @@ Status count_batch_shared(const std::vector<std::string>& batch, Counter* counte
   }
   return Status::OK();
 }
+
+// The most memory a resident count of these lists (by_level(): distinct
+// keys) holds: its table's build (ResidentTable::build_peak_bytes()) or
+// its writing by write_resident_counts() on `writers` threads (the whole
+// table beside the sorted keys of the `writers` largest levels, 16 bytes
+// a pattern).
+size_t resident_count_peak_bytes(const std::vector<std::vector<uint64_t>>& keys,
+                                 const std::vector<std::vector<uint64_t>>& extended, int writers);
 
 // Writes the patterns of `table` of levels >= from_level played at least
 // `min_played` times to generation `gen` (one sorted table file).  Says

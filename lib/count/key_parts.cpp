@@ -64,18 +64,13 @@ Status list_part(const KeyScheme& scheme, const GameSource& source, uint64_t tot
   if (!s.ok()) return s;
   out->complete = !overflow;
   out->games = games;
+  out->listed_bytes = collector.bytes();
   *base_bytes = 0;
   if (out->complete) {
     out->kept = std::move(collector.kept);
     out->extended = std::move(collector.extended);
-    size_t kept = 0, ext = 0;
     const auto& k = out->kept.by_level();
-    const auto& e = out->extended.by_level();
-    for (size_t l = 0; l + 1 < size_t(kSplitLevel) && l < L; ++l) {
-      kept += k[l].size();
-      ext += e[l].size();
-    }
-    *base_bytes = part_bytes_for(kept, ext);
+    for (size_t l = 0; l + 1 < size_t(kSplitLevel) && l < L; ++l) *base_bytes += ResidentTable::bytes_for(k[l].size());
   }
   return Status::OK();
 }
@@ -104,6 +99,7 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
   // A part aims at 70% of what fits: the next range is sized by the last
   // one's, and parts of the same width differ.
   const double target = double(part_bytes) * 0.7;
+  const double list_target = double(list_bytes) * 0.7;
   const double space = 18446744073709551616.0;  // 2^64
   // Under the smallest range tried, one split-level pattern would not fit.
   const double min_width = space / double(uint64_t(1) << 32);
@@ -126,14 +122,18 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
                   &base, [&](uint64_t n) { if (progress) progress(4, part, n); });
     if (!s.ok()) return s;
     summary->seconds_listing += std::chrono::duration<double>(std::chrono::steady_clock::now() - t_list).count();
-    const size_t need = listed.complete
-                            ? ResidentTable::build_peak_bytes(listed.kept.by_level(), listed.extended.by_level())
-                            : part_bytes * 2;
+    const size_t need =
+        listed.complete
+            ? resident_count_peak_bytes(listed.kept.by_level(), listed.extended.by_level(), db.write_threads())
+            : part_bytes * 2;
+    // What the range adds to the base (a range of a few patterns may need
+    // less than the base's table with its lists: nothing, then).
+    const double above = need > base ? double(need - base) : 0.0;
     if (listed.complete) {
       // The base is in every part: with too little room beside it, the
       // parts would be too many (each is two replays of the games).
       const double room = target - double(base);
-      const double all = double(need - base) * space / width;
+      const double all = above * space / width;
       if (room <= 0 || all / room > double(kMaxParts)) {
         outcome->fitted = false;
         return Status::OK();
@@ -142,7 +142,7 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
     if (need > part_bytes) {
       // Listed again, smaller.  An incomplete listing says only that it
       // was too big: a quarter then.
-      width /= listed.complete ? std::max(2.0, double(need - base) / (target - double(base))) : 4.0;
+      width /= listed.complete ? std::max(2.0, above / (target - double(base))) : 4.0;
       ++outcome->relists;
       if (width < min_width) {
         outcome->fitted = false;
@@ -151,13 +151,13 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
       continue;
     }
     played->sketch.reset();  // its memory goes to the table
+    const size_t listed_bytes = listed.listed_bytes;
     {
       // Most walks stop at the split level (another part's): the rings
       // above the next one are spelled only for the walks of this part
       // (~10% faster than keeping every ring up to date).
       ResidentTable table(listed.kept.release(), listed.extended.release());
       table.restrict_to(range);
-      listed = SketchPass(levels);
       std::atomic<uint64_t> positions{0}, candidates{0};
       s = count_resident(settings.scheme, games, total, threads, &table,
                          [&](uint64_t n) { if (progress) progress(2, part, n); }, &positions, &candidates,
@@ -181,8 +181,12 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
     }
     ++outcome->parts;
     lo = hi;
-    // The base's share does not shrink with the range.
-    width *= std::clamp((target - double(base)) / std::max(1.0, double(need - base)), 0.5, 4.0);
+    // The base's share does not shrink with the range.  The next listing
+    // must fit too (its lists beside the sketch): an overflowing listing
+    // costs a replay, and a quarter of the range after it.
+    const double grow = std::min((target - double(base)) / std::max(1.0, above),
+                                 list_target / std::max(1.0, double(listed_bytes)));
+    width *= std::clamp(grow, 0.5, 4.0);
   }
   return Status::OK();
 }

@@ -35,15 +35,17 @@ namespace sgfpat {
 inline constexpr int kMaxParts = 64;
 
 // Memory to count `kept` patterns resident, `extended` of them marked so,
-// with the lists they are built from: what a part may hold.
+// with the whole lists they are built from beside the table (an upper
+// bound of resident_count_peak_bytes()).
 size_t part_bytes_for(size_t kept, size_t extended);
 
 // Lists the patterns of `range` (and the base) as sketch_played() lists
 // all of them, asking the finished `sketch` instead of filling it: a move
 // lists its levels up to the first whose estimate is below min_played.
 // out->complete is false when the lists would outgrow max_list_bytes (the
-// rest of the games is then skipped).  `base_bytes` says how much of
-// part_bytes_for() the base takes.
+// rest of the games is then skipped); out->listed_bytes is the lists'
+// memory at the end.  `base_bytes` is the base levels' table
+// (ResidentTable::bytes_for() of each), which every part holds.
 Status list_part(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
                  const CountMinSketch& sketch, unsigned min_played, const PartRange& range, size_t max_list_bytes,
                  SketchPass* out, size_t* base_bytes, const std::function<void(uint64_t)>& progress);
@@ -61,9 +63,10 @@ struct PartsOutcome {
 // sketch of pass 1 (`played`, saved at `sketch_path`) counts within
 // `part_bytes` while a part is listed and is freed while it is counted, so
 // that a part's table has its memory too: played->sketch is loaded again
-// from the file for the next listing, and may be null on return (the
-// file's sketch is the same).  `expected_bytes` (0: unknown) guesses the
-// lists of all parts, to size the first range.  progress(pass, part,
+// from the file for the next listing: it is loaded on return when
+// outcome->fitted is false, maybe not otherwise.  `played->sketch` must be
+// loaded on entry.  `expected_bytes` (0: unknown) guesses what counting
+// every part at once would need, to size the first range.  progress(pass, part,
 // games) reports pass 4 (listing) and 2 (counting) of each part.  When
 // outcome->fitted is false nothing useful was written to `gen`: the caller
 // counts another way, in another generation.

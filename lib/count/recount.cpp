@@ -129,6 +129,22 @@ Status count_resident(const KeyScheme& scheme, const GameSource& source, uint64_
       progress);
 }
 
+size_t resident_count_peak_bytes(const std::vector<std::vector<uint64_t>>& keys,
+                                 const std::vector<std::vector<uint64_t>>& extended, int writers) {
+  std::vector<size_t> sizes;
+  size_t table = 0;
+  for (const auto& level : keys) {
+    sizes.push_back(level.size());
+    table += ResidentTable::bytes_for(level.size());
+  }
+  std::sort(sizes.begin(), sizes.end(), std::greater<>());
+  size_t sorting = 0;
+  for (size_t i = 0; i < sizes.size() && i < size_t(std::max(1, writers)); ++i) sorting += sizes[i];
+  // write_resident_counts()'s Entry: a key and a slot handle, padded.
+  constexpr size_t kEntryBytes = 16;
+  return std::max(ResidentTable::build_peak_bytes(keys, extended), table + kEntryBytes * sorting);
+}
+
 Status write_resident_counts(PatternDb& db, uint32_t gen, const ResidentTable& table, unsigned min_played,
                              uint64_t* pruned, std::vector<uint64_t>* per_level, int from_level) {
   // Only the patterns truly played min_played times are reported; the
@@ -156,6 +172,7 @@ Status write_resident_counts(PatternDb& db, uint32_t gen, const ResidentTable& t
         ++all;
         reported += table.counts_at(level, slot).played >= min_played;
       });
+      static_assert(sizeof(Entry) == 16, "resident_count_peak_bytes() counts 16 bytes an entry");
       std::vector<Entry> sorted;
       sorted.reserve(reported);
       table.for_each_slot_at(level, [&](uint64_t key, int32_t slot) {
@@ -244,12 +261,14 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
   summary->games = pass1.games;
   summary->new_games = pass1.games;
   // The sketch is saved and freed before the table is built, and the key
-  // sets are freed level by level as it is: the table and the sets share
-  // the budget (build_peak_bytes()), with the order of the games (a
+  // sets are freed level by level as it is: the table and the sets, then
+  // the table and the sorted keys of its writing, share the budget
+  // (resident_count_peak_bytes()) with the order of the games (a
   // fingerprint each).
   const size_t order_bytes = size_t(db.game_count()) * sizeof(Fingerprint);
   const bool resident =
-      collect && ResidentTable::build_peak_bytes(kept.by_level(), extended.by_level()) + order_bytes <= max_resident;
+      collect && resident_count_peak_bytes(kept.by_level(), extended.by_level(), db.write_threads()) + order_bytes <=
+                     max_resident;
 
   // ---- pass 2: exact counts ----
   uint32_t gen = 0;
@@ -257,14 +276,16 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
   if (!s.ok()) return s;
   // The sketch goes with the new generation, for later incremental counts.
   // Saved (seconds of writing at 616k games) beside the work that still
-  // fits beside it in memory: the games' order.
+  // fits beside it in memory: the games' order.  Counted in parts, it is
+  // saved first: the parts read it back from the file.
   played.items = items;
   const std::string sketch_name = played_sketch_name(gen);
+  const std::string sketch_path = db.path() + "/" + sketch_name;
   Status saved;
   std::optional<std::jthread> saver;  // joined on every way out
   auto save = [&] {
     try {  // in its own thread: nothing may leave it
-      saved = save_played_sketch(played, settings.min_played, db.path() + "/" + sketch_name);
+      saved = save_played_sketch(played, settings.min_played, sketch_path);
     } catch (...) {
       saved = status_from_exception("saving the sketch of played patterns");
     }
@@ -304,9 +325,9 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     // The sketch stays for the listings of the parts (freed while each is
     // counted, read again from its file) or for the draining tables'
     // questions.
-    size_t expected = 0;  // what the lists of all parts may need
+    size_t expected = 0;  // what counting all parts at once would need
     if (collect) {
-      expected = ResidentTable::build_peak_bytes(kept.by_level(), extended.by_level());
+      expected = resident_count_peak_bytes(kept.by_level(), extended.by_level(), db.write_threads());
     } else if (pass1.listed_games > 0) {  // guessed from how far they got (lists hold ~1.5x their keys)
       expected = size_t(double(part_bytes_for(pass1.listed_bytes / 12, 0)) * double(pass1.games) /
                         double(pass1.listed_games));
@@ -317,7 +338,7 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     parts.fitted = false;
     if (options.parts) {
       summary->mode = CountMode::kParts;
-      s = count_in_parts(db, gen, &played, db.path() + "/" + sketch_name, threads, options.memory_budget, expected,
+      s = count_in_parts(db, gen, &played, sketch_path, threads, options.memory_budget, expected,
                          [&](int pass, int part, uint64_t done) {
                            if (options.progress) options.progress({pass, done, db.game_count(), part});
                          },
@@ -339,10 +360,6 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     }
     if (!parts.fitted) {
       summary->mode = CountMode::kDraining;
-      if (!sketch) {  // freed for a part's table
-        s = load_played_sketch(db.path() + "/" + sketch_name, settings.min_played, &played);
-        if (!s.ok()) return s;
-      }
       const size_t table_entries = size_t(std::min<uint64_t>(
           options.memory_budget / 4 / size_t(threads) / (2 * sizeof(CountTable::Entry)), played_items));
       s = count_draining(db, threads, gen, *sketch, table_entries, progress(2), &positions, &candidates, &drains);

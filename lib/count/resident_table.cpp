@@ -9,7 +9,7 @@ namespace sgfpat {
 // in 40, and the table takes ~29 bytes per pattern (13 of keys, 16 of counts).
 size_t ResidentTable::buckets_for(size_t keys) { return keys * 10 / (kBucketKeys * 7) + 1; }
 
-size_t ResidentTable::bytes_for(size_t keys) { return level_bytes(keys); }
+size_t ResidentTable::bytes_for(size_t keys) { return buckets_for(keys) * sizeof(Bucket) + keys * sizeof(Counts); }
 
 size_t ResidentTable::build_peak_bytes(const std::vector<std::vector<uint64_t>>& keys,
                                        const std::vector<std::vector<uint64_t>>& extended) {
@@ -20,7 +20,7 @@ size_t ResidentTable::build_peak_bytes(const std::vector<std::vector<uint64_t>>&
     lists[l] = lists[l + 1] + sizeof(uint64_t) * (keys[l].size() + (l < extended.size() ? extended[l].size() : 0));
   size_t table = 0, peak = lists[0];
   for (size_t l = 0; l < L; ++l) {
-    table += level_bytes(keys[l].size());
+    table += bytes_for(keys[l].size());
     peak = std::max(peak, table + lists[l]);
   }
   return peak;

@@ -142,7 +142,6 @@ class ResidentTable {
   };
 
   static size_t buckets_for(size_t keys);
-  static size_t level_bytes(size_t keys) { return buckets_for(keys) * sizeof(Bucket) + keys * sizeof(Counts); }
   // Builds level l + 1 from its keys and extended keys (null: none).
   void build_level(size_t l, const std::vector<uint64_t>& keys, const std::vector<uint64_t>* extended);
   static size_t home(uint64_t key, size_t buckets) {

@@ -236,6 +236,8 @@ class PatternDb {
   using CountSink = std::function<Status(int level, uint64_t key, const PatternCounts&)>;
   using CountFill = std::function<Status(const CountSink&)>;
   Status write_sorted_counts(uint32_t gen, const std::vector<CountFill>& fills);
+  // How many fills write_sorted_counts() runs side by side.
+  int write_threads() const { return write_threads_; }
   // Deletes the patterns of generation `gen` played fewer than min_played
   // times (counted because the sketch over-estimated them) and collapses
   // the others' partial sums.  Says how many were deleted and how many are
