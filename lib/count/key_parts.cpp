@@ -126,8 +126,8 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
         listed.complete
             ? resident_count_peak_bytes(listed.kept.by_level(), listed.extended.by_level(), db.write_threads())
             : part_bytes * 2;
-    // What the range adds to the base (a range of a few patterns may need
-    // less than the base's table with its lists: nothing, then).
+    // What the range adds to the base's table (which `need` includes; the
+    // guard only keeps a wrong estimate from wrapping round).
     const double above = need > base ? double(need - base) : 0.0;
     if (listed.complete) {
       // The base is in every part: with too little room beside it, the
