@@ -35,8 +35,9 @@ namespace sgfpat {
 inline constexpr int kMaxParts = 64;
 
 // Memory to count `kept` patterns resident, `extended` of them marked so,
-// with the whole lists they are built from beside the table (an upper
-// bound of resident_count_peak_bytes()).
+// with the whole lists they are built from beside the table: a coarser
+// measure than resident_count_peak_bytes() (no per-level sizes needed),
+// which the shard count step and first guesses use.
 size_t part_bytes_for(size_t kept, size_t extended);
 
 // Lists the patterns of `range` (and the base) as sketch_played() lists
@@ -62,10 +63,9 @@ struct PartsOutcome {
 // most `part_bytes` each, writing each part's counts as it is done.  The
 // sketch of pass 1 (`played`, saved at `sketch_path`) counts within
 // `part_bytes` while a part is listed and is freed while it is counted, so
-// that a part's table has its memory too: played->sketch is loaded again
-// from the file for the next listing: it is loaded on return when
-// outcome->fitted is false, maybe not otherwise.  `played->sketch` must be
-// loaded on entry.  `expected_bytes` (0: unknown) guesses what counting
+// that a part's table has its memory too; it is loaded again from the file
+// for the next listing.  `played->sketch` must be loaded on entry; on
+// return it is loaded when outcome->fitted is false, maybe not otherwise.  `expected_bytes` (0: unknown) guesses what counting
 // every part at once would need, to size the first range.  progress(pass, part,
 // games) reports pass 4 (listing) and 2 (counting) of each part.  When
 // outcome->fitted is false nothing useful was written to `gen`: the caller
