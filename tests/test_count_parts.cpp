@@ -1,15 +1,20 @@
 // Counting in parts frees the sketch of pass 1 while a part is counted and
 // reads it back from its file before the next listing: the parts count
 // what one resident table counts, and a sketch file gone between two parts
-// is an error, never a listing without it.
+// is an error, never a listing without it.  Each part's progress is
+// recorded: a count stopped after a part goes on from the next one and
+// ends with exactly the counts of an uninterrupted one.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "count/count_steps.h"
 #include "count/key_parts.h"
+#include "count/parts_progress.h"
 #include "count/played_sketch_file.h"
 #include "store/pattern_db.h"
 #include "test_util.h"
@@ -28,6 +33,17 @@ PlayedSketch sketch_of(PatternDb& db) {
                         db.game_count(), 1, played.sketch.get(), min_played, size_t(1) << 30, &pass, nullptr)
               .ok());
   return played;
+}
+
+// Every stored count of the current generation.
+std::map<CountKey, PatternCounts> counts_of(PatternDb& db) {
+  std::map<CountKey, PatternCounts> all;
+  REQUIRE(db.for_each_count(0, [&](int level, uint64_t key, const PatternCounts& c) {
+                all.emplace(std::make_pair(level, key), c);
+                return true;
+              })
+              .ok());
+  return all;
 }
 
 }  // namespace
@@ -53,7 +69,7 @@ TEST_CASE("count in parts: the sketch is read back for every listing; a sketch f
   REQUIRE(db->begin_generation(&gen).ok());
   CountSummary summary;
   PartsOutcome outcome;
-  Status s = count_in_parts(*db, gen, &played, sketch_path, 2, part_bytes, 0, nullptr, &summary, &outcome);
+  Status s = count_in_parts(*db, gen, &played, sketch_path, 2, part_bytes, 0, nullptr, nullptr, &summary, &outcome);
   REQUIRE(s.ok());
   REQUIRE(outcome.fitted);
   CHECK(outcome.parts >= 2);
@@ -64,6 +80,116 @@ TEST_CASE("count in parts: the sketch is read back for every listing; a sketch f
   if (!played.sketch) REQUIRE(load_played_sketch(sketch_path, db->settings().min_played, &played).ok());
   REQUIRE(db->begin_generation(&gen).ok());
   summary = CountSummary{};
-  s = count_in_parts(*db, gen, &played, tmp / "gone.sketch", 2, part_bytes, 0, nullptr, &summary, &outcome);
+  s = count_in_parts(*db, gen, &played, tmp / "gone.sketch", 2, part_bytes, 0, nullptr, nullptr, &summary, &outcome);
   CHECK(s.is_io_error());
+}
+
+TEST_CASE("count in parts: stopped after its first part, it goes on from the recorded progress to the same counts") {
+  TempDir tmp("sgfpat-parts-resume");
+  const std::string input = tmp / "games.sgf";
+  write_file(input, join(gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, 300)));
+  const nlohmann::json j = ingest_ok(tmp / "db", {"--levels", "6"}, {input}, tmp.path());
+  REQUIRE(j["count"]["mode"] == "resident");
+  const std::vector<uint64_t> resident = j["count"]["patterns_per_level"].get<std::vector<uint64_t>>();
+
+  OpenOptions open;
+  std::unique_ptr<PatternDb> db;
+  REQUIRE(PatternDb::Open(tmp / "db", open, &db).ok());
+  const auto reference = counts_of(*db);
+  REQUIRE(!reference.empty());
+  PlayedSketch played = sketch_of(*db);
+  const std::string sketch_path = tmp / "played.sketch";
+  const std::string away = tmp / "played.away";
+  REQUIRE(save_played_sketch(played, db->settings().min_played, sketch_path).ok());
+  const size_t part_bytes = size_t(3) << 20;
+
+  uint32_t gen = 0;
+  REQUIRE(db->begin_generation(&gen).ok());
+  std::string record;
+  REQUIRE(db->count_progress(&record).ok());
+  CHECK(record.empty());
+  CountSummary summary;
+  summary.mode = CountMode::kParts;
+  summary.games = db->game_count();
+  PartsOutcome outcome;
+  // Stopped after the first part: its sketch file taken away while the
+  // part is counted, so the second part's listing cannot read it back.
+  auto take_away = [&](int pass, int part, uint64_t) {
+    if (pass == 2 && part == 1 && std::filesystem::exists(sketch_path)) std::filesystem::rename(sketch_path, away);
+  };
+  Status s = count_in_parts(*db, gen, &played, sketch_path, 2, part_bytes, 0, nullptr, take_away, &summary, &outcome);
+  REQUIRE(s.is_io_error());
+  REQUIRE(db->count_progress(&record).ok());
+  PartsProgress p;
+  REQUIRE(decode_parts_progress(record, &p).ok());
+  CHECK(p.gen == gen);
+  CHECK(p.games == db->game_count());
+  CHECK(p.moves == db->move_count());
+  CHECK(!p.done);
+  CHECK(p.next > 0);
+  CHECK(p.width > 0);
+  CHECK(p.summary.parts == 1);
+  CHECK(p.summary.games == db->game_count());
+  CHECK(p.summary.positions > 0);
+
+  // Run again from the record, the sketch back: parts 2.. only.
+  std::filesystem::rename(away, sketch_path);
+  REQUIRE(load_played_sketch(sketch_path, db->settings().min_played, &played).ok());
+  CountSummary resumed = p.summary;
+  PartsOutcome rest;
+  int first_counted = 0;
+  auto parts_counted = [&](int pass, int part, uint64_t) {
+    if (pass == 2 && first_counted == 0) first_counted = part;
+  };
+  s = count_in_parts(*db, gen, &played, sketch_path, 2, part_bytes, 0, &p, parts_counted, &resumed, &rest);
+  REQUIRE(s.ok());
+  REQUIRE(rest.fitted);
+  CHECK(first_counted == 2);
+  CHECK(rest.parts >= 2);
+  CHECK(resumed.parts == rest.parts);
+  CHECK(resumed.patterns_per_level == resident);
+  CHECK(resumed.positions == p.summary.positions);
+  REQUIRE(db->count_progress(&record).ok());
+  REQUIRE(decode_parts_progress(record, &p).ok());
+  CHECK(p.done);
+  CHECK(p.summary.parts == rest.parts);
+
+  // Committed: every count as the resident ingest's, and the progress gone.
+  REQUIRE(db->commit_generation(gen, resumed).ok());
+  REQUIRE(db->count_progress(&record).ok());
+  CHECK(record.empty());
+  std::string why;
+  CHECK_MESSAGE(diff_counts(reference, counts_of(*db), &why) == 0, why);
+}
+
+TEST_CASE("the progress record of a count in parts: round trip, damage is an error") {
+  PartsProgress p;
+  p.gen = 7;
+  p.games = 616148;
+  p.moves = 123456789;
+  p.next = 0x9e3779b97f4a7c15ULL;
+  p.done = false;
+  p.width = 0.1;  // not exact in binary: must survive bit for bit
+  p.summary.games = 616148;
+  p.summary.mode = CountMode::kParts;
+  p.summary.parts = 3;
+  p.summary.patterns_per_level = {45, 100000, 6000000};
+  const std::string bytes = encode_parts_progress(p);
+  PartsProgress back;
+  REQUIRE(decode_parts_progress(bytes, &back).ok());
+  CHECK(back == p);
+  p.done = true;
+  REQUIRE(decode_parts_progress(encode_parts_progress(p), &back).ok());
+  CHECK(back == p);
+
+  // Every truncation, a trailing byte, a bad flag, another format.
+  for (size_t n = 0; n < bytes.size(); ++n) CHECK(!decode_parts_progress(bytes.substr(0, n), &back).ok());
+  CHECK(!decode_parts_progress(bytes + "x", &back).ok());
+  std::string flag = bytes;
+  // format, gen (1), games (3), moves (4), next (8): the flag.
+  flag[1 + 1 + 3 + 4 + 8] = 2;
+  CHECK(decode_parts_progress(flag, &back).is_corruption());
+  std::string other = bytes;
+  other[0] = char(kPartsProgressFormat + 1);
+  CHECK(decode_parts_progress(other, &back).is_not_supported());
 }

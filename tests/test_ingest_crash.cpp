@@ -340,6 +340,60 @@ TEST_CASE("a recount killed in pass 2 leaves the previous counts intact; readers
   }
 }
 
+TEST_CASE("a count in parts killed after a part goes on from the next part, to exactly the uninterrupted counts") {
+  Shared& sh = shared();
+  TempDir tmp("sgfpat-crash-parts");
+  const std::string db = tmp / "parts";
+  // A budget that counts the month in a few parts (levels 6).
+  std::vector<std::string> flags = kFlagsProgress;
+  flags.insert(flags.end(), {"--memory-mb", "16"});
+  const std::string kListing2 = "count: listing the patterns of part 2";
+  const std::string kCounting3 = "count: exact counts of part 3";
+
+  // Killed while part 2 is listed: part 1 is written and recorded.
+  Child c1(ingest_args(db, flags, {sh.full}), tmp.path(), "run1");
+  const bool hit1 = kill_at_step(c1, kListing2);
+  REQUIRE_MESSAGE(hit1, "the first run ended before its second part: " << read_file(c1.err));
+  CHECK(classify(read_db(db), {&sh.ref_full}) == "none");
+
+  // Run again, killed while part 3 is counted.
+  Child c2(ingest_args(db, flags, {sh.full}), tmp.path(), "run2");
+  const bool hit2 = kill_at_step(c2, kCounting3);
+  const std::string err2 = read_file(c2.err);
+  INFO(err2);
+  CHECK(err2.find("of part 1:") == std::string::npos);  // part 1 is not counted again
+  CHECK(err2.find("count: sketch of played patterns:") == std::string::npos);
+  if (hit2) CHECK(classify(read_db(db), {&sh.ref_full}) == "none");
+
+  // And to the end: parts 3.. (or the commit only).
+  Child c3(ingest_args(db, flags, {sh.full}), tmp.path(), "run3");
+  RunResult r = c3.wait();
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json j = r.json();
+  REQUIRE(j.is_object());
+  CHECK(j["ingested"].get<uint64_t>() == 0);
+  CHECK(j["duplicates"].get<uint64_t>() == sh.full_games);
+  REQUIRE(j["recounted"].get<bool>());
+  CHECK(j["count"]["mode"] == "parts");
+  CHECK(j["count"]["parts"].get<uint64_t>() >= 3);
+  CHECK(j["count"]["resumed_parts"].get<uint64_t>() >= (hit2 ? 2u : 1u));
+  CHECK(j["count"]["games"].get<uint64_t>() == sh.full_games);
+  CHECK(j["count"]["positions"].get<uint64_t>() == sh.ref_full.positions);
+  CHECK(r.err.find("of part 1:") == std::string::npos);
+  CHECK(r.err.find("of part 2:") == std::string::npos);
+
+  DbSnapshot after = read_db(db);
+  CHECK(classify(after, {&sh.ref_full}) == "full");
+  std::string why;
+  CHECK_MESSAGE(diff_counts(sh.ref_full.reported, after.reported(), &why) == 0, why);
+  // Nothing of the interrupted runs is left to resume.
+  Child c4(ingest_args(db, flags, {sh.full}), tmp.path(), "run4");
+  const RunResult r4 = c4.wait();
+  REQUIRE(r4.exit_code == 0);
+  CHECK(r4.json()["recounted"].get<bool>() == false);
+}
+
 TEST_CASE("readers opened while ingests commit new generations see whole generations") {
   // Many small ingests, one new game each, so that counts are committed
   // again and again while a reader thread keeps opening the database.  With

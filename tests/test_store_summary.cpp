@@ -30,6 +30,7 @@ CountSummary sample() {
   s.parts = 6;
   s.seconds_listing = 0.3;
   s.part_relists = 2;
+  s.resumed_parts = 3;
   return s;
 }
 }  // namespace

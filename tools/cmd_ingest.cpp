@@ -254,6 +254,9 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
                 << (cs.parts ? ": " + std::to_string(cs.parts) + " parts" +
                                    (cs.part_relists ? " (" + std::to_string(cs.part_relists) + " listed again smaller)"
                                                     : std::string()) +
+                                   (cs.resumed_parts ? ", " + std::to_string(cs.resumed_parts) +
+                                                           " of them written by an interrupted run"
+                                                     : std::string()) +
                                    ", listing " + duration_text(cs.seconds_listing)
                              : std::string())
                 << ")"

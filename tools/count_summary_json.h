@@ -23,6 +23,7 @@ Json count_summary_json(const CountSummary& s) {
   j["patterns_per_level"] = s.patterns_per_level;
   j["positions"] = s.positions;
   j["pruned"] = s.pruned;
+  j["resumed_parts"] = s.resumed_parts;
   Json seconds = Json::object();
   seconds["catchup"] = s.seconds_catchup;
   seconds["commit"] = s.seconds_commit;

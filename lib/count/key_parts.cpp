@@ -76,9 +76,10 @@ Status list_part(const KeyScheme& scheme, const GameSource& source, uint64_t tot
 }
 
 Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const std::string& sketch_path, int threads,
-                      size_t part_bytes, size_t expected_bytes,
+                      size_t part_bytes, size_t expected_bytes, const PartsProgress* resume,
                       const std::function<void(int, int, uint64_t)>& progress, CountSummary* summary,
                       PartsOutcome* outcome) {
+  const auto t_start = std::chrono::steady_clock::now();
   *outcome = PartsOutcome{};
   const DbSettings& settings = db.settings();
   const int levels = settings.scheme.levels;
@@ -105,8 +106,25 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
   const double min_width = space / double(uint64_t(1) << 32);
   double width = expected_bytes > 0 ? space / std::max(1.0, std::ceil(double(expected_bytes) / target)) : space / 4;
   if (levels < kSplitLevel) width = space;  // all base: one part or none
-  summary->patterns_per_level.assign(size_t(levels), 0);
   long double lo = 0;
+  double pass2_before = 0;  // the interrupted run's time
+  if (resume) {
+    const CountSummary& was = resume->summary;
+    outcome->parts = was.parts;
+    outcome->relists = was.part_relists;
+    outcome->counted = was.kept_keys;
+    outcome->pruned = was.pruned;
+    summary->patterns_per_level = was.patterns_per_level;
+    summary->patterns_per_level.resize(size_t(levels), 0);
+    summary->positions = was.positions;
+    summary->candidates = was.candidates;
+    summary->seconds_listing = was.seconds_listing;
+    pass2_before = was.seconds_pass2;
+    lo = resume->done ? space : (long double)(resume->next);
+    width = resume->width;
+  } else {
+    summary->patterns_per_level.assign(size_t(levels), 0);
+  }
   while (lo < space) {
     const long double hi = std::min<long double>(lo + width, space);
     const PartRange range{uint64_t(lo), hi >= space ? ~uint64_t(0) : uint64_t(hi) - 1};
@@ -151,7 +169,17 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
       continue;
     }
     played->sketch.reset();  // its memory goes to the table
-    const size_t listed_bytes = listed.listed_bytes;
+    // Of the listing's memory, what grows with the range: its levels'
+    // lists (the rest, the base's lists and the collector's own arrays,
+    // is the same for every range; at small budgets it is most of it).
+    size_t range_list_bytes = 0;
+    {
+      const auto& k = listed.kept.by_level();
+      const auto& e = listed.extended.by_level();
+      for (size_t l = size_t(kSplitLevel) - 1; l < size_t(levels); ++l)
+        range_list_bytes += sizeof(uint64_t) * ((l < k.size() ? k[l].size() : 0) + (l < e.size() ? e[l].size() : 0));
+    }
+    const double list_fixed = double(listed.listed_bytes) - double(std::min(range_list_bytes, listed.listed_bytes));
     {
       // Most walks stop at the split level (another part's): the rings
       // above the next one are spelled only for the walks of this part
@@ -163,14 +191,15 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
                          [&](uint64_t n) { if (progress) progress(2, part, n); }, &positions, &candidates,
                          kSplitLevel + 1, /*share_openings=*/true);
       if (!s.ok()) return s;
-      if (part == 1) {
+      const bool first = lo == 0;
+      if (first) {
         summary->positions = positions;
         summary->candidates = candidates;
       }
       // The base is in every part's table; the first part writes it.
       uint64_t pruned = 0;
       std::vector<uint64_t> per_level;
-      s = write_resident_counts(db, gen, table, min_played, &pruned, &per_level, part == 1 ? 1 : kSplitLevel);
+      s = write_resident_counts(db, gen, table, min_played, &pruned, &per_level, first ? 1 : kSplitLevel);
       if (!s.ok()) return s;
       outcome->pruned += pruned;
       outcome->counted += pruned;
@@ -184,9 +213,28 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
     // The base's share does not shrink with the range.  The next listing
     // must fit too (its lists beside the sketch): an overflowing listing
     // costs a replay, and a quarter of the range after it.
-    const double grow = std::min((target - double(base)) / std::max(1.0, above),
-                                 list_target / std::max(1.0, double(listed_bytes)));
+    const double list_grow =
+        list_target > list_fixed ? (list_target - list_fixed) / std::max(1.0, double(range_list_bytes)) : 1.0;
+    const double grow = std::min((target - double(base)) / std::max(1.0, above), list_grow);
     width *= std::clamp(grow, 0.5, 4.0);
+    // The part is in the database (its table files are taken in synced):
+    // recorded, a run after a kill starts from the next one.
+    summary->parts = outcome->parts;
+    summary->part_relists = outcome->relists;
+    summary->kept_keys = outcome->counted;
+    summary->pruned = outcome->pruned;
+    summary->seconds_pass2 =
+        pass2_before + std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+    PartsProgress done;
+    done.gen = gen;
+    done.games = db.game_count();
+    done.moves = db.move_count();
+    done.done = lo >= space;
+    done.next = done.done ? 0 : uint64_t(lo);
+    done.width = width;
+    done.summary = *summary;
+    s = db.save_count_progress(encode_parts_progress(done));
+    if (!s.ok()) return s;
   }
   return Status::OK();
 }

@@ -23,6 +23,7 @@
 
 #include "count/count_steps.h"
 #include "count/part_range.h"
+#include "count/parts_progress.h"
 #include "count/played_sketch_file.h"
 #include "count/recount.h"
 #include "count/sketch.h"
@@ -70,8 +71,16 @@ struct PartsOutcome {
 // games) reports pass 4 (listing) and 2 (counting) of each part.  When
 // outcome->fitted is false nothing useful was written to `gen`: the caller
 // counts another way, in another generation.
+//
+// After each part, the progress (the next range, and *summary with the
+// parts' tallies so far) is recorded in `db` (PatternDb::save_count_progress).
+// With `resume` (such a record of this `gen`, these games and this sketch),
+// the ranges it says are counted are skipped: their counts are in `gen`
+// already, and its summary's tallies are carried on (*summary is then
+// expected to hold its pass 1 fields).  A part that was being written when
+// the run was interrupted is counted again: its keys get the same counts.
 Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const std::string& sketch_path, int threads,
-                      size_t part_bytes, size_t expected_bytes,
+                      size_t part_bytes, size_t expected_bytes, const PartsProgress* resume,
                       const std::function<void(int, int, uint64_t)>& progress, CountSummary* summary,
                       PartsOutcome* outcome);
 

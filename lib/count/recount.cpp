@@ -16,6 +16,7 @@
 #include "count/game_feed.h"
 #include "count/kept_set.h"
 #include "count/key_parts.h"
+#include "count/parts_progress.h"
 #include "count/played_sketch_file.h"
 #include "count/played_sketcher.h"
 #include "count/draining_counts.h"
@@ -85,6 +86,29 @@ Status count_draining(PatternDb& db, int threads, uint32_t gen, const CountMinSk
     s = drain(t);
     if (!s.ok()) return s;
   }
+  return Status::OK();
+}
+
+// The progress of an interrupted count in parts of exactly the stored
+// games, and its sketch: *found is false when there is none, or when what
+// is recorded cannot be used (made for other games, or its record or
+// sketch damaged: counting from scratch is exact anyway, and
+// begin_generation() clears them).
+Status interrupted_parts(PatternDb& db, PartsProgress* p, PlayedSketch* played, bool* found) {
+  *found = false;
+  std::string record;
+  Status s = db.count_progress(&record);
+  if (!s.ok() || record.empty()) return s;
+  if (!decode_parts_progress(record, p).ok()) return Status::OK();
+  if (p->gen != db.generation() + 1 || p->games != db.game_count() || p->moves != db.move_count() ||
+      p->summary.games != p->games || p->summary.mode != CountMode::kParts || !(p->width > 0))
+    return Status::OK();
+  const std::string path = db.path() + "/" + played_sketch_name(p->gen);
+  if (!load_played_sketch(path, db.settings().min_played, played).ok()) {
+    *played = PlayedSketch{};
+    return Status::OK();
+  }
+  *found = true;
   return Status::OK();
 }
 
@@ -215,15 +239,23 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
       if (options.progress) options.progress({pass, done, db.game_count()});
     };
   };
-  // Pass 1 made beside the import of every stored game is taken as it is.
-  const bool sketched = options.sketched && options.sketched->covers(db.game_count());
+  // A count in parts of these games that was interrupted goes on from its
+  // last part, with its pass 1 (the sketch it saved).
+  PartsProgress resume;
   PlayedSketch played;
+  bool resuming = false;
+  if (options.parts) {
+    Status st = interrupted_parts(db, &resume, &played, &resuming);
+    if (!st.ok()) return st;
+  }
+  // Pass 1 made beside the import of every stored game is taken as it is.
+  const bool sketched = !resuming && options.sketched && options.sketched->covers(db.game_count());
   if (sketched) {
     options.sketched->used = true;
     played = std::move(options.sketched->played);
   } else {
     if (options.sketched) *options.sketched = SketchedGames(levels);  // its memory back first
-    played = new_played_sketch(sketch_bytes, settings.min_played);
+    if (!resuming) played = new_played_sketch(sketch_bytes, settings.min_played);
   }
   auto& sketch = played.sketch;
   summary->sketch_bytes = sketch->bytes();
@@ -245,7 +277,10 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
   const size_t max_list_bytes = max_list_bytes_for(options.memory_budget, sketch->bytes());
   SketchPass pass1(levels);
   Status s;
-  if (sketched) {
+  if (resuming) {
+    pass1.complete = false;  // its lists are gone: the parts list their own
+    pass1.items = played.items;
+  } else if (sketched) {
     pass1 = std::move(options.sketched->pass);
   } else {
     s = sketch_played(settings.scheme, [&](const GameVisitor& v) { return db.for_each_game(v); }, db.game_count(),
@@ -256,10 +291,15 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
   KeySet& kept = pass1.kept;
   KeySet& extended = pass1.extended;
   const uint64_t items = pass1.items;
-  summary->seconds_pass1 = sketched ? options.sketched->seconds : since(t0);
-  summary->sketch_fill = sketch->fill_ratio();
-  summary->games = pass1.games;
-  summary->new_games = pass1.games;
+  if (resuming) {
+    *summary = resume.summary;  // pass 1's fields, and the parts' so far
+    summary->resumed_parts = resume.summary.parts;
+  } else {
+    summary->seconds_pass1 = sketched ? options.sketched->seconds : since(t0);
+    summary->sketch_fill = sketch->fill_ratio();
+    summary->games = pass1.games;
+    summary->new_games = pass1.games;
+  }
   // The sketch is saved and freed before the table is built, and the key
   // sets are freed level by level as it is: the table and the sets, then
   // the table and the sorted keys of its writing, share the budget
@@ -271,9 +311,11 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
                      max_resident;
 
   // ---- pass 2: exact counts ----
-  uint32_t gen = 0;
-  s = db.begin_generation(&gen);
-  if (!s.ok()) return s;
+  uint32_t gen = resume.gen;
+  if (!resuming) {
+    s = db.begin_generation(&gen);
+    if (!s.ok()) return s;
+  }
   // The sketch goes with the new generation, for later incremental counts.
   // Saved (seconds of writing at 616k games) beside the work that still
   // fits beside it in memory: the games' order.  Counted in parts, it is
@@ -290,14 +332,16 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
       saved = status_from_exception("saving the sketch of played patterns");
     }
   };
-  try {
-    if (resident) saver.emplace(save);
-  } catch (...) {  // no thread: saved here
+  if (!resuming) {  // else saved by the interrupted run
+    try {
+      if (resident) saver.emplace(save);
+    } catch (...) {  // no thread: saved here
+    }
+    if (!saver) save();
   }
-  if (!saver) save();
   t0 = Clock::now();
   uint64_t pruned = 0;
-  summary->patterns_per_level.assign(size_t(levels), 0);
+  if (!resuming) summary->patterns_per_level.assign(size_t(levels), 0);
   if (resident) {
     summary->mode = CountMode::kResident;
     // Ordered before the table takes its memory: the sort's keys are gone
@@ -338,8 +382,9 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     parts.fitted = false;
     if (options.parts) {
       summary->mode = CountMode::kParts;
+      const uint64_t listed_keys = summary->kept_keys;  // the parts' tallies take its place
       s = count_in_parts(db, gen, &played, sketch_path, threads, options.memory_budget, expected,
-                         [&](int pass, int part, uint64_t done) {
+                         resuming ? &resume : nullptr, [&](int pass, int part, uint64_t done) {
                            if (options.progress) options.progress({pass, done, db.game_count(), part});
                          },
                          summary, &parts);
@@ -352,10 +397,15 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
         positions = summary->positions;
         candidates = summary->candidates;
       } else {
-        // Not even one part fits: draining tables, in the generation
-        // cleared of what the parts wrote.
+        // Not even one part fits, or they would be too many: draining
+        // tables, in the generation cleared of what the parts wrote.
         s = db.begin_generation(&gen);
         if (!s.ok()) return s;
+        // Pass 1's summary stays; nothing of the parts does.
+        summary->patterns_per_level.assign(size_t(levels), 0);
+        summary->parts = summary->part_relists = summary->resumed_parts = 0;
+        summary->seconds_listing = summary->seconds_pass2 = 0;
+        summary->kept_keys = resuming ? 0 : listed_keys;
       }
     }
     if (!parts.fitted) {
@@ -366,7 +416,8 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
       if (!s.ok()) return s;
     }
     sketch.reset();
-    summary->seconds_pass2 = since(t0);
+    // With the parts of an interrupted run, their time too.
+    summary->seconds_pass2 = (resuming && parts.fitted ? resume.summary.seconds_pass2 : 0.0) + since(t0);
     t0 = Clock::now();
     if (!parts.fitted) {
       s = db.prune_generation(gen, &pruned, &summary->patterns_per_level);

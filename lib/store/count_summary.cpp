@@ -30,6 +30,7 @@ enum Tag : uint32_t {
   kParts = 18,
   kSecondsListing = 19,
   kPartRelists = 20,
+  kResumedParts = 21,
 };
 // A per-level list longer than this is damage, not data.
 constexpr uint64_t kMaxLevelsInSummary = 64;
@@ -110,6 +111,7 @@ std::string encode_summary(const CountSummary& s) {
   if (s.parts) put_tagged(&out, kParts, s.parts);
   if (s.parts) put_tagged_real(&out, kSecondsListing, s.seconds_listing);
   if (s.part_relists) put_tagged(&out, kPartRelists, s.part_relists);
+  if (s.resumed_parts) put_tagged(&out, kResumedParts, s.resumed_parts);
   return out;
 }
 
@@ -154,6 +156,7 @@ Status decode_summary(std::string_view in, CountSummary* s) {
       case kCatchupGames: s->catchup_games = v; break;
       case kParts: s->parts = v; break;
       case kPartRelists: s->part_relists = v; break;
+      case kResumedParts: s->resumed_parts = v; break;
       case kMode:
         if (v > uint64_t(CountMode::kParts)) return bad("mode");
         s->mode = CountMode(v);

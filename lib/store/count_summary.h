@@ -50,6 +50,7 @@ struct CountSummary {
   uint64_t parts = 0;  // parts mode: how many
   double seconds_listing = 0;  // parts mode: the listing replays (within seconds_pass2)
   uint64_t part_relists = 0;   // parts mode: ranges listed again smaller (their lists or table did not fit)
+  uint64_t resumed_parts = 0;  // parts mode: parts written by an interrupted run of this count (count/parts_progress.h)
 
   friend bool operator==(const CountSummary&, const CountSummary&) = default;
 };

@@ -35,6 +35,8 @@ namespace {
 // The three families every database has; "pending" and "positions" follow
 // them when present (a reader of an older database may lack either).
 enum Cf { kMeta = 0, kGames = 1, kCounts = 2 };
+// Meta key of save_count_progress()'s record.
+constexpr const char* kCountProgressKey = "count_progress";
 
 // The counts value: (played, seen, wins) as three little-endian u64s.
 constexpr size_t kCountsValueBytes = 24;
@@ -736,6 +738,7 @@ Status PatternDb::set_game_totals(const std::vector<Fingerprint>& remove, uint64
   }
   batch.Put(cf_[kMeta], "games", u64_string(games));
   batch.Put(cf_[kMeta], "moves", u64_string(moves));
+  batch.Delete(cf_[kMeta], kCountProgressKey);  // made for other games
   if (!index_off_) batch.Delete(cf_[kMeta], "position_index");
   rocksdb::WriteOptions wo;
   wo.sync = true;
@@ -1122,8 +1125,28 @@ Status PatternDb::begin_generation(uint32_t* gen) {
   Status st = drop_counts_in(counts_key(0, 0, 0), counts_key(generation_, 0, 0));
   if (st.ok()) st = drop_counts_in(counts_key(generation_ + 1, 0, 0), std::string(kCountsKeyBytes, '\xff'));
   if (!st.ok()) return st.with_context("clearing an interrupted count");
+  // What an interrupted count in parts recorded is gone with its counts.
+  st = from_rocks(db_->Delete(rocksdb::WriteOptions(), cf_[kMeta], kCountProgressKey), "clearing the count progress");
+  if (!st.ok()) return st;
   *gen = generation_ + 1;
   return Status::OK();
+}
+
+Status PatternDb::save_count_progress(std::string_view record) {
+  if (secondary_) return Status::NotSupported("database " + path_ + " is open for reading only");
+  // The parts it records must be durable first: their table files are
+  // (taken in synced), and the count progress is synced itself.
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  return from_rocks(db_->Put(wo, cf_[kMeta], kCountProgressKey, rocksdb::Slice(record.data(), record.size())),
+                    "recording the count's progress");
+}
+
+Status PatternDb::count_progress(std::string* record) {
+  record->clear();
+  auto s = db_->Get(rocksdb::ReadOptions(), cf_[kMeta], kCountProgressKey, record);
+  if (s.IsNotFound()) return Status::OK();
+  return from_rocks(s, "reading the count progress");
 }
 
 Status PatternDb::drop_counts_in(const std::string& begin, const std::string& end) {
@@ -1190,6 +1213,7 @@ Status PatternDb::commit_generation(uint32_t gen, const CountSummary& summary, c
   batch.Put(cf_[kMeta], "generation", std::to_string(gen));
   batch.Put(cf_[kMeta], "summary", encode_summary(summary));
   batch.Put(cf_[kMeta], "sketch", sketch_file);
+  batch.Delete(cf_[kMeta], kCountProgressKey);
   // Fingerprints are 16 bytes: this range holds them all.
   batch.DeleteRange(pending_cf(), std::string(), std::string(17, '\xff'));
   rocksdb::WriteOptions wo;

@@ -17,7 +17,8 @@
 //   pending  fingerprint -> "" for every stored game the current generation
 //            does not count yet (written with the game, cleared by the
 //            commit of the generation that counts it)
-//   meta also holds "sketch": the file (in the database folder) of the
+//   meta also holds "count_progress" while a count in parts runs (see
+//   save_count_progress()), and "sketch": the file (in the database folder) of the
 //   count-min sketch of played patterns over the counted games, written
 //   with the generation that counts them (see count/played_sketch_file.h).
 //
@@ -250,6 +251,12 @@ class PatternDb {
   Status commit_generation(uint32_t gen, const CountSummary& summary, const std::string& sketch_file = "");
   // The sketch file recorded with the current generation ("" if none).
   const std::string& sketch_file() const { return sketch_file_; }
+  // How far a count in parts of the next generation got: a record the
+  // counter encodes (count/parts_progress.h), written synced, so that the
+  // count run again after a kill goes on from there.  begin_generation(),
+  // commit_generation() and set_game_totals() delete it.  "" when none.
+  Status save_count_progress(std::string_view record);
+  Status count_progress(std::string* record);
   // Replaces the summary of the current generation.
   Status set_summary(const CountSummary& summary);
 

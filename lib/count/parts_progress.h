@@ -1,0 +1,43 @@
+// How far a count in parts got, recorded in the database after each part
+// (PatternDb::save_count_progress), so that the same count, run again after
+// a kill or a crash, goes on from the next part instead of starting over:
+// a part of a big corpus is two replays of every game (an hour each at
+// millions of games), and the parts already written stay in the generation
+// being built.
+//
+// The record is typed and encoded here only, in the manner of LevelDB's
+// VersionEdit: a format byte, then the fields in a fixed order, the count's
+// summary so far as encode_summary()'s bytes.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+#include "store/count_summary.h"
+
+namespace sgfpat {
+
+inline constexpr uint8_t kPartsProgressFormat = 1;
+
+struct PartsProgress {
+  uint32_t gen = 0;     // the generation being written
+  uint64_t games = 0;   // stored games it counts ...
+  uint64_t moves = 0;   // ... and their moves: the stored set it was made for
+  uint64_t next = 0;    // the first key of the next range
+  bool done = false;    // every range counted: only the commit is left
+  double width = 0;     // the next range's width (a fraction of 2^64 keys)
+  // The summary so far: pass 1's fields, and the parts' (parts,
+  // part_relists, kept_keys = counted, pruned, patterns_per_level,
+  // positions, candidates, seconds_listing, seconds_pass2).
+  CountSummary summary;
+
+  friend bool operator==(const PartsProgress&, const PartsProgress&) = default;
+};
+
+std::string encode_parts_progress(const PartsProgress& p);
+// Corruption for bytes that are not a whole record, NotSupported for
+// another format; *p is then unspecified.
+Status decode_parts_progress(std::string_view bytes, PartsProgress* p);
+
+}  // namespace sgfpat
