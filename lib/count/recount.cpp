@@ -164,9 +164,7 @@ size_t resident_count_peak_bytes(const std::vector<std::vector<uint64_t>>& keys,
   std::sort(sizes.begin(), sizes.end(), std::greater<>());
   size_t sorting = 0;
   for (size_t i = 0; i < sizes.size() && i < size_t(std::max(1, writers)); ++i) sorting += sizes[i];
-  // write_resident_counts()'s Entry: a key and a slot handle, padded.
-  constexpr size_t kEntryBytes = 16;
-  return std::max(ResidentTable::build_peak_bytes(keys, extended), table + kEntryBytes * sorting);
+  return std::max(ResidentTable::build_peak_bytes(keys, extended), table + ResidentTable::kSortedEntryBytes * sorting);
 }
 
 Status write_resident_counts(PatternDb& db, uint32_t gen, const ResidentTable& table, unsigned min_played,
@@ -174,9 +172,7 @@ Status write_resident_counts(PatternDb& db, uint32_t gen, const ResidentTable& t
   // Only the patterns truly played min_played times are reported; the
   // others were sketch over-estimates.  One table file per level, sorted by
   // key (the database's order), the levels written side by side, the
-  // largest first.  A level's keys are sorted with their slots, not their
-  // counts: half the memory, and the counts are read once in order to
-  // prune and once, prefetched, to write.
+  // largest first.
   const int levels = table.levels();
   std::vector<uint64_t> pruned_at(size_t(levels), 0);
   per_level->assign(size_t(levels), 0);
@@ -186,32 +182,13 @@ Status write_resident_counts(PatternDb& db, uint32_t gen, const ResidentTable& t
   std::vector<PatternDb::CountFill> fills;
   for (const int level : order) {
     fills.push_back([&, level](const PatternDb::CountSink& sink) -> Status {
-      struct Entry {
-        uint64_t key;
-        int32_t slot;
-      };
-      // Counted first, so that only the reported patterns take memory.
-      size_t all = 0, reported = 0;
-      table.for_each_slot_at(level, [&](uint64_t, int32_t slot) {
-        ++all;
-        reported += table.counts_at(level, slot).played >= min_played;
-      });
-      static_assert(sizeof(Entry) == 16, "resident_count_peak_bytes() counts 16 bytes an entry");
-      std::vector<Entry> sorted;
-      sorted.reserve(reported);
-      table.for_each_slot_at(level, [&](uint64_t key, int32_t slot) {
-        if (table.counts_at(level, slot).played >= min_played) sorted.push_back({key, slot});
-      });
+      size_t reported = 0, all = 0;
+      Status st = table.for_each_sorted_at(
+          level, [&](const PatternCounts& c) { return c.played >= min_played; },
+          [&](uint64_t key, const PatternCounts& c) { return sink(level, key, c); }, &reported, &all);
       pruned_at[size_t(level - 1)] = all - reported;
-      (*per_level)[size_t(level - 1)] = sorted.size();
-      std::sort(sorted.begin(), sorted.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
-      constexpr size_t kAhead = 16;
-      for (size_t i = 0; i < sorted.size(); ++i) {
-        if (i + kAhead < sorted.size()) table.prefetch_slot(level, sorted[i + kAhead].slot);
-        Status st = sink(level, sorted[i].key, table.counts_at(level, sorted[i].slot));
-        if (!st.ok()) return st;
-      }
-      return Status::OK();
+      (*per_level)[size_t(level - 1)] = reported;
+      return st;
     });
   }
   Status st = db.write_sorted_counts(gen, fills);

@@ -13,14 +13,21 @@ size_t ResidentTable::bytes_for(size_t keys) { return buckets_for(keys) * sizeof
 
 size_t ResidentTable::build_peak_bytes(const std::vector<std::vector<uint64_t>>& keys,
                                        const std::vector<std::vector<uint64_t>>& extended) {
+  std::vector<size_t> k, e;
+  for (const auto& level : keys) k.push_back(level.size());
+  for (const auto& level : extended) e.push_back(level.size());
+  return build_peak_bytes(k, e);
+}
+
+size_t ResidentTable::build_peak_bytes(const std::vector<size_t>& keys, const std::vector<size_t>& extended) {
   const size_t L = keys.size();
   // lists[l]: the lists of levels l.. still held while level l is built.
   std::vector<size_t> lists(L + 1, 0);
   for (size_t l = L; l-- > 0;)
-    lists[l] = lists[l + 1] + sizeof(uint64_t) * (keys[l].size() + (l < extended.size() ? extended[l].size() : 0));
+    lists[l] = lists[l + 1] + sizeof(uint64_t) * (keys[l] + (l < extended.size() ? extended[l] : 0));
   size_t table = 0, peak = lists[0];
   for (size_t l = 0; l < L; ++l) {
-    table += bytes_for(keys[l].size());
+    table += bytes_for(keys[l]);
     peak = std::max(peak, table + lists[l]);
   }
   return peak;

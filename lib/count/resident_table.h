@@ -15,6 +15,7 @@
 // would miss.  That bit travels in the slot handle a look-up returns, so
 // asking costs no memory access.
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <vector>
@@ -46,6 +47,8 @@ class ResidentTable {
   // not yet freed.
   static size_t build_peak_bytes(const std::vector<std::vector<uint64_t>>& keys,
                                  const std::vector<std::vector<uint64_t>>& extended);
+  // The same from the lists' sizes (keys[l], extended[l]: level l + 1's).
+  static size_t build_peak_bytes(const std::vector<size_t>& keys, const std::vector<size_t>& extended);
 
   // Slot handle of (level, key), or -1 when the key is not in the set.
   int32_t find(int level, uint64_t key) const;
@@ -117,6 +120,41 @@ class ResidentTable {
   template <class F>
   void for_each_at(int level, F&& f) const {
     for_each_slot_at(level, [&](uint64_t key, int32_t slot) { f(key, counts_at(level, slot)); });
+  }
+  // Calls f(key, counts) in key order for the patterns of `level` whose
+  // counts pass keep(counts), and returns f's first error.  Beside the
+  // table it takes kSortedEntryBytes a pattern passed (its key and slot,
+  // sorted; the counts are read where they are, once to choose and once,
+  // prefetched, to visit).  *passed and *all say how many passed of how
+  // many.
+  static constexpr size_t kSortedEntryBytes = 16;
+  template <class Keep, class F>
+  Status for_each_sorted_at(int level, Keep&& keep, F&& f, size_t* passed = nullptr, size_t* all = nullptr) const {
+    struct Entry {
+      uint64_t key;
+      int32_t slot;
+    };
+    static_assert(sizeof(Entry) == kSortedEntryBytes);
+    size_t n = 0, slots = 0;  // counted first, so that only the chosen take memory
+    for_each_slot_at(level, [&](uint64_t, int32_t slot) {
+      ++slots;
+      n += bool(keep(counts_at(level, slot)));
+    });
+    if (all) *all = slots;
+    std::vector<Entry> sorted;
+    sorted.reserve(n);
+    for_each_slot_at(level, [&](uint64_t key, int32_t slot) {
+      if (keep(counts_at(level, slot))) sorted.push_back({key, slot});
+    });
+    if (passed) *passed = sorted.size();
+    std::sort(sorted.begin(), sorted.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
+    constexpr size_t kAhead = 16;
+    for (size_t i = 0; i < sorted.size(); ++i) {
+      if (i + kAhead < sorted.size()) prefetch_slot(level, sorted[i + kAhead].slot);
+      Status st = f(sorted[i].key, counts_at(level, sorted[i].slot));
+      if (!st.ok()) return st;
+    }
+    return Status::OK();
   }
 
  private:

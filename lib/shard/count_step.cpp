@@ -22,16 +22,21 @@ namespace fs = std::filesystem;
 using namespace shard_internal;
 
 namespace {
-// The union's patterns: the base (below the split level: in every part)
-// and each bucket's (the split level and above), as kept and extended.
+// The union's patterns per level: the base's (below the split level: in
+// every part) and each bucket's (the split level and above), as kept and
+// extended.  Index (level - 1) * kPartBuckets + bucket (bucket 0 for the
+// base).
 struct UnionSizes {
   uint64_t records = 0;
-  uint64_t base_keys = 0, base_extended = 0;
-  uint64_t keys[kPartBuckets] = {}, extended[kPartBuckets] = {};
+  uint64_t base_keys = 0;  // of all base levels
+  std::vector<uint64_t> keys, extended;
+  static size_t at(int level, int bucket) { return size_t(level - 1) * kPartBuckets + size_t(bucket); }
 };
 
 Status measure_union(const std::string& path, int levels, UnionSizes* sizes) {
   *sizes = UnionSizes{};
+  sizes->keys.assign(size_t(levels) * kPartBuckets, 0);
+  sizes->extended.assign(size_t(levels) * kPartBuckets, 0);
   RecordReader in;
   Status st = in.open(path, RecordKind::kKept, levels);
   if (!st.ok()) return st.with_context("the union of the kept lists (did merge-kept finish?)");
@@ -39,11 +44,31 @@ Status measure_union(const std::string& path, int levels, UnionSizes* sizes) {
   while (in.next(&r)) {
     const bool base = r.level < kSplitLevel;
     const bool kept = r.flags & kRecordKept, ext = r.flags & kRecordExtended;
-    (base ? sizes->base_keys : sizes->keys[r.bucket]) += kept;
-    (base ? sizes->base_extended : sizes->extended[r.bucket]) += ext;
+    const size_t i = UnionSizes::at(r.level, base ? 0 : r.bucket);
+    sizes->keys[i] += kept;
+    sizes->extended[i] += ext;
+    sizes->base_keys += base && kept;
     ++sizes->records;
   }
   return in.status();
+}
+
+// The most memory counting the base and buckets first..last holds: the
+// table's build (the lists are freed level by level as it goes) or its
+// writing (the whole table beside the sorted keys of one level).
+size_t part_peak_bytes(const UnionSizes& sizes, int levels, int first, int last) {
+  std::vector<size_t> keys(size_t(levels), 0), extended(size_t(levels), 0);
+  size_t table = 0, largest = 0;
+  for (int level = 1; level <= levels; ++level) {
+    const int from = level < kSplitLevel ? 0 : first, to = level < kSplitLevel ? 0 : last;
+    for (int b = from; b <= to; ++b) {
+      keys[size_t(level - 1)] += sizes.keys[UnionSizes::at(level, b)];
+      extended[size_t(level - 1)] += sizes.extended[UnionSizes::at(level, b)];
+    }
+    table += ResidentTable::bytes_for(keys[size_t(level - 1)]);
+    largest = std::max(largest, keys[size_t(level - 1)]);
+  }
+  return std::max(ResidentTable::build_peak_bytes(keys, extended), table + ResidentTable::kSortedEntryBytes * largest);
 }
 
 // The union's base and buckets first..last as per-level key lists.
@@ -99,15 +124,10 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
   const size_t have = count_bytes - std::min(count_bytes, order.size() * sizeof(Fingerprint));
   std::vector<std::pair<int, int>> parts;
   for (int first = task_first; first <= task_last;) {
-    uint64_t k = sizes.base_keys, e = sizes.base_extended;
     int last = first - 1;
-    while (last + 1 <= task_last) {
-      const uint64_t k2 = k + sizes.keys[last + 1], e2 = e + sizes.extended[last + 1];
-      if (part_bytes_for(k2, e2) > have) break;
-      k = k2, e = e2, ++last;
-    }
+    while (last + 1 <= task_last && part_peak_bytes(sizes, levels, first, last + 1) <= have) ++last;
     if (last < first) {
-      const uint64_t need = (size_t(1) << 20) - 1 + part_bytes_for(sizes.base_keys + sizes.keys[first], sizes.base_extended + sizes.extended[first]);
+      const uint64_t need = (size_t(1) << 20) - 1 + part_peak_bytes(sizes, levels, first, first);
       return Status::NotSupported("the kept set (" + std::to_string(sizes.records) + " patterns) cannot be counted in " +
                                   std::to_string(have >> 20) + " MiB, the memory --memory-mb leaves for counting: " +
                                   "its smallest part (the " + std::to_string(sizes.base_keys) +
@@ -135,9 +155,7 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
     std::vector<std::vector<uint64_t>> keys, extended;
     st = read_union(paths.kept(), levels, parts[p].first, parts[p].second, &keys, &extended);
     if (!st.ok()) return st;
-    ResidentTable table(keys, extended);
-    keys.clear();
-    extended.clear();
+    ResidentTable table(std::move(keys), std::move(extended));  // the lists freed as it is built
     const bool restricted = parts[p] != std::make_pair(0, kPartBuckets - 1);
     if (restricted) table.restrict_to(PartRange::buckets(parts[p].first, parts[p].second));
     positions = 0;
@@ -153,21 +171,19 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
     RecordWriter out;
     st = out.open(part_path(p), RecordKind::kCounts, levels);
     if (!st.ok()) return st;
-    std::vector<std::pair<uint64_t, PatternCounts>> sorted;
     // The base is counted whole in every part: the first part writes it.
     for (int level = p == 0 && writes_base ? 1 : kSplitLevel; level <= levels; ++level) {
-      sorted.clear();
-      table.for_each_at(level, [&](uint64_t key, const PatternCounts& c) {
-        if (c.seen || c.played) sorted.emplace_back(key, c);  // zeros add nothing to the sums
-      });
-      std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (const auto& [key, c] : sorted) {
-        ShardRecord rec;
-        rec.level = level;
-        rec.key = key;
-        rec.counts = c;
-        out.add(rec);
-      }
+      st = table.for_each_sorted_at(
+          level, [](const PatternCounts& c) { return c.seen || c.played; },  // zeros add nothing to the sums
+          [&](uint64_t key, const PatternCounts& c) {
+            ShardRecord rec;
+            rec.level = level;
+            rec.key = key;
+            rec.counts = c;
+            out.add(rec);
+            return Status::OK();
+          });
+      if (!st.ok()) return st;
     }
     RecordMeta meta;
     if (p == 0 && writes_base) {
