@@ -125,6 +125,7 @@ TEST_CASE("count in parts: stopped after its first part, it goes on from the rec
   CHECK(p.gen == gen);
   CHECK(p.games == db->game_count());
   CHECK(p.moves == db->move_count());
+  CHECK(p.split_level == uint32_t(kSplitLevel));
   CHECK(!p.done);
   CHECK(p.next > 0);
   CHECK(p.width > 0);
@@ -160,6 +161,12 @@ TEST_CASE("count in parts: stopped after its first part, it goes on from the rec
   CHECK(record.empty());
   std::string why;
   CHECK_MESSAGE(diff_counts(reference, counts_of(*db), &why) == 0, why);
+
+  // A count that starts afresh drops a record left behind.
+  REQUIRE(db->save_count_progress(encode_parts_progress(p)).ok());
+  REQUIRE(db->begin_generation(&gen).ok());
+  REQUIRE(db->count_progress(&record).ok());
+  CHECK(record.empty());
 }
 
 TEST_CASE("the progress record of a count in parts: round trip, damage is an error") {
@@ -167,6 +174,7 @@ TEST_CASE("the progress record of a count in parts: round trip, damage is an err
   p.gen = 7;
   p.games = 616148;
   p.moves = 123456789;
+  p.split_level = 3;
   p.next = 0x9e3779b97f4a7c15ULL;
   p.done = false;
   p.width = 0.1;  // not exact in binary: must survive bit for bit
@@ -186,8 +194,8 @@ TEST_CASE("the progress record of a count in parts: round trip, damage is an err
   for (size_t n = 0; n < bytes.size(); ++n) CHECK(!decode_parts_progress(bytes.substr(0, n), &back).ok());
   CHECK(!decode_parts_progress(bytes + "x", &back).ok());
   std::string flag = bytes;
-  // format, gen (1), games (3), moves (4), next (8): the flag.
-  flag[1 + 1 + 3 + 4 + 8] = 2;
+  // format, gen (1), games (3), moves (4), split level (1), next (8): the flag.
+  flag[1 + 1 + 3 + 4 + 1 + 8] = 2;
   CHECK(decode_parts_progress(flag, &back).is_corruption());
   std::string other = bytes;
   other[0] = char(kPartsProgressFormat + 1);

@@ -28,6 +28,9 @@ struct SketchPass {
   // (list_part(): the lists' memory at the end, dropped or not).
   uint64_t listed_games = 0;
   size_t listed_bytes = 0;
+  // list_part(): of listed_bytes, the lists of levels >= kSplitLevel (what
+  // grows with the range; the rest is the base's and the collector's own).
+  size_t listed_range_bytes = 0;
 };
 
 // Adds every level of every played pattern of the games of `source` to

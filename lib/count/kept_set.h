@@ -60,10 +60,11 @@ class KeySet {
     for (const auto& v : by_level()) n += v.size();
     return n;
   }
-  // Memory held by the lists.
-  size_t bytes() const {
+  // Memory held by the lists (of levels >= from_level).
+  size_t bytes(int from_level = 1) const {
     size_t n = 0;
-    for (const auto& v : keys_) n += v.capacity() * sizeof(uint64_t);
+    for (size_t l = size_t(std::max(1, from_level)) - 1; l < keys_.size(); ++l)
+      n += keys_[l].capacity() * sizeof(uint64_t);
     return n;
   }
   // The distinct keys of every level (no room left to add more).

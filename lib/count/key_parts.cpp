@@ -65,6 +65,7 @@ Status list_part(const KeyScheme& scheme, const GameSource& source, uint64_t tot
   out->complete = !overflow;
   out->games = games;
   out->listed_bytes = collector.bytes();
+  out->listed_range_bytes = collector.kept.bytes(kSplitLevel) + collector.extended.bytes(kSplitLevel);
   *base_bytes = 0;
   if (out->complete) {
     out->kept = std::move(collector.kept);
@@ -107,24 +108,20 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
   double width = expected_bytes > 0 ? space / std::max(1.0, std::ceil(double(expected_bytes) / target)) : space / 4;
   if (levels < kSplitLevel) width = space;  // all base: one part or none
   long double lo = 0;
-  double pass2_before = 0;  // the interrupted run's time
-  if (resume) {
-    const CountSummary& was = resume->summary;
-    outcome->parts = was.parts;
-    outcome->relists = was.part_relists;
-    outcome->counted = was.kept_keys;
-    outcome->pruned = was.pruned;
-    summary->patterns_per_level = was.patterns_per_level;
+  if (resume) {  // the tallies so far are in *summary (its precondition)
+    outcome->parts = summary->parts;
+    outcome->relists = summary->part_relists;
+    outcome->counted = summary->kept_keys;
+    outcome->pruned = summary->pruned;
     summary->patterns_per_level.resize(size_t(levels), 0);
-    summary->positions = was.positions;
-    summary->candidates = was.candidates;
-    summary->seconds_listing = was.seconds_listing;
-    pass2_before = was.seconds_pass2;
     lo = resume->done ? space : (long double)(resume->next);
     width = resume->width;
   } else {
     summary->patterns_per_level.assign(size_t(levels), 0);
+    summary->parts = summary->part_relists = summary->kept_keys = summary->pruned = 0;
+    summary->seconds_listing = 0;
   }
+  const double pass2_before = resume ? summary->seconds_pass2 : 0.0;  // the interrupted runs' time
   while (lo < space) {
     const long double hi = std::min<long double>(lo + width, space);
     const PartRange range{uint64_t(lo), hi >= space ? ~uint64_t(0) : uint64_t(hi) - 1};
@@ -172,13 +169,7 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
     // Of the listing's memory, what grows with the range: its levels'
     // lists (the rest, the base's lists and the collector's own arrays,
     // is the same for every range; at small budgets it is most of it).
-    size_t range_list_bytes = 0;
-    {
-      const auto& k = listed.kept.by_level();
-      const auto& e = listed.extended.by_level();
-      for (size_t l = size_t(kSplitLevel) - 1; l < size_t(levels); ++l)
-        range_list_bytes += sizeof(uint64_t) * ((l < k.size() ? k[l].size() : 0) + (l < e.size() ? e[l].size() : 0));
-    }
+    const size_t range_list_bytes = listed.listed_range_bytes;
     const double list_fixed = double(listed.listed_bytes) - double(std::min(range_list_bytes, listed.listed_bytes));
     {
       // Most walks stop at the split level (another part's): the rings
@@ -223,16 +214,17 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
     summary->part_relists = outcome->relists;
     summary->kept_keys = outcome->counted;
     summary->pruned = outcome->pruned;
-    summary->seconds_pass2 =
-        pass2_before + std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
     PartsProgress done;
     done.gen = gen;
     done.games = db.game_count();
     done.moves = db.move_count();
+    done.split_level = kSplitLevel;
     done.done = lo >= space;
     done.next = done.done ? 0 : uint64_t(lo);
     done.width = width;
     done.summary = *summary;
+    done.summary.seconds_pass2 =
+        pass2_before + std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
     s = db.save_count_progress(encode_parts_progress(done));
     if (!s.ok()) return s;
   }

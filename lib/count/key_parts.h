@@ -38,7 +38,7 @@ inline constexpr int kMaxParts = 64;
 // Memory to count `kept` patterns resident, `extended` of them marked so,
 // with the whole lists they are built from beside the table: a coarser
 // measure than resident_count_peak_bytes() (no per-level sizes needed),
-// which the shard count step and first guesses use.
+// for first guesses.
 size_t part_bytes_for(size_t kept, size_t extended);
 
 // Lists the patterns of `range` (and the base) as sketch_played() lists
@@ -69,16 +69,18 @@ struct PartsOutcome {
 // return it is loaded when outcome->fitted is false, maybe not otherwise.  `expected_bytes` (0: unknown) guesses what counting
 // every part at once would need, to size the first range.  progress(pass, part,
 // games) reports pass 4 (listing) and 2 (counting) of each part.  When
-// outcome->fitted is false nothing useful was written to `gen`: the caller
-// counts another way, in another generation.
+// outcome->fitted is false, `gen` may hold parts and `db` their progress:
+// the caller counts another way after begin_generation(), which clears both.
 //
-// After each part, the progress (the next range, and *summary with the
-// parts' tallies so far) is recorded in `db` (PatternDb::save_count_progress).
-// With `resume` (such a record of this `gen`, these games and this sketch),
+// The parts' tallies (parts, part_relists, kept_keys = counted, pruned,
+// patterns_per_level, positions, candidates, seconds_listing) are kept in
+// *summary, and after each part the progress (the next range, and
+// *summary with the time of pass 2 so far) is recorded in `db`
+// (PatternDb::save_count_progress).  With `resume` (such a record of this
+// `gen`, these games and this sketch; *summary must then be its summary),
 // the ranges it says are counted are skipped: their counts are in `gen`
-// already, and its summary's tallies are carried on (*summary is then
-// expected to hold its pass 1 fields).  A part that was being written when
-// the run was interrupted is counted again: its keys get the same counts.
+// already.  A part that was being written when the run was interrupted is
+// counted again: its keys get the same counts.
 Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const std::string& sketch_path, int threads,
                       size_t part_bytes, size_t expected_bytes, const PartsProgress* resume,
                       const std::function<void(int, int, uint64_t)>& progress, CountSummary* summary,

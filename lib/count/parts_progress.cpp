@@ -11,6 +11,7 @@ std::string encode_parts_progress(const PartsProgress& p) {
   put_varint32(&out, p.gen);
   put_varint64(&out, p.games);
   put_varint64(&out, p.moves);
+  put_varint32(&out, p.split_level);
   put_fixed64(&out, p.next);
   out.push_back(p.done ? 1 : 0);
   put_fixed64(&out, std::bit_cast<uint64_t>(p.width));
@@ -28,6 +29,7 @@ Status decode_parts_progress(std::string_view in, PartsProgress* p) {
   uint64_t width = 0;
   std::string_view summary;
   if (!get_varint32(&in, &p->gen) || !get_varint64(&in, &p->games) || !get_varint64(&in, &p->moves) ||
+      !get_varint32(&in, &p->split_level) ||
       !get_fixed64(&in, &p->next))
     return bad("position");
   if (in.empty() || uint8_t(in.front()) > 1) return bad("flag");

@@ -5,9 +5,11 @@
 // millions of games), and the parts already written stay in the generation
 // being built.
 //
-// The record is typed and encoded here only, in the manner of LevelDB's
-// VersionEdit: a format byte, then the fields in a fixed order, the count's
-// summary so far as encode_summary()'s bytes.
+// The record is typed and encoded here only: a format byte, then the
+// fields in a fixed order, the count's summary so far as
+// encode_summary()'s bytes.  It lives only as long as one count, so it has
+// no tagged fields to grow by: a record of another format (or any that
+// does not decode) is not resumed, which costs time, never exactness.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -24,6 +26,7 @@ struct PartsProgress {
   uint32_t gen = 0;     // the generation being written
   uint64_t games = 0;   // stored games it counts ...
   uint64_t moves = 0;   // ... and their moves: the stored set it was made for
+  uint32_t split_level = 0;  // kSplitLevel of the run: what its ranges cut
   uint64_t next = 0;    // the first key of the next range
   bool done = false;    // every range counted: only the commit is left
   double width = 0;     // the next range's width (a fraction of 2^64 keys)

@@ -91,9 +91,9 @@ Status count_draining(PatternDb& db, int threads, uint32_t gen, const CountMinSk
 
 // The progress of an interrupted count in parts of exactly the stored
 // games, and its sketch: *found is false when there is none, or when what
-// is recorded cannot be used (made for other games, or its record or
-// sketch damaged: counting from scratch is exact anyway, and
-// begin_generation() clears them).
+// is recorded cannot be used (made for other games or another split, or
+// its record or sketch damaged: counting from scratch is exact anyway;
+// begin_generation() deletes the record, the commit the sketch file).
 Status interrupted_parts(PatternDb& db, PartsProgress* p, PlayedSketch* played, bool* found) {
   *found = false;
   std::string record;
@@ -101,6 +101,7 @@ Status interrupted_parts(PatternDb& db, PartsProgress* p, PlayedSketch* played, 
   if (!s.ok() || record.empty()) return s;
   if (!decode_parts_progress(record, p).ok()) return Status::OK();
   if (p->gen != db.generation() + 1 || p->games != db.game_count() || p->moves != db.move_count() ||
+      p->split_level != uint32_t(kSplitLevel) ||
       p->summary.games != p->games || p->summary.mode != CountMode::kParts || !(p->width > 0))
     return Status::OK();
   const std::string path = db.path() + "/" + played_sketch_name(p->gen);
@@ -342,7 +343,7 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
   } else {
     if (!saved.ok()) return saved;
     // What did not fit: the lists of pass 1 (0), or this many patterns.
-    summary->kept_keys = collect ? kept.distinct() : 0;
+    if (!resuming) summary->kept_keys = collect ? kept.distinct() : 0;  // else the parts' tally so far
     // The sketch stays for the listings of the parts (freed while each is
     // counted, read again from its file) or for the draining tables'
     // questions.
@@ -359,18 +360,15 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     parts.fitted = false;
     if (options.parts) {
       summary->mode = CountMode::kParts;
-      const uint64_t listed_keys = summary->kept_keys;  // the parts' tallies take its place
+      const uint64_t listed_keys = resuming ? 0 : summary->kept_keys;  // the parts' tallies take its place
       s = count_in_parts(db, gen, &played, sketch_path, threads, options.memory_budget, expected,
                          resuming ? &resume : nullptr, [&](int pass, int part, uint64_t done) {
                            if (options.progress) options.progress({pass, done, db.game_count(), part});
                          },
                          summary, &parts);
       if (!s.ok()) return s;
-      if (parts.fitted) {
-        summary->parts = parts.parts;
-        summary->part_relists = parts.relists;
-        summary->kept_keys = parts.counted;
-        pruned = parts.pruned;
+      if (parts.fitted) {  // the summary has the parts' tallies
+        pruned = summary->pruned;
         positions = summary->positions;
         candidates = summary->candidates;
       } else {
@@ -382,7 +380,7 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
         summary->patterns_per_level.assign(size_t(levels), 0);
         summary->parts = summary->part_relists = summary->resumed_parts = 0;
         summary->seconds_listing = summary->seconds_pass2 = 0;
-        summary->kept_keys = resuming ? 0 : listed_keys;
+        summary->kept_keys = listed_keys;
       }
     }
     if (!parts.fitted) {

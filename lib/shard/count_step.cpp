@@ -53,29 +53,48 @@ Status measure_union(const std::string& path, int levels, UnionSizes* sizes) {
   return in.status();
 }
 
+// Per level, the union's kept and extended keys of the base and buckets
+// first..last.
+void range_sizes(const UnionSizes& sizes, int levels, int first, int last, std::vector<size_t>* keys,
+                 std::vector<size_t>* extended) {
+  keys->assign(size_t(levels), 0);
+  extended->assign(size_t(levels), 0);
+  for (int level = 1; level <= levels; ++level) {
+    const int from = level < kSplitLevel ? 0 : first, to = level < kSplitLevel ? 0 : last;
+    for (int b = from; b <= to; ++b) {
+      (*keys)[size_t(level - 1)] += sizes.keys[UnionSizes::at(level, b)];
+      (*extended)[size_t(level - 1)] += sizes.extended[UnionSizes::at(level, b)];
+    }
+  }
+}
+
 // The most memory counting the base and buckets first..last holds: the
 // table's build (the lists are freed level by level as it goes) or its
 // writing (the whole table beside the sorted keys of one level).
 size_t part_peak_bytes(const UnionSizes& sizes, int levels, int first, int last) {
-  std::vector<size_t> keys(size_t(levels), 0), extended(size_t(levels), 0);
+  std::vector<size_t> keys, extended;
+  range_sizes(sizes, levels, first, last, &keys, &extended);
   size_t table = 0, largest = 0;
-  for (int level = 1; level <= levels; ++level) {
-    const int from = level < kSplitLevel ? 0 : first, to = level < kSplitLevel ? 0 : last;
-    for (int b = from; b <= to; ++b) {
-      keys[size_t(level - 1)] += sizes.keys[UnionSizes::at(level, b)];
-      extended[size_t(level - 1)] += sizes.extended[UnionSizes::at(level, b)];
-    }
-    table += ResidentTable::bytes_for(keys[size_t(level - 1)]);
-    largest = std::max(largest, keys[size_t(level - 1)]);
+  for (const size_t k : keys) {
+    table += ResidentTable::bytes_for(k);
+    largest = std::max(largest, k);
   }
   return std::max(ResidentTable::build_peak_bytes(keys, extended), table + ResidentTable::kSortedEntryBytes * largest);
 }
 
 // The union's base and buckets first..last as per-level key lists.
-Status read_union(const std::string& path, int levels, int first, int last,
+Status read_union(const std::string& path, const UnionSizes& sizes, int levels, int first, int last,
                   std::vector<std::vector<uint64_t>>* keys, std::vector<std::vector<uint64_t>>* extended) {
   keys->assign(size_t(levels), {});
   extended->assign(size_t(levels), {});
+  // Reserved whole: part_peak_bytes() counts 8 bytes a key, not a doubling
+  // vector's spare room.
+  std::vector<size_t> k, e;
+  range_sizes(sizes, levels, first, last, &k, &e);
+  for (size_t l = 0; l < size_t(levels); ++l) {
+    (*keys)[l].reserve(k[l]);
+    (*extended)[l].reserve(e[l]);
+  }
   RecordReader in;
   Status st = in.open(path, RecordKind::kKept, levels);
   if (!st.ok()) return st;
@@ -153,7 +172,7 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
   RecordMeta written;
   for (size_t p = 0; p < parts.size(); ++p) {
     std::vector<std::vector<uint64_t>> keys, extended;
-    st = read_union(paths.kept(), levels, parts[p].first, parts[p].second, &keys, &extended);
+    st = read_union(paths.kept(), sizes, levels, parts[p].first, parts[p].second, &keys, &extended);
     if (!st.ok()) return st;
     ResidentTable table(std::move(keys), std::move(extended));  // the lists freed as it is built
     const bool restricted = parts[p] != std::make_pair(0, kPartBuckets - 1);

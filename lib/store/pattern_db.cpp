@@ -717,11 +717,18 @@ Status PatternDb::RepairFiles(const std::string& path) {
   } else if (m.IsNotFound()) {
     m = rocksdb::Status::OK();
   }
+  if (m.ok()) {
+    // Table files of a count in parts may have been set aside: its record
+    // of progress would resume over them.
+    rocksdb::WriteOptions wo;
+    wo.sync = true;
+    m = raw->Delete(wo, handles[0], kCountProgressKey);
+  }
   for (auto* h : handles) raw->DestroyColumnFamilyHandle(h);
   if (!m.ok()) {
     raw->Close();
     delete raw;
-    return from_rocks(m, "marking the position index of " + path + " for a rebuild");
+    return from_rocks(m, "marking the position index of " + path + " for a rebuild and clearing its count progress");
   }
   s = raw->Close();
   delete raw;
@@ -1122,12 +1129,15 @@ Status PatternDb::begin_generation(uint32_t* gen) {
   // would put the table files write_sorted_counts() takes in above it, in
   // level 0, and the compaction of commit_generation() would then rewrite
   // every count (11 s of one core at 616k games).
-  Status st = drop_counts_in(counts_key(0, 0, 0), counts_key(generation_, 0, 0));
+  // What an interrupted count in parts recorded goes first, durably: a
+  // record that outlived the counts it describes would be resumed over them.
+  rocksdb::WriteOptions synced;
+  synced.sync = true;
+  Status st = from_rocks(db_->Delete(synced, cf_[kMeta], kCountProgressKey), "clearing the count progress");
+  if (!st.ok()) return st;
+  st = drop_counts_in(counts_key(0, 0, 0), counts_key(generation_, 0, 0));
   if (st.ok()) st = drop_counts_in(counts_key(generation_ + 1, 0, 0), std::string(kCountsKeyBytes, '\xff'));
   if (!st.ok()) return st.with_context("clearing an interrupted count");
-  // What an interrupted count in parts recorded is gone with its counts.
-  st = from_rocks(db_->Delete(rocksdb::WriteOptions(), cf_[kMeta], kCountProgressKey), "clearing the count progress");
-  if (!st.ok()) return st;
   *gen = generation_ + 1;
   return Status::OK();
 }
