@@ -46,126 +46,121 @@ std::map<CountKey, PatternCounts> counts_of(PatternDb& db) {
   return all;
 }
 
+// 300 games counted resident (levels 6), opened for writing, with the
+// sketch of pass 1 saved; a budget of a few tables of them: several parts.
+struct Counted {
+  TempDir tmp;
+  std::vector<uint64_t> resident;  // the resident count's patterns per level
+  std::unique_ptr<PatternDb> db;
+  PlayedSketch played;
+  std::string sketch_path;
+  const size_t part_bytes = size_t(3) << 20;
+  explicit Counted(const std::string& name) : tmp(name) {
+    const std::string input = tmp / "games.sgf";
+    write_file(input, join(gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, 300)));
+    const nlohmann::json j = ingest_ok(tmp / "db", {"--levels", "6"}, {input}, tmp.path());
+    REQUIRE(j["count"]["mode"] == "resident");
+    resident = j["count"]["patterns_per_level"].get<std::vector<uint64_t>>();
+    REQUIRE(PatternDb::Open(tmp / "db", OpenOptions{}, &db).ok());
+    played = sketch_of(*db);
+    sketch_path = tmp / "played.sketch";
+    REQUIRE(save_played_sketch(played, db->settings().min_played, sketch_path).ok());
+  }
+};
+
 }  // namespace
 
 TEST_CASE("count in parts: the sketch is read back for every listing; a sketch file gone is an error") {
-  TempDir tmp("sgfpat-parts");
-  const std::string input = tmp / "games.sgf";
-  write_file(input, join(gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, 300)));
-  const nlohmann::json j = ingest_ok(tmp / "db", {"--levels", "6"}, {input}, tmp.path());
-  REQUIRE(j["count"]["mode"] == "resident");
-  const std::vector<uint64_t> resident = j["count"]["patterns_per_level"].get<std::vector<uint64_t>>();
-
-  OpenOptions open;
-  std::unique_ptr<PatternDb> db;
-  REQUIRE(PatternDb::Open(tmp / "db", open, &db).ok());
-  PlayedSketch played = sketch_of(*db);
-  const std::string sketch_path = tmp / "played.sketch";
-  REQUIRE(save_played_sketch(played, db->settings().min_played, sketch_path).ok());
-  // A budget of a few tables of this corpus: several parts.
-  const size_t part_bytes = size_t(3) << 20;
+  Counted c("sgfpat-parts");
 
   uint32_t gen = 0;
-  REQUIRE(db->begin_generation(&gen).ok());
+  REQUIRE(c.db->begin_generation(&gen).ok());
   CountSummary summary;
   PartsOutcome outcome;
-  Status s = count_in_parts(*db, gen, &played, sketch_path, 2, part_bytes, 0, nullptr, nullptr, &summary, &outcome);
+  Status s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, 0, nullptr, nullptr, &summary, &outcome);
   REQUIRE(s.ok());
   REQUIRE(outcome.fitted);
   CHECK(outcome.parts >= 2);
-  CHECK(summary.patterns_per_level == resident);
+  CHECK(summary.patterns_per_level == c.resident);
 
   // The same count with the file gone: the first part is listed with the
   // sketch in memory, the second must read it back and cannot.
-  if (!played.sketch) REQUIRE(load_played_sketch(sketch_path, db->settings().min_played, &played).ok());
-  REQUIRE(db->begin_generation(&gen).ok());
+  if (!c.played.sketch) REQUIRE(load_played_sketch(c.sketch_path, c.db->settings().min_played, &c.played).ok());
+  REQUIRE(c.db->begin_generation(&gen).ok());
   summary = CountSummary{};
-  s = count_in_parts(*db, gen, &played, tmp / "gone.sketch", 2, part_bytes, 0, nullptr, nullptr, &summary, &outcome);
+  s = count_in_parts(*c.db, gen, &c.played, c.tmp / "gone.sketch", 2, c.part_bytes, 0, nullptr, nullptr, &summary, &outcome);
   CHECK(s.is_io_error());
 }
 
 TEST_CASE("count in parts: stopped after its first part, it goes on from the recorded progress to the same counts") {
-  TempDir tmp("sgfpat-parts-resume");
-  const std::string input = tmp / "games.sgf";
-  write_file(input, join(gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, 300)));
-  const nlohmann::json j = ingest_ok(tmp / "db", {"--levels", "6"}, {input}, tmp.path());
-  REQUIRE(j["count"]["mode"] == "resident");
-  const std::vector<uint64_t> resident = j["count"]["patterns_per_level"].get<std::vector<uint64_t>>();
-
-  OpenOptions open;
-  std::unique_ptr<PatternDb> db;
-  REQUIRE(PatternDb::Open(tmp / "db", open, &db).ok());
-  const auto reference = counts_of(*db);
+  Counted c("sgfpat-parts-resume");
+  const auto reference = counts_of(*c.db);
   REQUIRE(!reference.empty());
-  PlayedSketch played = sketch_of(*db);
-  const std::string sketch_path = tmp / "played.sketch";
-  const std::string away = tmp / "played.away";
-  REQUIRE(save_played_sketch(played, db->settings().min_played, sketch_path).ok());
-  const size_t part_bytes = size_t(3) << 20;
+  const std::string away = c.tmp / "played.away";
 
   uint32_t gen = 0;
-  REQUIRE(db->begin_generation(&gen).ok());
+  REQUIRE(c.db->begin_generation(&gen).ok());
   std::string record;
-  REQUIRE(db->count_progress(&record).ok());
+  REQUIRE(c.db->count_progress(&record).ok());
   CHECK(record.empty());
   CountSummary summary;
   summary.mode = CountMode::kParts;
-  summary.games = db->game_count();
+  summary.games = c.db->game_count();
   PartsOutcome outcome;
   // Stopped after the first part: its sketch file taken away while the
   // part is counted, so the second part's listing cannot read it back.
   auto take_away = [&](int pass, int part, uint64_t) {
-    if (pass == 2 && part == 1 && std::filesystem::exists(sketch_path)) std::filesystem::rename(sketch_path, away);
+    if (pass == 2 && part == 1 && std::filesystem::exists(c.sketch_path)) std::filesystem::rename(c.sketch_path, away);
   };
-  Status s = count_in_parts(*db, gen, &played, sketch_path, 2, part_bytes, 0, nullptr, take_away, &summary, &outcome);
+  Status s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, 0, nullptr, take_away, &summary, &outcome);
   REQUIRE(s.is_io_error());
-  REQUIRE(db->count_progress(&record).ok());
+  REQUIRE(c.db->count_progress(&record).ok());
   PartsProgress p;
   REQUIRE(decode_parts_progress(record, &p).ok());
   CHECK(p.gen == gen);
-  CHECK(p.games == db->game_count());
-  CHECK(p.moves == db->move_count());
+  CHECK(p.games == c.db->game_count());
+  CHECK(p.moves == c.db->move_count());
   CHECK(p.split_level == uint32_t(kSplitLevel));
   CHECK(!p.done);
   CHECK(p.next > 0);
   CHECK(p.width > 0);
   CHECK(p.summary.parts == 1);
-  CHECK(p.summary.games == db->game_count());
+  CHECK(p.summary.games == c.db->game_count());
   CHECK(p.summary.positions > 0);
 
   // Run again from the record, the sketch back: parts 2.. only.
-  std::filesystem::rename(away, sketch_path);
-  REQUIRE(load_played_sketch(sketch_path, db->settings().min_played, &played).ok());
+  std::filesystem::rename(away, c.sketch_path);
+  REQUIRE(load_played_sketch(c.sketch_path, c.db->settings().min_played, &c.played).ok());
   CountSummary resumed = p.summary;
   PartsOutcome rest;
   int first_counted = 0;
   auto parts_counted = [&](int pass, int part, uint64_t) {
     if (pass == 2 && first_counted == 0) first_counted = part;
   };
-  s = count_in_parts(*db, gen, &played, sketch_path, 2, part_bytes, 0, &p, parts_counted, &resumed, &rest);
+  s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, 0, &p, parts_counted, &resumed, &rest);
   REQUIRE(s.ok());
   REQUIRE(rest.fitted);
   CHECK(first_counted == 2);
   CHECK(rest.parts >= 2);
   CHECK(resumed.parts == rest.parts);
-  CHECK(resumed.patterns_per_level == resident);
+  CHECK(resumed.patterns_per_level == c.resident);
   CHECK(resumed.positions == p.summary.positions);
-  REQUIRE(db->count_progress(&record).ok());
+  REQUIRE(c.db->count_progress(&record).ok());
   REQUIRE(decode_parts_progress(record, &p).ok());
   CHECK(p.done);
   CHECK(p.summary.parts == rest.parts);
 
-  // Committed: every count as the resident ingest's, and the progress gone.
-  REQUIRE(db->commit_generation(gen, resumed).ok());
-  REQUIRE(db->count_progress(&record).ok());
+  // Committed: every count as the c.resident ingest's, and the progress gone.
+  REQUIRE(c.db->commit_generation(gen, resumed).ok());
+  REQUIRE(c.db->count_progress(&record).ok());
   CHECK(record.empty());
   std::string why;
-  CHECK_MESSAGE(diff_counts(reference, counts_of(*db), &why) == 0, why);
+  CHECK_MESSAGE(diff_counts(reference, counts_of(*c.db), &why) == 0, why);
 
   // A count that starts afresh drops a record left behind.
-  REQUIRE(db->save_count_progress(encode_parts_progress(p)).ok());
-  REQUIRE(db->begin_generation(&gen).ok());
-  REQUIRE(db->count_progress(&record).ok());
+  REQUIRE(c.db->save_count_progress(encode_parts_progress(p)).ok());
+  REQUIRE(c.db->begin_generation(&gen).ok());
+  REQUIRE(c.db->count_progress(&record).ok());
   CHECK(record.empty());
 }
 
