@@ -355,6 +355,17 @@ TEST_CASE("a count in parts killed after a part goes on from the next part, to e
   const bool hit1 = kill_at_step(c1, kListing2);
   REQUIRE_MESSAGE(hit1, "the first run ended before its second part: " << read_file(c1.err));
   CHECK(classify(read_db(db), {&sh.ref_full}) == "none");
+  // stats tells that the next ingest goes on from there.
+  {
+    const RunResult st = run_cli({"stats", "--db", db, "--json", "--top", "0"}, tmp.path());
+    REQUIRE(st.exit_code == 0);
+    const nlohmann::json js = st.json();
+    REQUIRE(js.contains("interrupted_count"));
+    CHECK(js["interrupted_count"]["parts"].get<uint64_t>() == 1);
+    const double share = js["interrupted_count"]["share_counted"].get<double>();
+    CHECK(share > 0.0);
+    CHECK(share < 1.0);
+  }
 
   // Run again, killed while part 3 is counted.
   Child c2(ingest_args(db, flags, {sh.full}), tmp.path(), "run2");
@@ -388,6 +399,7 @@ TEST_CASE("a count in parts killed after a part goes on from the next part, to e
   std::string why;
   CHECK_MESSAGE(diff_counts(sh.ref_full.reported, after.reported(), &why) == 0, why);
   // Nothing of the interrupted runs is left to resume.
+  CHECK_FALSE(run_cli({"stats", "--db", db, "--json", "--top", "0"}, tmp.path()).json().contains("interrupted_count"));
   Child c4(ingest_args(db, flags, {sh.full}), tmp.path(), "run4");
   const RunResult r4 = c4.wait();
   REQUIRE(r4.exit_code == 0);

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "count_summary_json.h"
+#include "count/parts_progress.h"
 #include "export/pattern_table.h"
 #include "export/rates.h"
 #include "export/representatives.h"
@@ -94,6 +95,12 @@ int run_stats(const StatsArgs& a) {
   const std::vector<uint64_t>& per_level = summary.patterns_per_level;
   const bool counted = db->generation() > 0;
   const bool stale = counted && games_counted != db->game_count();
+  // A count in parts that was interrupted: the next ingest goes on from it.
+  PartsProgress interrupted;
+  bool has_interrupted = false;
+  st = usable_parts_progress(*db, &interrupted, &has_interrupted);
+  if (!st.ok()) return fail(me, st);
+  const double interrupted_share = interrupted.done ? 1.0 : double(interrupted.next) / 18446744073709551616.0;
 
   // ---- the N most played patterns of the level ----
   std::vector<TopEntry> top;
@@ -159,6 +166,14 @@ int run_stats(const StatsArgs& a) {
     j["positions"] = summary.positions;
     j["candidates"] = summary.candidates;
     j["stale"] = stale;
+    if (has_interrupted) {
+      nlohmann::ordered_json ic;
+      ic["parts"] = interrupted.summary.parts;
+      ic["share_counted"] = interrupted_share;
+      ic["patterns_counted"] = interrupted.summary.kept_keys;
+      ic["seconds"] = interrupted.summary.seconds_pass2;
+      j["interrupted_count"] = ic;
+    }
     j["patterns_per_level"] = per_level;
     j["disk_bytes"] = db->disk_bytes();
     j["position_index"] = db->position_index_state();
@@ -216,6 +231,11 @@ int run_stats(const StatsArgs& a) {
     }
     o += "\n    total " + with_commas(total) + "\n";
   }
+  if (has_interrupted)
+    o += "  interrupted      a count in parts wrote " + std::to_string(interrupted.summary.parts) + " part(s), " +
+         format_text("%.1f%%", 100 * interrupted_share) + " of the key space (" +
+         with_commas(interrupted.summary.kept_keys) + " patterns, " +
+         duration_text(interrupted.summary.seconds_pass2) + "): the next ingest goes on from there\n";
   o += "  size on disk     " + bytes_text(db->disk_bytes()) + "\n";
   o += "  position index   " + std::string(db->position_index_state());
   if (db->has_position_index()) o += ", " + bytes_text(db->position_index_bytes());

@@ -3,6 +3,7 @@
 #include <bit>
 
 #include "core/coding.h"
+#include "count/part_range.h"
 
 namespace sgfpat {
 
@@ -41,6 +42,18 @@ Status decode_parts_progress(std::string_view in, PartsProgress* p) {
   if (!in.empty()) return bad("record (bytes after its end)");
   Status s = decode_summary(summary, &p->summary);
   return s.ok() ? s : s.with_context("count progress");
+}
+
+Status usable_parts_progress(PatternDb& db, PartsProgress* p, bool* usable) {
+  *usable = false;
+  std::string record;
+  Status s = db.count_progress(&record);
+  if (!s.ok() || record.empty()) return s;
+  if (!decode_parts_progress(record, p).ok()) return Status::OK();
+  *usable = p->gen == db.generation() + 1 && p->games == db.game_count() && p->moves == db.move_count() &&
+            p->split_level == uint32_t(kSplitLevel) && p->summary.games == p->games &&
+            p->summary.mode == CountMode::kParts && p->width > 0;
+  return Status::OK();
 }
 
 }  // namespace sgfpat

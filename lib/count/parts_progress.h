@@ -17,6 +17,7 @@
 
 #include "core/status.h"
 #include "store/count_summary.h"
+#include "store/pattern_db.h"
 
 namespace sgfpat {
 
@@ -42,5 +43,12 @@ std::string encode_parts_progress(const PartsProgress& p);
 // Corruption for bytes that are not a whole record, NotSupported for
 // another format; *p is then unspecified.
 Status decode_parts_progress(std::string_view bytes, PartsProgress* p);
+
+// The record of `db` (PatternDb::count_progress()), when there is one that
+// the next count of `db` can go on from: made for the generation after the
+// current one, the stored games as they are, and this build's split level.
+// *usable is false otherwise (none, damaged or stale: the next count starts
+// afresh, which is always exact).  Errors are the database's.
+Status usable_parts_progress(PatternDb& db, PartsProgress* p, bool* usable);
 
 }  // namespace sgfpat

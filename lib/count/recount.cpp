@@ -96,14 +96,9 @@ Status count_draining(PatternDb& db, int threads, uint32_t gen, const CountMinSk
 // begin_generation() deletes the record, the commit the sketch file).
 Status interrupted_parts(PatternDb& db, PartsProgress* p, PlayedSketch* played, bool* found) {
   *found = false;
-  std::string record;
-  Status s = db.count_progress(&record);
-  if (!s.ok() || record.empty()) return s;
-  if (!decode_parts_progress(record, p).ok()) return Status::OK();
-  if (p->gen != db.generation() + 1 || p->games != db.game_count() || p->moves != db.move_count() ||
-      p->split_level != uint32_t(kSplitLevel) ||
-      p->summary.games != p->games || p->summary.mode != CountMode::kParts || !(p->width > 0))
-    return Status::OK();
+  bool usable = false;
+  Status s = usable_parts_progress(db, p, &usable);
+  if (!s.ok() || !usable) return s;
   const std::string path = db.path() + "/" + played_sketch_name(p->gen);
   if (!load_played_sketch(path, db.settings().min_played, played).ok()) {
     *played = PlayedSketch{};
