@@ -195,4 +195,12 @@ TEST_CASE("the progress record of a count in parts: round trip, damage is an err
   std::string other = bytes;
   other[0] = char(kPartsProgressFormat + 1);
   CHECK(decode_parts_progress(other, &back).is_not_supported());
+
+  // The first format: the same without the split level, which was 3.
+  std::string first = bytes;
+  first[0] = char(kPartsProgressFormat1);
+  first.erase(1 + 1 + 3 + 4, 1);
+  REQUIRE(decode_parts_progress(first, &back).ok());
+  p.done = false;  // as `bytes` has it
+  CHECK(back == p);
 }

@@ -24,15 +24,20 @@ Status decode_parts_progress(std::string_view in, PartsProgress* p) {
   *p = PartsProgress{};
   auto bad = [](const char* what) { return Status::Corruption(std::string("count progress: corrupt ") + what); };
   if (in.empty()) return bad("record (empty)");
-  if (uint8_t(in.front()) != kPartsProgressFormat)
-    return Status::NotSupported("count progress: unknown format " + std::to_string(uint8_t(in.front())));
+  const uint8_t format = uint8_t(in.front());
+  if (format != kPartsProgressFormat && format != kPartsProgressFormat1)
+    return Status::NotSupported("count progress: unknown format " + std::to_string(format));
   in.remove_prefix(1);
   uint64_t width = 0;
   std::string_view summary;
-  if (!get_varint32(&in, &p->gen) || !get_varint64(&in, &p->games) || !get_varint64(&in, &p->moves) ||
-      !get_varint32(&in, &p->split_level) ||
-      !get_fixed64(&in, &p->next))
+  if (!get_varint32(&in, &p->gen) || !get_varint64(&in, &p->games) || !get_varint64(&in, &p->moves))
     return bad("position");
+  if (format == kPartsProgressFormat1) {
+    p->split_level = 3;  // what its ranges cut (not recorded then)
+  } else if (!get_varint32(&in, &p->split_level)) {
+    return bad("position");
+  }
+  if (!get_fixed64(&in, &p->next)) return bad("position");
   if (in.empty() || uint8_t(in.front()) > 1) return bad("flag");
   p->done = in.front() == 1;
   in.remove_prefix(1);

@@ -21,7 +21,10 @@
 
 namespace sgfpat {
 
-inline constexpr uint8_t kPartsProgressFormat = 1;
+inline constexpr uint8_t kPartsProgressFormat = 2;
+// The first form, without the split level (3 then), still read: counts of
+// millions of games interrupted under it go on.
+inline constexpr uint8_t kPartsProgressFormat1 = 1;
 
 struct PartsProgress {
   uint32_t gen = 0;     // the generation being written
