@@ -8,7 +8,7 @@
 // The record is typed and encoded here only: a format byte, then the
 // fields in a fixed order, the count's summary so far as
 // encode_summary()'s bytes.  It lives only as long as one count, so it has
-// no tagged fields to grow by: a record of another format (or any that
+// no tagged fields to grow by: a record of an unknown format (or any that
 // does not decode) is not resumed, which costs time, never exactness.
 #pragma once
 #include <cstdint>
