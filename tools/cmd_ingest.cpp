@@ -295,8 +295,9 @@ Runner register_ingest(CLI::App& app) {
   cmd->add_option("--memory-mb", a->memory_mb, "Peak memory of the whole run, MiB (counting gets what the database and buffers leave)")->capture_default_str()->check(CLI::Range(4, 1 << 20));
   cmd->add_option("--over-budget", a->over_budget,
                   "When the patterns to count do not fit --memory-mb: count them in parts, each over its own "
-                  "replay of the games (parts), or in tables drained into the database when full (drain: one "
-                  "replay, but it writes many times the counts to disk)")
+                  "replay of the games (parts; a run killed after a part goes on from the next one when run "
+                  "again), or in tables drained into the database when full (drain: one replay, but it writes "
+                  "many times the counts to disk)")
       ->capture_default_str()
       ->check(CLI::IsMember({"parts", "drain"}));
   cmd->add_option("--sketch-during-import", a->sketch_during_import,
