@@ -98,10 +98,11 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
   const size_t list_bytes = part_bytes > sketch_bytes ? (part_bytes - sketch_bytes) / 10 * 9 : 0;
   const GameSource games = games_in(db, order);
   const uint64_t total = order.size();
-  // A part aims at 70% of what fits: the next range is sized by the last
-  // one's, and parts of the same width differ.
-  const double target = double(part_bytes) * 0.7;
-  const double list_target = double(list_bytes) * 0.7;
+  // A part aims at kPartFill of what fits: the next range is sized by the
+  // last one's, and parts of the same width differ (a part over the budget
+  // is listed again, smaller).
+  const double target = double(part_bytes) * kPartFill;
+  const double list_target = double(list_bytes) * kPartFill;
   const double space = 18446744073709551616.0;  // 2^64
   // Under the smallest range tried, one split-level pattern would not fit.
   const double min_width = space / double(uint64_t(1) << 32);

@@ -34,6 +34,9 @@ namespace sgfpat {
 
 // Beyond this many parts the draining tables cost less than the replays.
 inline constexpr int kMaxParts = 64;
+// The share of the budget a part's range is sized for, from the last
+// part's patterns per key-space width.
+inline constexpr double kPartFill = 0.85;
 
 // Memory to count `kept` patterns resident, `extended` of them marked so,
 // with the whole lists they are built from beside the table: a coarser
