@@ -240,18 +240,16 @@ TEST_CASE("resident table: extends() is true exactly for the keys said to be ext
 
 TEST_CASE("resident table: the freeing build's peak is the levels built beside the lists not yet freed") {
   // One level: the whole table beside its lists.
-  const std::vector<std::vector<uint64_t>> one = {std::vector<uint64_t>(7000, 1)};
-  const std::vector<std::vector<uint64_t>> one_ext = {std::vector<uint64_t>(3000, 1)};
-  CHECK(ResidentTable::build_peak_bytes(one, one_ext) == ResidentTable::bytes_for(7000) + 8 * 10000);
+  CHECK(ResidentTable::build_peak_bytes(std::vector<size_t>{7000}, std::vector<size_t>{3000}) ==
+        ResidentTable::bytes_for(7000) + 8 * 10000);
   // A big level first, small ones after: the first level's table beside
   // every list, more than the whole table beside the last list.
-  const std::vector<std::vector<uint64_t>> keys = {std::vector<uint64_t>(100000, 1), std::vector<uint64_t>(1000, 1),
-                                                   std::vector<uint64_t>(1000, 1)};
+  const std::vector<size_t> keys = {100000, 1000, 1000};
   const size_t first = ResidentTable::bytes_for(100000) + 8 * 102000;
   CHECK(ResidentTable::build_peak_bytes(keys, {}) == first);
   // The big level last: the whole table beside its list, far less than
   // the whole table beside all the lists.
-  const std::vector<std::vector<uint64_t>> rev = {keys[2], keys[1], keys[0]};
+  const std::vector<size_t> rev = {keys[2], keys[1], keys[0]};
   const size_t last = ResidentTable::bytes_for(1000) * 2 + ResidentTable::bytes_for(100000) + 8 * 100000;
   CHECK(ResidentTable::build_peak_bytes(rev, {}) == last);
 }

@@ -100,7 +100,6 @@ int run_stats(const StatsArgs& a) {
   bool has_interrupted = false;
   st = usable_parts_progress(*db, &interrupted, &has_interrupted);
   if (!st.ok()) return fail(me, st);
-  const double interrupted_share = interrupted.done ? 1.0 : double(interrupted.next) / 18446744073709551616.0;
 
   // ---- the N most played patterns of the level ----
   std::vector<TopEntry> top;
@@ -169,7 +168,7 @@ int run_stats(const StatsArgs& a) {
     if (has_interrupted) {
       nlohmann::ordered_json ic;
       ic["parts"] = interrupted.summary.parts;
-      ic["share_counted"] = interrupted_share;
+      ic["share_counted"] = interrupted.counted_share();
       ic["patterns_counted"] = interrupted.summary.kept_keys;
       ic["seconds"] = interrupted.summary.seconds_pass2;
       j["interrupted_count"] = ic;
@@ -233,7 +232,7 @@ int run_stats(const StatsArgs& a) {
   }
   if (has_interrupted)
     o += "  interrupted      a count in parts wrote " + std::to_string(interrupted.summary.parts) + " part(s), " +
-         format_text("%.1f%%", 100 * interrupted_share) + " of the key space (" +
+         format_text("%.1f%%", 100 * interrupted.counted_share()) + " of the key space (" +
          with_commas(interrupted.summary.kept_keys) + " patterns, " +
          duration_text(interrupted.summary.seconds_pass2) + "): the next ingest goes on from there\n";
   o += "  size on disk     " + bytes_text(db->disk_bytes()) + "\n";

@@ -122,6 +122,9 @@ Status count_batch_shared(const std::vector<std::string>& batch, Counter* counte
 // a pattern).
 size_t resident_count_peak_bytes(const std::vector<std::vector<uint64_t>>& keys,
                                  const std::vector<std::vector<uint64_t>>& extended, int writers);
+// The same from the lists' sizes (keys[l], extended[l]: level l + 1's),
+// for a writing that sorts `writers` levels at once.
+size_t resident_count_peak_bytes(const std::vector<size_t>& keys, const std::vector<size_t>& extended, int writers);
 
 // Writes the patterns of `table` of levels >= from_level played at least
 // `min_played` times to generation `gen` (one sorted table file).  Says

@@ -79,9 +79,9 @@ Status list_part(const KeyScheme& scheme, const GameSource& source, uint64_t tot
 Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const std::string& sketch_path, int threads,
                       size_t part_bytes, size_t expected_bytes, const PartsProgress* resume,
                       const std::function<void(int, int, uint64_t)>& progress, CountSummary* summary,
-                      PartsOutcome* outcome) {
+                      bool* fitted) {
   const auto t_start = std::chrono::steady_clock::now();
-  *outcome = PartsOutcome{};
+  *fitted = true;
   const DbSettings& settings = db.settings();
   const int levels = settings.scheme.levels;
   const unsigned min_played = unsigned(settings.min_played);
@@ -109,11 +109,9 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
   double width = expected_bytes > 0 ? space / std::max(1.0, std::ceil(double(expected_bytes) / target)) : space / 4;
   if (levels < kSplitLevel) width = space;  // all base: one part or none
   long double lo = 0;
+  // The parts' tallies are kept in *summary: parts, part_relists,
+  // kept_keys (patterns counted, reported and pruned), pruned.
   if (resume) {  // the tallies so far are in *summary (its precondition)
-    outcome->parts = summary->parts;
-    outcome->relists = summary->part_relists;
-    outcome->counted = summary->kept_keys;
-    outcome->pruned = summary->pruned;
     summary->patterns_per_level.resize(size_t(levels), 0);
     lo = resume->done ? space : (long double)(resume->next);
     width = resume->width;
@@ -126,7 +124,7 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
   while (lo < space) {
     const long double hi = std::min<long double>(lo + width, space);
     const PartRange range{uint64_t(lo), hi >= space ? ~uint64_t(0) : uint64_t(hi) - 1};
-    const int part = int(outcome->parts) + 1;
+    const int part = int(summary->parts) + 1;
     SketchPass listed(levels);
     size_t base = 0;
     const auto t_list = std::chrono::steady_clock::now();
@@ -151,7 +149,7 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
       const double room = target - double(base);
       const double all = above * space / width;
       if (room <= 0 || all / room > double(kMaxParts)) {
-        outcome->fitted = false;
+        *fitted = false;
         return Status::OK();
       }
     }
@@ -159,9 +157,9 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
       // Listed again, smaller.  An incomplete listing says only that it
       // was too big: a quarter then.
       width /= listed.complete ? std::max(2.0, above / (target - double(base))) : 4.0;
-      ++outcome->relists;
+      ++summary->part_relists;
       if (width < min_width) {
-        outcome->fitted = false;
+        *fitted = false;
         return Status::OK();
       }
       continue;
@@ -193,14 +191,14 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
       std::vector<uint64_t> per_level;
       s = write_resident_counts(db, gen, table, min_played, &pruned, &per_level, first ? 1 : kSplitLevel);
       if (!s.ok()) return s;
-      outcome->pruned += pruned;
-      outcome->counted += pruned;
+      summary->pruned += pruned;
+      summary->kept_keys += pruned;
       for (size_t l = 0; l < per_level.size() && l < summary->patterns_per_level.size(); ++l) {
         summary->patterns_per_level[l] += per_level[l];
-        outcome->counted += per_level[l];
+        summary->kept_keys += per_level[l];
       }
     }
-    ++outcome->parts;
+    ++summary->parts;
     lo = hi;
     // The base's share does not shrink with the range.  The next listing
     // must fit too (its lists beside the sketch): an overflowing listing
@@ -211,10 +209,6 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
     width *= std::clamp(grow, 0.5, 4.0);
     // The part is in the database (its table files are taken in synced):
     // recorded, a run after a kill starts from the next one.
-    summary->parts = outcome->parts;
-    summary->part_relists = outcome->relists;
-    summary->kept_keys = outcome->counted;
-    summary->pruned = outcome->pruned;
     PartsProgress done;
     done.gen = gen;
     done.games = db.game_count();

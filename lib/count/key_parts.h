@@ -55,25 +55,20 @@ Status list_part(const KeyScheme& scheme, const GameSource& source, uint64_t tot
                  const CountMinSketch& sketch, unsigned min_played, const PartRange& range, size_t max_list_bytes,
                  SketchPass* out, size_t* base_bytes, const std::function<void(uint64_t)>& progress);
 
-struct PartsOutcome {
-  bool fitted = true;       // false: even the base, or one split-level pattern, does not fit
-  uint64_t parts = 0;       // parts counted
-  uint64_t relists = 0;     // listings redone with a smaller range
-  uint64_t counted = 0;     // patterns counted (reported + pruned)
-  uint64_t pruned = 0;
-};
-
 // Counts every stored game of `db` into generation `gen` in parts of at
 // most `part_bytes` each, writing each part's counts as it is done.  The
 // sketch of pass 1 (`played`, saved at `sketch_path`) counts within
 // `part_bytes` while a part is listed and is freed while it is counted, so
 // that a part's table has its memory too; it is loaded again from the file
 // for the next listing.  `played->sketch` must be loaded on entry; on
-// return it is loaded when outcome->fitted is false, maybe not otherwise.  `expected_bytes` (0: unknown) guesses what counting
-// every part at once would need, to size the first range.  progress(pass, part,
-// games) reports pass 4 (listing) and 2 (counting) of each part.  When
-// outcome->fitted is false, `gen` may hold parts and `db` their progress:
-// the caller counts another way after begin_generation(), which clears both.
+// return it is loaded when *fitted is false, maybe not otherwise.
+// `expected_bytes` (0: unknown) guesses what counting every part at once
+// would need, to size the first range.  progress(pass, part, games)
+// reports pass 4 (listing) and 2 (counting) of each part.  When *fitted is
+// false (even the base, or one split-level pattern, does not fit, or more
+// than kMaxParts parts would be needed), `gen` may hold parts and `db`
+// their progress: the caller counts another way after begin_generation(),
+// which clears both.
 //
 // The parts' tallies (parts, part_relists, kept_keys = counted, pruned,
 // patterns_per_level, positions, candidates, seconds_listing) are kept in
@@ -87,6 +82,6 @@ struct PartsOutcome {
 Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const std::string& sketch_path, int threads,
                       size_t part_bytes, size_t expected_bytes, const PartsProgress* resume,
                       const std::function<void(int, int, uint64_t)>& progress, CountSummary* summary,
-                      PartsOutcome* outcome);
+                      bool* fitted);
 
 }  // namespace sgfpat

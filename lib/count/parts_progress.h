@@ -39,6 +39,8 @@ struct PartsProgress {
   // positions, candidates, seconds_listing, seconds_pass2).
   CountSummary summary;
 
+  // The share of the key space counted (0 to 1).
+  double counted_share() const { return done ? 1.0 : double(next) / 18446744073709551616.0; }
   friend bool operator==(const PartsProgress&, const PartsProgress&) = default;
 };
 

@@ -151,12 +151,16 @@ Status count_resident(const KeyScheme& scheme, const GameSource& source, uint64_
 
 size_t resident_count_peak_bytes(const std::vector<std::vector<uint64_t>>& keys,
                                  const std::vector<std::vector<uint64_t>>& extended, int writers) {
-  std::vector<size_t> sizes;
+  std::vector<size_t> k, e;
+  for (const auto& level : keys) k.push_back(level.size());
+  for (const auto& level : extended) e.push_back(level.size());
+  return resident_count_peak_bytes(k, e, writers);
+}
+
+size_t resident_count_peak_bytes(const std::vector<size_t>& keys, const std::vector<size_t>& extended, int writers) {
   size_t table = 0;
-  for (const auto& level : keys) {
-    sizes.push_back(level.size());
-    table += ResidentTable::bytes_for(level.size());
-  }
+  for (const size_t n : keys) table += ResidentTable::bytes_for(n);
+  std::vector<size_t> sizes = keys;
   std::sort(sizes.begin(), sizes.end(), std::greater<>());
   size_t sorting = 0;
   for (size_t i = 0; i < sizes.size() && i < size_t(std::max(1, writers)); ++i) sorting += sizes[i];
@@ -351,8 +355,7 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     }
     kept = KeySet(levels);
     extended = KeySet(levels);
-    PartsOutcome parts;
-    parts.fitted = false;
+    bool fitted = false;
     if (options.parts) {
       summary->mode = CountMode::kParts;
       const uint64_t listed_keys = resuming ? 0 : summary->kept_keys;  // the parts' tallies take its place
@@ -360,9 +363,9 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
                          resuming ? &resume : nullptr, [&](int pass, int part, uint64_t done) {
                            if (options.progress) options.progress({pass, done, db.game_count(), part});
                          },
-                         summary, &parts);
+                         summary, &fitted);
       if (!s.ok()) return s;
-      if (parts.fitted) {  // the summary has the parts' tallies
+      if (fitted) {  // the summary has the parts' tallies
         pruned = summary->pruned;
         positions = summary->positions;
         candidates = summary->candidates;
@@ -378,7 +381,7 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
         summary->kept_keys = listed_keys;
       }
     }
-    if (!parts.fitted) {
+    if (!fitted) {
       summary->mode = CountMode::kDraining;
       const size_t table_entries = size_t(std::min<uint64_t>(
           options.memory_budget / 4 / size_t(threads) / (2 * sizeof(CountTable::Entry)), played_items));
@@ -387,9 +390,9 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     }
     sketch.reset();
     // With the parts of an interrupted run, their time too.
-    summary->seconds_pass2 = (resuming && parts.fitted ? resume.summary.seconds_pass2 : 0.0) + since(t0);
+    summary->seconds_pass2 = (resuming && fitted ? resume.summary.seconds_pass2 : 0.0) + since(t0);
     t0 = Clock::now();
-    if (!parts.fitted) {
+    if (!fitted) {
       s = db.prune_generation(gen, &pruned, &summary->patterns_per_level);
       if (!s.ok()) return s;
     }

@@ -11,15 +11,10 @@ size_t ResidentTable::buckets_for(size_t keys) { return keys * 10 / (kBucketKeys
 
 size_t ResidentTable::bytes_for(size_t keys) { return buckets_for(keys) * sizeof(Bucket) + keys * sizeof(Counts); }
 
-size_t ResidentTable::build_peak_bytes(const std::vector<std::vector<uint64_t>>& keys,
-                                       const std::vector<std::vector<uint64_t>>& extended) {
-  std::vector<size_t> k, e;
-  for (const auto& level : keys) k.push_back(level.size());
-  for (const auto& level : extended) e.push_back(level.size());
-  return build_peak_bytes(k, e);
-}
-
-size_t ResidentTable::build_peak_bytes(const std::vector<size_t>& keys, const std::vector<size_t>& extended) {
+  // The most memory the freeing constructor holds, lists and table, for
+  // lists of these sizes (keys[l], extended[l]: level l + 1's distinct
+  // keys): the levels built so far beside the lists not yet freed.
+  static size_t build_peak_bytes(const std::vector<size_t>& keys, const std::vector<size_t>& extended);size_t ResidentTable::build_peak_bytes(const std::vector<size_t>& keys, const std::vector<size_t>& extended) {
   const size_t L = keys.size();
   // lists[l]: the lists of levels l.. still held while level l is built.
   std::vector<size_t> lists(L + 1, 0);

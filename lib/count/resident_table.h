@@ -43,11 +43,8 @@ class ResidentTable {
   // Memory a table of this many keys in all takes (within a few buckets).
   static size_t bytes_for(size_t keys);
   // The most memory the freeing constructor holds, lists and table, for
-  // these lists (distinct keys): the levels built so far beside the lists
-  // not yet freed.
-  static size_t build_peak_bytes(const std::vector<std::vector<uint64_t>>& keys,
-                                 const std::vector<std::vector<uint64_t>>& extended);
-  // The same from the lists' sizes (keys[l], extended[l]: level l + 1's).
+  // lists of these sizes (keys[l], extended[l]: level l + 1's distinct
+  // keys): the levels built so far beside the lists not yet freed.
   static size_t build_peak_bytes(const std::vector<size_t>& keys, const std::vector<size_t>& extended);
 
   // Slot handle of (level, key), or -1 when the key is not in the set.

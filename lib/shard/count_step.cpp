@@ -70,16 +70,12 @@ void range_sizes(const UnionSizes& sizes, int levels, int first, int last, std::
 
 // The most memory counting the base and buckets first..last holds: the
 // table's build (the lists are freed level by level as it goes) or its
-// writing (the whole table beside the sorted keys of one level).
+// writing (the whole table beside the sorted keys of one level: the levels
+// are written one after the other).
 size_t part_peak_bytes(const UnionSizes& sizes, int levels, int first, int last) {
   std::vector<size_t> keys, extended;
   range_sizes(sizes, levels, first, last, &keys, &extended);
-  size_t table = 0, largest = 0;
-  for (const size_t k : keys) {
-    table += ResidentTable::bytes_for(k);
-    largest = std::max(largest, k);
-  }
-  return std::max(ResidentTable::build_peak_bytes(keys, extended), table + ResidentTable::kSortedEntryBytes * largest);
+  return resident_count_peak_bytes(keys, extended, /*writers=*/1);
 }
 
 // The union's base and buckets first..last as per-level key lists.
