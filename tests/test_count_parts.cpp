@@ -1,9 +1,9 @@
-// Counting in parts frees the sketch of pass 1 while a part is counted and
-// reads it back from its file before the next listing: the parts count
-// what one resident table counts, and a sketch file gone between two parts
-// is an error, never a listing without it.  Each part's progress is
-// recorded: a count stopped after a part goes on from the next one and
-// ends with exactly the counts of an uninterrupted one.
+// Counting in parts lists the kept set once into a kept file, frees the
+// sketch of pass 1 and counts runs of buckets that fit: the parts count
+// what one resident table counts.  Each part's progress is recorded: a
+// count stopped after a part goes on from the next one (listing only the
+// rest, from wherever the record says) and ends with exactly the counts of
+// an uninterrupted one.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -27,7 +27,7 @@ namespace {
 // The sketch of pass 1 over the stored games of `db`, as recount() makes it.
 PlayedSketch sketch_of(PatternDb& db) {
   const unsigned min_played = unsigned(db.settings().min_played);
-  PlayedSketch played = new_played_sketch(size_t(1) << 20, int(min_played));
+  PlayedSketch played = new_played_sketch(size_t(1) << 18, int(min_played));
   SketchPass pass(db.settings().scheme.levels);
   REQUIRE(sketch_played(db.settings().scheme, [&](const GameVisitor& v) { return db.for_each_game(v); },
                         db.game_count(), 1, played.sketch.get(), min_played, size_t(1) << 30, &pass, nullptr)
@@ -38,15 +38,15 @@ PlayedSketch sketch_of(PatternDb& db) {
 // Every stored count of the current generation.
 std::map<CountKey, PatternCounts> counts_of(PatternDb& db) {
   std::map<CountKey, PatternCounts> all;
-  REQUIRE(db.for_each_count(0, [&](int level, uint64_t key, const PatternCounts& c) {
-                all.emplace(std::make_pair(level, key), c);
-                return true;
-              })
-              .ok());
+  const Status s = db.for_each_count(0, [&](int level, uint64_t key, const PatternCounts& c) {
+    all.emplace(std::make_pair(level, key), c);
+    return true;
+  });
+  REQUIRE_MESSAGE(s.ok(), s.to_string());
   return all;
 }
 
-// 300 games counted resident (levels 6), opened for writing, with the
+// 1,000 games counted resident (levels 6), opened for writing, with the
 // sketch of pass 1 saved; a budget of a few tables of them: several parts.
 struct Counted {
   TempDir tmp;
@@ -54,10 +54,10 @@ struct Counted {
   std::unique_ptr<PatternDb> db;
   PlayedSketch played;
   std::string sketch_path;
-  const size_t part_bytes = size_t(3) << 20;
+  const size_t part_bytes = size_t(3200) << 10;
   explicit Counted(const std::string& name) : tmp(name) {
     const std::string input = tmp / "games.sgf";
-    write_file(input, join(gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, 300)));
+    write_file(input, join(gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, 1000)));
     const nlohmann::json j = ingest_ok(tmp / "db", {"--levels", "6"}, {input}, tmp.path());
     REQUIRE(j["count"]["mode"] == "resident");
     resident = j["count"]["patterns_per_level"].get<std::vector<uint64_t>>();
@@ -70,25 +70,45 @@ struct Counted {
 
 }  // namespace
 
-TEST_CASE("count in parts: the sketch is read back for every listing; a sketch file gone is an error") {
+TEST_CASE("count in parts: the counts of one resident table; the kept file goes; too small a budget keeps the sketch") {
   Counted c("sgfpat-parts");
 
   uint32_t gen = 0;
   REQUIRE(c.db->begin_generation(&gen).ok());
   CountSummary summary;
   bool fitted = false;
-  Status s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, 0, nullptr, nullptr, &summary, &fitted);
+  Status s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, nullptr, nullptr, &summary, &fitted);
   REQUIRE(s.ok());
   REQUIRE(fitted);
   CHECK(summary.parts >= 2);
   CHECK(summary.patterns_per_level == c.resident);
+  CHECK_FALSE(std::filesystem::exists(c.sketch_path + ".parts"));
 
-  // The same count with the file gone: the first part is listed with the
-  // sketch in memory, the second must read it back and cannot.
+  // Too small to list beside the sketch: not fitted, the sketch kept for
+  // the caller's draining count.
   if (!c.played.sketch) REQUIRE(load_played_sketch(c.sketch_path, c.db->settings().min_played, &c.played).ok());
   REQUIRE(c.db->begin_generation(&gen).ok());
   summary = CountSummary{};
-  s = count_in_parts(*c.db, gen, &c.played, c.tmp / "gone.sketch", 2, c.part_bytes, 0, nullptr, nullptr, &summary, &fitted);
+  s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.played.sketch->bytes() + (size_t(512) << 10), nullptr,
+                     nullptr, &summary, &fitted);
+  REQUIRE(s.ok());
+  CHECK_FALSE(fitted);
+  CHECK(c.played.sketch);
+  CHECK(summary.parts == 0);
+
+  // Listed, then too many parts in all (an interrupted run's kMaxParts and
+  // these): not fitted, and the sketch, freed after the listing, is loaded
+  // again from its file; with the file gone that is an error.
+  PartsProgress many;
+  many.gen = gen;
+  many.summary.parts = kMaxParts;
+  summary = many.summary;
+  s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, &many, nullptr, &summary, &fitted);
+  REQUIRE(s.ok());
+  CHECK_FALSE(fitted);
+  CHECK(c.played.sketch);
+  summary = many.summary;
+  s = count_in_parts(*c.db, gen, &c.played, c.tmp / "gone.sketch", 2, c.part_bytes, &many, nullptr, &summary, &fitted);
   CHECK(s.is_io_error());
 }
 
@@ -107,13 +127,14 @@ TEST_CASE("count in parts: stopped after its first part, it goes on from the rec
   summary.mode = CountMode::kParts;
   summary.games = c.db->game_count();
   bool fitted = false;
-  // Stopped after the first part: its sketch file taken away while the
-  // part is counted, so the second part's listing cannot read it back.
+  // Stopped after the first part: the kept file taken away while the part
+  // is counted, so the second part's table cannot be read.
+  const std::string kept = c.sketch_path + ".parts/kept";
   auto take_away = [&](int pass, int part, uint64_t) {
-    if (pass == 2 && part == 1 && std::filesystem::exists(c.sketch_path)) std::filesystem::rename(c.sketch_path, away);
+    if (pass == 2 && part == 1 && std::filesystem::exists(kept)) std::filesystem::rename(kept, away);
   };
-  Status s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, 0, nullptr, take_away, &summary, &fitted);
-  REQUIRE(s.is_io_error());
+  Status s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, nullptr, take_away, &summary, &fitted);
+  REQUIRE(s.is_not_found());
   REQUIRE(c.db->count_progress(&record).ok());
   PartsProgress p;
   REQUIRE(decode_parts_progress(record, &p).ok());
@@ -128,8 +149,7 @@ TEST_CASE("count in parts: stopped after its first part, it goes on from the rec
   CHECK(p.summary.games == c.db->game_count());
   CHECK(p.summary.positions > 0);
 
-  // Run again from the record, the sketch back: parts 2.. only.
-  std::filesystem::rename(away, c.sketch_path);
+  // Run again from the record, the sketch loaded: parts 2.. only.
   REQUIRE(load_played_sketch(c.sketch_path, c.db->settings().min_played, &c.played).ok());
   CountSummary resumed = p.summary;
   bool rest_fitted = false;
@@ -137,7 +157,7 @@ TEST_CASE("count in parts: stopped after its first part, it goes on from the rec
   auto parts_counted = [&](int pass, int part, uint64_t) {
     if (pass == 2 && first_counted == 0) first_counted = part;
   };
-  s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, 0, &p, parts_counted, &resumed, &rest_fitted);
+  s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, &p, parts_counted, &resumed, &rest_fitted);
   REQUIRE(s.ok());
   REQUIRE(rest_fitted);
   CHECK(first_counted == 2);
@@ -161,6 +181,48 @@ TEST_CASE("count in parts: stopped after its first part, it goes on from the rec
   REQUIRE(c.db->begin_generation(&gen).ok());
   REQUIRE(c.db->count_progress(&record).ok());
   CHECK(record.empty());
+}
+
+TEST_CASE("count in parts: a record that ends inside a bucket (an older run's ranges) is gone on from exactly there") {
+  Counted c("sgfpat-parts-mid");
+  const auto reference = counts_of(*c.db);
+  uint32_t gen = 0;
+  REQUIRE(c.db->begin_generation(&gen).ok());
+  CountSummary summary;
+  bool fitted = false;
+  REQUIRE(count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, nullptr, nullptr, &summary, &fitted)
+              .ok());
+  REQUIRE(fitted);
+
+  // As if an earlier run had counted [0, next) in one part: a third of the
+  // way into bucket 5.
+  if (!c.played.sketch) REQUIRE(load_played_sketch(c.sketch_path, c.db->settings().min_played, &c.played).ok());
+  PartsProgress p;
+  p.gen = gen;
+  p.games = c.db->game_count();
+  p.moves = c.db->move_count();
+  p.split_level = kSplitLevel;
+  p.next = (uint64_t(5) << (64 - kPartBucketBits)) + (uint64_t(1) << (64 - kPartBucketBits)) / 3;
+  p.width = double(p.next);
+  p.summary.parts = 1;
+  p.summary.patterns_per_level.assign(c.resident.size(), 0);
+  CountSummary resumed = p.summary;
+  REQUIRE(count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, &p, nullptr, &resumed, &fitted).ok());
+  REQUIRE(fitted);
+  CHECK(resumed.parts >= 2);
+  // Only the split-level patterns from `next` on were counted again (and
+  // none of the base, which the part from 0 writes).
+  uint64_t after = 0;
+  for (const auto& [k, counts] : reference) after += k.first == kSplitLevel && part_hash(k.second) >= p.next;
+  REQUIRE(resumed.patterns_per_level.size() >= size_t(kSplitLevel));
+  CHECK(resumed.patterns_per_level[kSplitLevel - 1] == after);
+  CHECK(after > 0);
+  CHECK(after < c.resident[kSplitLevel - 1]);
+  for (int l = 1; l < kSplitLevel; ++l) CHECK(resumed.patterns_per_level[size_t(l - 1)] == 0);
+  // The generation holds whole counts again: those of the full count.
+  REQUIRE(c.db->commit_generation(gen, summary).ok());
+  std::string why;
+  CHECK_MESSAGE(diff_counts(reference, counts_of(*c.db), &why) == 0, why);
 }
 
 TEST_CASE("the progress record of a count in parts: round trip, damage is an error") {

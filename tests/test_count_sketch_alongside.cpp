@@ -92,8 +92,6 @@ TEST_CASE("pass 1 fed from another thread: lists over their budget are dropped, 
     SketchPass got(scheme.levels);
     sketcher.finish(&got);
     CHECK_FALSE(got.complete);
-    CHECK(got.listed_games > 0);
-    CHECK(got.listed_games < recs.size());
     CHECK(got.games == recs.size());  // the sketch itself holds every game
   }
   {

@@ -346,13 +346,13 @@ TEST_CASE("a count in parts killed after a part goes on from the next part, to e
   const std::string db = tmp / "parts";
   // A budget that counts the month in a few parts (levels 6).
   std::vector<std::string> flags = kFlagsProgress;
-  flags.insert(flags.end(), {"--memory-mb", "12"});
-  const std::string kListing2 = "count: listing the patterns of part 2";
+  flags.insert(flags.end(), {"--memory-mb", "10"});
+  const std::string kCounting2 = "count: exact counts of part 2";
   const std::string kCounting3 = "count: exact counts of part 3";
 
-  // Killed while part 2 is listed: part 1 is written and recorded.
+  // Killed while part 2 is counted: part 1 is written and recorded.
   Child c1(ingest_args(db, flags, {sh.full}), tmp.path(), "run1");
-  const bool hit1 = kill_at_step(c1, kListing2);
+  const bool hit1 = kill_at_step(c1, kCounting2);
   REQUIRE_MESSAGE(hit1, "the first run ended before its second part: " << read_file(c1.err));
   CHECK(classify(read_db(db), {&sh.ref_full}) == "none");
   // stats tells that the next ingest goes on from there.
@@ -374,6 +374,7 @@ TEST_CASE("a count in parts killed after a part goes on from the next part, to e
   INFO(err2);
   CHECK(err2.find("of part 1:") == std::string::npos);  // part 1 is not counted again
   CHECK(err2.find("count: sketch of played patterns:") == std::string::npos);
+  CHECK(err2.find("count: listing the kept patterns from part 2 on:") != std::string::npos);  // only the rest
   if (hit2) CHECK(classify(read_db(db), {&sh.ref_full}) == "none");
 
   // And to the end: parts 3.. (or the commit only).

@@ -10,7 +10,7 @@
 #include <random>
 
 #include "count/sketch.h"
-#include "shard/record_file.h"
+#include "count/record_file.h"
 #include "shard/shard_plan.h"
 #include "test_util.h"
 

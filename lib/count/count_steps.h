@@ -24,13 +24,6 @@ struct SketchPass {
   bool complete = false;  // false: the sets grew past max_list_bytes and were dropped
   uint64_t games = 0;
   uint64_t items = 0;  // played (level, pattern) items added to the sketch
-  // When the lists were dropped: after this many games, holding this much
-  // (list_part(): the lists' memory at the end, dropped or not).
-  uint64_t listed_games = 0;
-  size_t listed_bytes = 0;
-  // list_part(): of listed_bytes, the lists of levels >= kSplitLevel (what
-  // grows with the range; the rest is the base's and the collector's own).
-  size_t listed_range_bytes = 0;
 };
 
 // Adds every level of every played pattern of the games of `source` to
@@ -123,8 +116,10 @@ Status count_batch_shared(const std::vector<std::string>& batch, Counter* counte
 size_t resident_count_peak_bytes(const std::vector<std::vector<uint64_t>>& keys,
                                  const std::vector<std::vector<uint64_t>>& extended, int writers);
 // The same from the lists' sizes (keys[l], extended[l]: level l + 1's),
-// for a writing that sorts `writers` levels at once.
-size_t resident_count_peak_bytes(const std::vector<size_t>& keys, const std::vector<size_t>& extended, int writers);
+// for a writing that sorts `writers` levels at once; with
+// `level_by_level`, for a table built by ResidentTable::add_level().
+size_t resident_count_peak_bytes(const std::vector<size_t>& keys, const std::vector<size_t>& extended, int writers,
+                                 bool level_by_level = false);
 
 // Writes the patterns of `table` of levels >= from_level played at least
 // `min_played` times to generation `gen` (one sorted table file).  Says

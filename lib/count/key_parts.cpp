@@ -3,32 +3,77 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cmath>
+#include <filesystem>
+#include <memory>
 #include <mutex>
 
-#include "count/kept_set.h"
+#include "count/kept_file.h"
+#include "count/record_file.h"
 #include "count/resident_table.h"
 #include "store/stored_replay.h"
 
 namespace sgfpat {
 
-size_t part_bytes_for(size_t kept, size_t extended) {
-  return ResidentTable::bytes_for(kept) + sizeof(uint64_t) * (kept + extended);
-}
+namespace fs = std::filesystem;
 
-Status list_part(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
-                 const CountMinSketch& sketch, unsigned min_played, const PartRange& range, size_t max_list_bytes,
-                 SketchPass* out, size_t* base_bytes, const std::function<void(uint64_t)>& progress) {
+namespace {
+// Runs merged at a time: a file each is open while they are.
+constexpr size_t kMergeFanIn = 32;
+
+// Merges the kept files `runs` into `path` and removes them.
+Status merge_runs(const std::vector<std::string>& runs, int levels, const std::string& path) {
+  RecordWriter out;
+  Status st = out.open(path, RecordKind::kKept, levels);
+  if (!st.ok()) return st;
+  RecordMeta meta;
+  st = merge_records(
+      runs, RecordKind::kKept, levels,
+      [&](const ShardRecord& r) {
+        out.add(r);
+        return Status::OK();
+      },
+      &meta);
+  if (st.ok()) st = out.commit(meta);
+  if (!st.ok()) return st;
+  std::error_code ec;
+  for (const std::string& run : runs) fs::remove(run, ec);  // a leftover is only disk space
+  return Status::OK();
+}
+}  // namespace
+
+Status list_kept_file(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
+                      const CountMinSketch& sketch, unsigned min_played, uint64_t from, size_t max_list_bytes,
+                      const std::string& path, int* runs, const std::function<void(uint64_t)>& progress) {
   const int levels = scheme.levels;
   const size_t L = size_t(levels);
-  KeptCollector collector(levels);
+  const PartRange range{from, ~uint64_t(0)};
+  KeptCollector collector(levels, /*by_bucket=*/true);
+  std::vector<std::string> run_paths;
+  int written = 0;
+  // The lists so far as a sorted run; past kMergeFanIn runs, those are
+  // merged into one first.
+  auto write_run = [&]() -> Status {
+    if (run_paths.size() == kMergeFanIn) {
+      const std::string merged = path + ".run-" + std::to_string(++written);
+      Status st = merge_runs(run_paths, levels, merged);
+      if (!st.ok()) return st;
+      run_paths.assign(1, merged);
+    }
+    const std::string run = path + ".run-" + std::to_string(++written);
+    RecordWriter out;
+    Status st = out.open(run, RecordKind::kKept, levels);
+    if (!st.ok()) return st;
+    write_kept_records(&collector, levels, &out);
+    st = out.commit(RecordMeta{});
+    if (!st.ok()) return st;
+    run_paths.push_back(run);
+    collector = KeptCollector(levels, /*by_bucket=*/true);
+    return Status::OK();
+  };
   std::mutex mu;
-  std::atomic<bool> overflow{false};
-  std::atomic<uint64_t> games{0};
   Status s = feed_games(
       source, total, threads,
       [&](int, std::vector<std::string>& batch) -> Status {
-        if (overflow.load(std::memory_order_relaxed)) return Status::OK();
         thread_local std::vector<uint64_t> keys;
         thread_local std::vector<uint8_t> tops;
         keys.clear();
@@ -43,41 +88,36 @@ Status list_part(const KeyScheme& scheme, const GameSource& source, uint64_t tot
           if (m + kAhead < moves)
             for (size_t l = 0; l < std::min<size_t>(L, kSplitLevel); ++l)
               sketch.prefetch(level_item(int(l) + 1, keys[(m + kAhead) * L + l]));
-          // A move of another part lists only its base: the levels above
-          // the split level need no estimate.
+          // A move before `from` lists only its base: the levels above the
+          // split level need no estimate.
           const uint64_t* k = &keys[m * L];
           const size_t last = L >= size_t(kSplitLevel) && !range.contains(k[kSplitLevel - 1]) ? kSplitLevel : L;
           tops[m] = uint8_t(levels_reaching(sketch, k, int(last), min_played));
         }
         std::lock_guard<std::mutex> lock(mu);
-        if (overflow) return Status::OK();
         for (size_t m = 0; m < moves; ++m) {
           const uint64_t* k = &keys[m * L];
-          const bool mine = tops[m] >= kSplitLevel && range.contains(k[kSplitLevel - 1]);
-          collector.add_move(k, tops[m], mine ? levels : kSplitLevel - 1);
+          const bool listed = tops[m] >= kSplitLevel && range.contains(k[kSplitLevel - 1]);
+          collector.add_move(k, tops[m], listed ? levels : kSplitLevel - 1);
         }
-        games += batch.size();
-        if (collector.bytes() > max_list_bytes) overflow = true;
+        if (collector.bytes() > max_list_bytes) return write_run();
         return Status::OK();
       },
       progress);
+  if (s.ok()) s = write_run();
   if (!s.ok()) return s;
-  out->complete = !overflow;
-  out->games = games;
-  out->listed_bytes = collector.bytes();
-  out->listed_range_bytes = collector.kept.bytes(kSplitLevel) + collector.extended.bytes(kSplitLevel);
-  *base_bytes = 0;
-  if (out->complete) {
-    out->kept = std::move(collector.kept);
-    out->extended = std::move(collector.extended);
-    const auto& k = out->kept.by_level();
-    for (size_t l = 0; l + 1 < size_t(kSplitLevel) && l < L; ++l) *base_bytes += ResidentTable::bytes_for(k[l].size());
+  *runs = written;
+  if (run_paths.size() == 1) {
+    std::error_code ec;
+    fs::rename(run_paths.front(), path, ec);
+    if (ec) return Status::IOError("cannot rename " + run_paths.front() + " to " + path + ": " + ec.message());
+    return Status::OK();
   }
-  return Status::OK();
+  return merge_runs(run_paths, levels, path);
 }
 
 Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const std::string& sketch_path, int threads,
-                      size_t part_bytes, size_t expected_bytes, const PartsProgress* resume,
+                      size_t part_bytes, const PartsProgress* resume,
                       const std::function<void(int, int, uint64_t)>& progress, CountSummary* summary,
                       bool* fitted) {
   const auto t_start = std::chrono::steady_clock::now();
@@ -85,6 +125,19 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
   const DbSettings& settings = db.settings();
   const int levels = settings.scheme.levels;
   const unsigned min_played = unsigned(settings.min_played);
+  // The parts' tallies are kept in *summary: parts, kept_keys (patterns
+  // counted, reported and pruned), pruned.
+  uint64_t from = 0;
+  if (resume) {  // the tallies so far are in *summary (its precondition)
+    summary->patterns_per_level.resize(size_t(levels), 0);
+    if (resume->done) return Status::OK();
+    from = resume->next;
+  } else {
+    summary->patterns_per_level.assign(size_t(levels), 0);
+    summary->parts = summary->part_relists = summary->kept_keys = summary->pruned = 0;
+    summary->seconds_listing = 0;
+  }
+  const double pass2_before = resume ? summary->seconds_pass2 : 0.0;  // the interrupted runs' time
   // Every part replays the games by opening (their first positions
   // shared); the order's fingerprints stay for all the parts.
   std::vector<Fingerprint> order;
@@ -92,96 +145,83 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
   if (!s.ok()) return s;
   const size_t order_bytes = order.size() * sizeof(Fingerprint);
   part_bytes = part_bytes > order_bytes ? part_bytes - order_bytes : 0;
-  // A listing's lists share the part's memory with the sketch; its table
-  // does not (the sketch is freed by then).
-  const size_t sketch_bytes = played->sketch->bytes();
-  const size_t list_bytes = part_bytes > sketch_bytes ? (part_bytes - sketch_bytes) / 10 * 9 : 0;
   const GameSource games = games_in(db, order);
   const uint64_t total = order.size();
-  // A part aims at kPartFill of what fits: the next range is sized by the
-  // last one's, and parts of the same width differ (a part over the budget
-  // is listed again, smaller).
-  const double target = double(part_bytes) * kPartFill;
-  const double list_target = double(list_bytes) * kPartFill;
-  const double space = 18446744073709551616.0;  // 2^64
-  // Under the smallest range tried, one split-level pattern would not fit.
-  const double min_width = space / double(uint64_t(1) << 32);
-  double width = expected_bytes > 0 ? space / std::max(1.0, std::ceil(double(expected_bytes) / target)) : space / 4;
-  if (levels < kSplitLevel) width = space;  // all base: one part or none
-  long double lo = 0;
-  // The parts' tallies are kept in *summary: parts, part_relists,
-  // kept_keys (patterns counted, reported and pruned), pruned.
-  if (resume) {  // the tallies so far are in *summary (its precondition)
-    summary->patterns_per_level.resize(size_t(levels), 0);
-    lo = resume->done ? space : (long double)(resume->next);
-    width = resume->width;
-  } else {
-    summary->patterns_per_level.assign(size_t(levels), 0);
-    summary->parts = summary->part_relists = summary->kept_keys = summary->pruned = 0;
-    summary->seconds_listing = 0;
+
+  // The kept file, and what a run killed while writing one left.
+  const std::string dir = sketch_path + ".parts";
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  fs::create_directories(dir, ec);
+  if (ec) return Status::IOError("cannot make the folder " + dir + ": " + ec.message());
+  struct RemoveDir {
+    std::string dir;
+    ~RemoveDir() {
+      std::error_code ignored;
+      fs::remove_all(dir, ignored);  // a leftover is only disk space, removed by the next count
+    }
+  } remove_dir{dir};
+  const std::string kept_path = dir + "/kept";
+  auto not_fitted = [&]() -> Status {
+    *fitted = false;
+    if (played->sketch) return Status::OK();
+    s = load_played_sketch(sketch_path, int(min_played), played);
+    return s.ok() ? s : s.with_context("loading the sketch again after the listing");
+  };
+
+  // The listing: its lists share the memory with the sketch, which the
+  // parts' tables do not (it is freed by then).
+  const size_t sketch_bytes = played->sketch->bytes();
+  // The collector's own arrays (its cache of recent listings, the first
+  // room of each list) take ~0.6-1.2 MB: below this the listing writes a
+  // run after nearly every batch, and draining costs as much (tygem-2005-11
+  // at levels 6 and --memory-mb 8: 15.8 s in 7 parts, 14.8-16.2 drained).
+  constexpr size_t kMinListBytes = size_t(3) << 19;
+  const size_t list_bytes = part_bytes > sketch_bytes ? (part_bytes - sketch_bytes) / 10 * 9 : 0;
+  if (list_bytes < kMinListBytes) return not_fitted();
+  const auto t_list = std::chrono::steady_clock::now();
+  int runs = 0;
+  s = list_kept_file(settings.scheme, games, total, threads, *played->sketch, min_played, from, list_bytes, kept_path,
+                     &runs, [&](uint64_t n) { if (progress) progress(4, int(summary->parts) + 1, n); });
+  if (!s.ok()) return s;
+  played->sketch.reset();  // its memory goes to the tables
+  KeptFileSizes sizes;
+  s = measure_kept_file(kept_path, levels, &sizes);
+  if (!s.ok()) return s;
+  summary->seconds_listing += std::chrono::duration<double>(std::chrono::steady_clock::now() - t_list).count();
+
+  // The parts: runs of buckets, each as many as fit beside the base.
+  const size_t have = size_t(double(part_bytes) * kPartFill);
+  const int writers = db.write_threads();
+  std::vector<std::pair<int, int>> plan;
+  for (int first = int(from >> (64 - kPartBucketBits)); first < kPartBuckets;) {
+    int last = first - 1;
+    while (last + 1 < kPartBuckets && kept_part_peak_bytes(sizes, levels, first, last + 1, writers) <= have) ++last;
+    if (last < first) return not_fitted();
+    plan.emplace_back(first, last);
+    first = last + 1;
   }
-  const double pass2_before = resume ? summary->seconds_pass2 : 0.0;  // the interrupted runs' time
-  while (lo < space) {
-    const long double hi = std::min<long double>(lo + width, space);
-    const PartRange range{uint64_t(lo), hi >= space ? ~uint64_t(0) : uint64_t(hi) - 1};
+  // Each part is a replay of every game.
+  if (summary->parts + plan.size() > uint64_t(kMaxParts)) return not_fitted();
+
+  for (size_t p = 0; p < plan.size(); ++p) {
     const int part = int(summary->parts) + 1;
-    SketchPass listed(levels);
-    size_t base = 0;
-    const auto t_list = std::chrono::steady_clock::now();
-    if (!played->sketch) {
-      s = load_played_sketch(sketch_path, int(min_played), played);
-      if (!s.ok()) return s.with_context("loading the sketch again for part " + std::to_string(part));
-    }
-    s = list_part(settings.scheme, games, total, threads, *played->sketch, min_played, range, list_bytes, &listed,
-                  &base, [&](uint64_t n) { if (progress) progress(4, part, n); });
+    PartRange range = PartRange::buckets(plan[p].first, plan[p].second);
+    range.lo = std::max(range.lo, from);  // the first bucket may be counted in part
+    std::unique_ptr<ResidentTable> table;
+    s = load_kept_table(kept_path, sizes, levels, plan[p].first, plan[p].second, &table);
     if (!s.ok()) return s;
-    summary->seconds_listing += std::chrono::duration<double>(std::chrono::steady_clock::now() - t_list).count();
-    const size_t need =
-        listed.complete
-            ? resident_count_peak_bytes(listed.kept.by_level(), listed.extended.by_level(), db.write_threads())
-            : part_bytes * 2;
-    // What the range adds to the base's table (which `need` includes; the
-    // guard only keeps a wrong estimate from wrapping round).
-    const double above = need > base ? double(need - base) : 0.0;
-    if (listed.complete) {
-      // The base is in every part: with too little room beside it, the
-      // parts would be too many (each is two replays of the games).
-      const double room = target - double(base);
-      const double all = above * space / width;
-      if (room <= 0 || all / room > double(kMaxParts)) {
-        *fitted = false;
-        return Status::OK();
-      }
-    }
-    if (need > part_bytes) {
-      // Listed again, smaller.  An incomplete listing says only that it
-      // was too big: a quarter then.
-      width /= listed.complete ? std::max(2.0, above / (target - double(base))) : 4.0;
-      ++summary->part_relists;
-      if (width < min_width) {
-        *fitted = false;
-        return Status::OK();
-      }
-      continue;
-    }
-    played->sketch.reset();  // its memory goes to the table
-    // Of the listing's memory, what grows with the range: its levels'
-    // lists (the rest, the base's lists and the collector's own arrays,
-    // is the same for every range; at small budgets it is most of it).
-    const size_t range_list_bytes = listed.listed_range_bytes;
-    const double list_fixed = double(listed.listed_bytes) - double(std::min(range_list_bytes, listed.listed_bytes));
     {
       // Most walks stop at the split level (another part's): the rings
       // above the next one are spelled only for the walks of this part
       // (~10% faster than keeping every ring up to date).
-      ResidentTable table(listed.kept.release(), listed.extended.release());
-      table.restrict_to(range);
+      table->restrict_to(range);
       std::atomic<uint64_t> positions{0}, candidates{0};
-      s = count_resident(settings.scheme, games, total, threads, &table,
+      s = count_resident(settings.scheme, games, total, threads, table.get(),
                          [&](uint64_t n) { if (progress) progress(2, part, n); }, &positions, &candidates,
                          kSplitLevel + 1, /*share_openings=*/true);
       if (!s.ok()) return s;
-      const bool first = lo == 0;
+      const bool first = range.lo == 0;
       if (first) {
         summary->positions = positions;
         summary->candidates = candidates;
@@ -189,8 +229,9 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
       // The base is in every part's table; the first part writes it.
       uint64_t pruned = 0;
       std::vector<uint64_t> per_level;
-      s = write_resident_counts(db, gen, table, min_played, &pruned, &per_level, first ? 1 : kSplitLevel);
+      s = write_resident_counts(db, gen, *table, min_played, &pruned, &per_level, first ? 1 : kSplitLevel);
       if (!s.ok()) return s;
+      table.reset();
       summary->pruned += pruned;
       summary->kept_keys += pruned;
       for (size_t l = 0; l < per_level.size() && l < summary->patterns_per_level.size(); ++l) {
@@ -199,14 +240,6 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
       }
     }
     ++summary->parts;
-    lo = hi;
-    // The base's share does not shrink with the range.  The next listing
-    // must fit too (its lists beside the sketch): an overflowing listing
-    // costs a replay, and a quarter of the range after it.
-    const double list_grow =
-        list_target > list_fixed ? (list_target - list_fixed) / std::max(1.0, double(range_list_bytes)) : 1.0;
-    const double grow = std::min((target - double(base)) / std::max(1.0, above), list_grow);
-    width *= std::clamp(grow, 0.5, 4.0);
     // The part is in the database (its table files are taken in synced):
     // recorded, a run after a kill starts from the next one.
     PartsProgress done;
@@ -214,9 +247,9 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
     done.games = db.game_count();
     done.moves = db.move_count();
     done.split_level = kSplitLevel;
-    done.done = lo >= space;
-    done.next = done.done ? 0 : uint64_t(lo);
-    done.width = width;
+    done.done = plan[p].second == kPartBuckets - 1;
+    done.next = done.done ? 0 : range.hi + 1;
+    done.width = double(range.hi - range.lo) + 1.0;
     done.summary = *summary;
     done.summary.seconds_pass2 =
         pass2_before + std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();

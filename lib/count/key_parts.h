@@ -12,14 +12,15 @@
 // most patterns of all levels (6M of 29.6M kept at 616k games), so parts cut
 // that fine stay balanced.
 //
-// A part costs a listing replay (the played moves only, each level asked
-// of the sketch of pass 1) and a counting replay.  The ranges are chosen as
-// the run goes: a part whose lists or table would not fit is listed again
-// with a smaller range, and each next range is sized by what the last one
-// held.
+// The kept set is listed once, by one replay of the played moves (each
+// level asked of the sketch of pass 1), into a kept file on disk
+// (count/kept_file.h) whose patterns are known per level and bucket of the
+// split level: the parts are then runs of buckets sized exactly, and each
+// costs one counting replay, with its table read from the file.
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "count/count_steps.h"
 #include "count/part_range.h"
@@ -34,53 +35,46 @@ namespace sgfpat {
 
 // Beyond this many parts the draining tables cost less than the replays.
 inline constexpr int kMaxParts = 64;
-// The share of the budget a part's range is sized for, from the last
-// part's patterns per key-space width.
-inline constexpr double kPartFill = 0.85;
+// The share of the budget a part is sized for: its size is exact, but the
+// table's arrays are rounded up to huge pages and the counting threads
+// have their own buffers.
+inline constexpr double kPartFill = 0.95;
 
-// Memory to count `kept` patterns resident, `extended` of them marked so,
-// with the whole lists they are built from beside the table: a coarser
-// measure than resident_count_peak_bytes() (no per-level sizes needed),
-// for first guesses.
-size_t part_bytes_for(size_t kept, size_t extended);
-
-// Lists the patterns of `range` (and the base) as sketch_played() lists
-// all of them, asking the finished `sketch` instead of filling it: a move
-// lists its levels up to the first whose estimate is below min_played.
-// out->complete is false when the lists would outgrow max_list_bytes (the
-// rest of the games is then skipped); out->listed_bytes is the lists'
-// memory at the end.  `base_bytes` is the base levels' table
-// (ResidentTable::bytes_for() of each), which every part holds.
-Status list_part(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
-                 const CountMinSketch& sketch, unsigned min_played, const PartRange& range, size_t max_list_bytes,
-                 SketchPass* out, size_t* base_bytes, const std::function<void(uint64_t)>& progress);
+// Lists the patterns the finished `sketch` keeps, as sketch_played() lists
+// them (a move lists its levels up to the first whose estimate is below
+// min_played), into the kept file at `path`: the base of every move, and
+// the levels above it of the moves whose split-level pattern is at or after
+// `from` (its part_hash()).  The lists are written out in sorted runs
+// whenever they pass max_list_bytes (`path`.run-N, merged into `path` and
+// removed at the end); *runs says how many there were.
+Status list_kept_file(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
+                      const CountMinSketch& sketch, unsigned min_played, uint64_t from, size_t max_list_bytes,
+                      const std::string& path, int* runs, const std::function<void(uint64_t)>& progress);
 
 // Counts every stored game of `db` into generation `gen` in parts of at
 // most `part_bytes` each, writing each part's counts as it is done.  The
-// sketch of pass 1 (`played`, saved at `sketch_path`) counts within
-// `part_bytes` while a part is listed and is freed while it is counted, so
-// that a part's table has its memory too; it is loaded again from the file
-// for the next listing.  `played->sketch` must be loaded on entry; on
-// return it is loaded when *fitted is false, maybe not otherwise.
-// `expected_bytes` (0: unknown) guesses what counting every part at once
-// would need, to size the first range.  progress(pass, part, games)
-// reports pass 4 (listing) and 2 (counting) of each part.  When *fitted is
-// false (even the base, or one split-level pattern, does not fit, or more
-// than kMaxParts parts would be needed), `gen` may hold parts and `db`
-// their progress: the caller counts another way after begin_generation(),
-// which clears both.
+// sketch of pass 1 (`played`, saved at `sketch_path`) is in memory while
+// the kept set is listed, within `part_bytes` beside the lists, and freed
+// before the parts are counted; the kept file lies in `sketch_path`.parts/,
+// removed at the end.  `played->sketch` must be loaded on entry; on return
+// it is loaded when *fitted is false, maybe not otherwise.
+// progress(pass, part, games) reports pass 4 (the listing) and 2 (counting
+// a part).  When *fitted is false (the base with one bucket of the others
+// does not fit, or more than kMaxParts parts would be needed), `gen` may
+// hold parts and `db` their progress: the caller counts another way after
+// begin_generation(), which clears both.
 //
-// The parts' tallies (parts, part_relists, kept_keys = counted, pruned,
+// The parts' tallies (parts, kept_keys = counted, pruned,
 // patterns_per_level, positions, candidates, seconds_listing) are kept in
-// *summary, and after each part the progress (the next range, and
-// *summary with the time of pass 2 so far) is recorded in `db`
+// *summary, and after each part the progress (where the next part starts,
+// and *summary with the time of pass 2 so far) is recorded in `db`
 // (PatternDb::save_count_progress).  With `resume` (such a record of this
 // `gen`, these games and this sketch; *summary must then be its summary),
-// the ranges it says are counted are skipped: their counts are in `gen`
-// already.  A part that was being written when the run was interrupted is
-// counted again: its keys get the same counts.
+// the key space it says is counted is skipped: its counts are in `gen`
+// already, and only the rest is listed.  A part that was being written when
+// the run was interrupted is counted again: its keys get the same counts.
 Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const std::string& sketch_path, int threads,
-                      size_t part_bytes, size_t expected_bytes, const PartsProgress* resume,
+                      size_t part_bytes, const PartsProgress* resume,
                       const std::function<void(int, int, uint64_t)>& progress, CountSummary* summary,
                       bool* fitted);
 

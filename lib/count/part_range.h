@@ -13,7 +13,7 @@ inline constexpr int kSplitLevel = 3;
 inline uint64_t part_hash(uint64_t split_key) { return split_key * 0x9E3779B97F4A7C15ull; }
 
 // Where a kept list has to name a pattern's part before the parts are
-// chosen (the shards' kept lists, shard/record_file.h): one of 64 buckets,
+// chosen (the shards' kept lists, count/record_file.h): one of 64 buckets,
 // the top bits of part_hash(); parts are then runs of buckets.
 inline constexpr int kPartBucketBits = 6;
 inline constexpr int kPartBuckets = 1 << kPartBucketBits;

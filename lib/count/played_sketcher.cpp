@@ -58,12 +58,9 @@ Status PlayedSketcher::add_piece(std::span<const std::string> batch, std::vector
   std::lock_guard<std::mutex> listing(collector_mu_);
   if (!collect_) return Status::OK();
   for (size_t m = 0; m < tops.size(); ++m) collector_.add_move(&keys[m * L], tops[m]);
-  listed_games_ += batch.size();
   listed_moves_ += tops.size();
   // Too many to hold: pass 2 will ask the sketch instead.
   if (collector_.bytes() > max_list_bytes_ || listed_moves_ >= (uint64_t(1) << 32)) {
-    dropped_at_games_ = listed_games_;
-    dropped_at_bytes_ = collector_.bytes();
     collect_ = false;
     collector_ = KeptCollector(1);
   }
@@ -77,9 +74,6 @@ void PlayedSketcher::finish(SketchPass* out) {
   if (collect_) {
     out->kept = std::move(collector_.kept);
     out->extended = std::move(collector_.extended);
-  } else {
-    out->listed_games = dropped_at_games_;
-    out->listed_bytes = dropped_at_bytes_;
   }
   out->games = games_;
   out->items = items_;

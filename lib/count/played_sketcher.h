@@ -55,10 +55,7 @@ class PlayedSketcher {
   std::mutex sketch_mu_, collector_mu_;
   KeptCollector collector_;
   bool collect_;               // under collector_mu_
-  uint64_t listed_games_ = 0;  // under collector_mu_
   uint64_t listed_moves_ = 0;  // under collector_mu_
-  uint64_t dropped_at_games_ = 0;
-  size_t dropped_at_bytes_ = 0;
   std::atomic<uint64_t> games_{0}, items_{0};
   std::atomic<size_t> list_bytes_{0};
 };

@@ -157,14 +157,17 @@ size_t resident_count_peak_bytes(const std::vector<std::vector<uint64_t>>& keys,
   return resident_count_peak_bytes(k, e, writers);
 }
 
-size_t resident_count_peak_bytes(const std::vector<size_t>& keys, const std::vector<size_t>& extended, int writers) {
+size_t resident_count_peak_bytes(const std::vector<size_t>& keys, const std::vector<size_t>& extended, int writers,
+                                 bool level_by_level) {
   size_t table = 0;
   for (const size_t n : keys) table += ResidentTable::bytes_for(n);
   std::vector<size_t> sizes = keys;
   std::sort(sizes.begin(), sizes.end(), std::greater<>());
   size_t sorting = 0;
   for (size_t i = 0; i < sizes.size() && i < size_t(std::max(1, writers)); ++i) sorting += sizes[i];
-  return std::max(ResidentTable::build_peak_bytes(keys, extended), table + ResidentTable::kSortedEntryBytes * sorting);
+  const size_t build = level_by_level ? ResidentTable::level_build_peak_bytes(keys, extended)
+                                     : ResidentTable::build_peak_bytes(keys, extended);
+  return std::max(build, table + ResidentTable::kSortedEntryBytes * sorting);
 }
 
 Status write_resident_counts(PatternDb& db, uint32_t gen, const ResidentTable& table, unsigned min_played,
@@ -343,23 +346,15 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     if (!saved.ok()) return saved;
     // What did not fit: the lists of pass 1 (0), or this many patterns.
     if (!resuming) summary->kept_keys = collect ? kept.distinct() : 0;  // else the parts' tally so far
-    // The sketch stays for the listings of the parts (freed while each is
-    // counted, read again from its file) or for the draining tables'
-    // questions.
-    size_t expected = 0;  // what counting all parts at once would need
-    if (collect) {
-      expected = resident_count_peak_bytes(kept.by_level(), extended.by_level(), db.write_threads());
-    } else if (pass1.listed_games > 0) {  // guessed from how far they got (lists hold ~1.5x their keys)
-      expected = size_t(double(part_bytes_for(pass1.listed_bytes / 12, 0)) * double(pass1.games) /
-                        double(pass1.listed_games));
-    }
+    // The sketch stays for the listing of the parts (freed while they are
+    // counted) or for the draining tables' questions.
     kept = KeySet(levels);
     extended = KeySet(levels);
     bool fitted = false;
     if (options.parts) {
       summary->mode = CountMode::kParts;
       const uint64_t listed_keys = resuming ? 0 : summary->kept_keys;  // the parts' tallies take its place
-      s = count_in_parts(db, gen, &played, sketch_path, threads, options.memory_budget, expected,
+      s = count_in_parts(db, gen, &played, sketch_path, threads, options.memory_budget,
                          resuming ? &resume : nullptr, [&](int pass, int part, uint64_t done) {
                            if (options.progress) options.progress({pass, done, db.game_count(), part});
                          },

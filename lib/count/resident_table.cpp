@@ -11,10 +11,7 @@ size_t ResidentTable::buckets_for(size_t keys) { return keys * 10 / (kBucketKeys
 
 size_t ResidentTable::bytes_for(size_t keys) { return buckets_for(keys) * sizeof(Bucket) + keys * sizeof(Counts); }
 
-  // The most memory the freeing constructor holds, lists and table, for
-  // lists of these sizes (keys[l], extended[l]: level l + 1's distinct
-  // keys): the levels built so far beside the lists not yet freed.
-  static size_t build_peak_bytes(const std::vector<size_t>& keys, const std::vector<size_t>& extended);size_t ResidentTable::build_peak_bytes(const std::vector<size_t>& keys, const std::vector<size_t>& extended) {
+size_t ResidentTable::build_peak_bytes(const std::vector<size_t>& keys, const std::vector<size_t>& extended) {
   const size_t L = keys.size();
   // lists[l]: the lists of levels l.. still held while level l is built.
   std::vector<size_t> lists(L + 1, 0);
@@ -24,6 +21,15 @@ size_t ResidentTable::bytes_for(size_t keys) { return buckets_for(keys) * sizeof
   for (size_t l = 0; l < L; ++l) {
     table += bytes_for(keys[l]);
     peak = std::max(peak, table + lists[l]);
+  }
+  return peak;
+}
+
+size_t ResidentTable::level_build_peak_bytes(const std::vector<size_t>& keys, const std::vector<size_t>& extended) {
+  size_t table = 0, peak = 0;
+  for (size_t l = 0; l < keys.size(); ++l) {
+    table += bytes_for(keys[l]);
+    peak = std::max(peak, table + sizeof(uint64_t) * (keys[l] + (l < extended.size() ? extended[l] : 0)));
   }
   return peak;
 }

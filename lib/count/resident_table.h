@@ -40,12 +40,24 @@ class ResidentTable {
   // The same, freeing each level's lists once that level is built: the
   // lists and the table are not both whole in memory at once.
   ResidentTable(std::vector<std::vector<uint64_t>>&& keys, std::vector<std::vector<uint64_t>>&& extended);
+  // An empty table of `levels` levels, to be built by add_level() of every
+  // level before any look-up.
+  explicit ResidentTable(int levels) : levels_(size_t(levels)) {}
+  // Builds `level` (not built before) from its keys and extended keys, as
+  // the constructors do: a table read level by level from a file holds
+  // only one level's lists beside it.
+  void add_level(int level, const std::vector<uint64_t>& keys, const std::vector<uint64_t>& extended) {
+    build_level(size_t(level - 1), keys, &extended);
+  }
   // Memory a table of this many keys in all takes (within a few buckets).
   static size_t bytes_for(size_t keys);
   // The most memory the freeing constructor holds, lists and table, for
   // lists of these sizes (keys[l], extended[l]: level l + 1's distinct
   // keys): the levels built so far beside the lists not yet freed.
   static size_t build_peak_bytes(const std::vector<size_t>& keys, const std::vector<size_t>& extended);
+  // The same for a table built by add_level(), level by level: the levels
+  // built so far beside one level's lists.
+  static size_t level_build_peak_bytes(const std::vector<size_t>& keys, const std::vector<size_t>& extended);
 
   // Slot handle of (level, key), or -1 when the key is not in the set.
   int32_t find(int level, uint64_t key) const;

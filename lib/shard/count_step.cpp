@@ -10,9 +10,8 @@
 #include "count/game_feed.h"
 #include "count/key_parts.h"
 #include "count/part_range.h"
-#include "count/resident_table.h"
+#include "count/kept_file.h"
 #include "ingest/ingest_policy.h"
-#include "shard/record_file.h"
 #include "shard/shard_steps.h"
 #include "shard/step_support.h"
 
@@ -20,89 +19,6 @@ namespace sgfpat {
 
 namespace fs = std::filesystem;
 using namespace shard_internal;
-
-namespace {
-// The union's patterns per level: the base's (below the split level: in
-// every part) and each bucket's (the split level and above), as kept and
-// extended.  Index (level - 1) * kPartBuckets + bucket (bucket 0 for the
-// base).
-struct UnionSizes {
-  uint64_t records = 0;
-  uint64_t base_keys = 0;  // of all base levels
-  std::vector<uint64_t> keys, extended;
-  static size_t at(int level, int bucket) { return size_t(level - 1) * kPartBuckets + size_t(bucket); }
-};
-
-Status measure_union(const std::string& path, int levels, UnionSizes* sizes) {
-  *sizes = UnionSizes{};
-  sizes->keys.assign(size_t(levels) * kPartBuckets, 0);
-  sizes->extended.assign(size_t(levels) * kPartBuckets, 0);
-  RecordReader in;
-  Status st = in.open(path, RecordKind::kKept, levels);
-  if (!st.ok()) return st.with_context("the union of the kept lists (did merge-kept finish?)");
-  ShardRecord r;
-  while (in.next(&r)) {
-    const bool base = r.level < kSplitLevel;
-    const bool kept = r.flags & kRecordKept, ext = r.flags & kRecordExtended;
-    const size_t i = UnionSizes::at(r.level, base ? 0 : r.bucket);
-    sizes->keys[i] += kept;
-    sizes->extended[i] += ext;
-    sizes->base_keys += base && kept;
-    ++sizes->records;
-  }
-  return in.status();
-}
-
-// Per level, the union's kept and extended keys of the base and buckets
-// first..last.
-void range_sizes(const UnionSizes& sizes, int levels, int first, int last, std::vector<size_t>* keys,
-                 std::vector<size_t>* extended) {
-  keys->assign(size_t(levels), 0);
-  extended->assign(size_t(levels), 0);
-  for (int level = 1; level <= levels; ++level) {
-    const int from = level < kSplitLevel ? 0 : first, to = level < kSplitLevel ? 0 : last;
-    for (int b = from; b <= to; ++b) {
-      (*keys)[size_t(level - 1)] += sizes.keys[UnionSizes::at(level, b)];
-      (*extended)[size_t(level - 1)] += sizes.extended[UnionSizes::at(level, b)];
-    }
-  }
-}
-
-// The most memory counting the base and buckets first..last holds: the
-// table's build (the lists are freed level by level as it goes) or its
-// writing (the whole table beside the sorted keys of one level: the levels
-// are written one after the other).
-size_t part_peak_bytes(const UnionSizes& sizes, int levels, int first, int last) {
-  std::vector<size_t> keys, extended;
-  range_sizes(sizes, levels, first, last, &keys, &extended);
-  return resident_count_peak_bytes(keys, extended, /*writers=*/1);
-}
-
-// The union's base and buckets first..last as per-level key lists.
-Status read_union(const std::string& path, const UnionSizes& sizes, int levels, int first, int last,
-                  std::vector<std::vector<uint64_t>>* keys, std::vector<std::vector<uint64_t>>* extended) {
-  keys->assign(size_t(levels), {});
-  extended->assign(size_t(levels), {});
-  // Reserved whole: part_peak_bytes() counts 8 bytes a key, not a doubling
-  // vector's spare room.
-  std::vector<size_t> k, e;
-  range_sizes(sizes, levels, first, last, &k, &e);
-  for (size_t l = 0; l < size_t(levels); ++l) {
-    (*keys)[l].reserve(k[l]);
-    (*extended)[l].reserve(e[l]);
-  }
-  RecordReader in;
-  Status st = in.open(path, RecordKind::kKept, levels);
-  if (!st.ok()) return st;
-  ShardRecord r;
-  while (in.next(&r)) {
-    if (r.level >= kSplitLevel && (r.bucket < first || r.bucket > last)) continue;
-    if (r.flags & kRecordKept) (*keys)[size_t(r.level - 1)].push_back(r.key);
-    if (r.flags & kRecordExtended) (*extended)[size_t(r.level - 1)].push_back(r.key);
-  }
-  return in.status();
-}
-}  // namespace
 
 Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, const ShardRunOptions& options,
                    ShardStepReport* report) {
@@ -115,9 +31,9 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
     return Status::InvalidArgument("part " + std::to_string(task_part) + " of " + std::to_string(task_parts) +
                                    ": want 1 <= part <= parts <= " + std::to_string(kPartBuckets));
   const int levels = plan.settings.scheme.levels;
-  UnionSizes sizes;
-  st = measure_union(paths.kept(), levels, &sizes);
-  if (!st.ok()) return st;
+  KeptFileSizes sizes;
+  st = measure_kept_file(paths.kept(), levels, &sizes);
+  if (!st.ok()) return st.with_context("the union of the kept lists (did merge-kept finish?)");
 
   // This task's buckets, then runs of them whose patterns, with the base,
   // fit the budget (count/key_parts.h: a part counts exactly what one
@@ -140,9 +56,9 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
   std::vector<std::pair<int, int>> parts;
   for (int first = task_first; first <= task_last;) {
     int last = first - 1;
-    while (last + 1 <= task_last && part_peak_bytes(sizes, levels, first, last + 1) <= have) ++last;
+    while (last + 1 <= task_last && kept_part_peak_bytes(sizes, levels, first, last + 1, 1) <= have) ++last;
     if (last < first) {
-      const uint64_t need = (size_t(1) << 20) - 1 + part_peak_bytes(sizes, levels, first, first);
+      const uint64_t need = (size_t(1) << 20) - 1 + kept_part_peak_bytes(sizes, levels, first, first, 1);
       return Status::NotSupported("the kept set (" + std::to_string(sizes.records) + " patterns) cannot be counted in " +
                                   std::to_string(have >> 20) + " MiB, the memory --memory-mb leaves for counting: " +
                                   "its smallest part (the " + std::to_string(sizes.base_keys) +
@@ -167,10 +83,10 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
   std::vector<std::string> part_files;
   RecordMeta written;
   for (size_t p = 0; p < parts.size(); ++p) {
-    std::vector<std::vector<uint64_t>> keys, extended;
-    st = read_union(paths.kept(), sizes, levels, parts[p].first, parts[p].second, &keys, &extended);
+    std::unique_ptr<ResidentTable> built;
+    st = load_kept_table(paths.kept(), sizes, levels, parts[p].first, parts[p].second, &built);
     if (!st.ok()) return st;
-    ResidentTable table(std::move(keys), std::move(extended));  // the lists freed as it is built
+    ResidentTable& table = *built;
     const bool restricted = parts[p] != std::make_pair(0, kPartBuckets - 1);
     if (restricted) table.restrict_to(PartRange::buckets(parts[p].first, parts[p].second));
     positions = 0;

@@ -10,13 +10,12 @@
 
 #include "count/count_steps.h"
 #include "count/game_feed.h"
-#include "count/kept_set.h"
+#include "count/kept_file.h"
 #include "count/part_range.h"
 #include "count/played_sketch_file.h"
 #include "ingest/ingest_policy.h"
 #include "ingest/sketch_during_import.h"
 #include "search/position_index.h"
-#include "shard/record_file.h"
 #include "shard/step_support.h"
 #include "store/stored_replay.h"
 
@@ -161,43 +160,10 @@ Status list_kept(const ShardPaths& paths, const ShardPlan& plan, int shard, cons
     index.kept.merge(std::move(collectors[t].kept));
     index.extended.merge(std::move(collectors[t].extended));
   }
-  KeySet& kept = index.kept;
-  KeySet& extended = index.extended;
-
   RecordWriter out;
   st = out.open(paths.shard_kept(shard), RecordKind::kKept, levels);
   if (!st.ok()) return st;
-  const auto& k = kept.by_level();
-  const auto& e = extended.by_level();
-  struct Listed {
-    uint64_t key;
-    uint8_t bucket, flags;
-  };
-  std::vector<Listed> level_items;
-  for (int level = 1; level <= levels; ++level) {
-    // Each bucket's lists are sorted and distinct; a level's are merged
-    // by key, or-ing the flags.
-    level_items.clear();
-    const int buckets = level > kSplitLevel ? kPartBuckets : 1;
-    for (int b = 0; b < buckets; ++b) {
-      const size_t i = size_t(index.list_index(level, b) - 1);
-      for (uint64_t key : k[i]) level_items.push_back({key, uint8_t(b), kRecordKept});
-      for (uint64_t key : e[i]) level_items.push_back({key, uint8_t(b), kRecordExtended});
-    }
-    std::sort(level_items.begin(), level_items.end(),
-              [](const Listed& a, const Listed& b) { return a.key < b.key; });
-    for (size_t i = 0; i < level_items.size();) {
-      ShardRecord r;
-      r.level = level;
-      r.key = level_items[i].key;
-      if (level == kSplitLevel) r.bucket = uint8_t(part_bucket(r.key));
-      for (; i < level_items.size() && level_items[i].key == r.key; ++i) {
-        r.flags |= level_items[i].flags;
-        r.bucket = std::max(r.bucket, level_items[i].bucket);  // one bucket (64-bit keys)
-      }
-      out.add(r);
-    }
-  }
+  write_kept_records(&index, levels, &out);
   collectors.clear();
   RecordMeta meta;
   meta.games = db->game_count();

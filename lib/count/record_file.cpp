@@ -1,4 +1,4 @@
-#include "shard/record_file.h"
+#include "count/record_file.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,5 +1,6 @@
-// The files the shard steps hand each other: (level, key) records in
-// strictly increasing order, either a kept list (flags) or counts.
+// Files of (level, key) records in strictly increasing order, either a kept
+// list (flags) or counts: what the shard steps hand each other, and the
+// kept set a count in parts lists once and reads back a part at a time.
 //
 // Layout: a 64-byte header, then the records.
 //   header  magic "SGFPREC2" | kind fixed32 (1 kept, 2 counts) | levels
