@@ -399,8 +399,10 @@ TEST_CASE("a count in parts killed after a part goes on from the next part, to e
   CHECK(classify(after, {&sh.ref_full}) == "full");
   std::string why;
   CHECK_MESSAGE(diff_counts(sh.ref_full.reported, after.reported(), &why) == 0, why);
-  // Nothing of the interrupted runs is left to resume.
+  // Nothing of the interrupted runs is left to resume, nor their kept files.
   CHECK_FALSE(run_cli({"stats", "--db", db, "--json", "--top", "0"}, tmp.path()).json().contains("interrupted_count"));
+  for (const auto& e : std::filesystem::directory_iterator(db))
+    CHECK_MESSAGE(e.path().extension() != ".parts", e.path());
   Child c4(ingest_args(db, flags, {sh.full}), tmp.path(), "run4");
   const RunResult r4 = c4.wait();
   REQUIRE(r4.exit_code == 0);

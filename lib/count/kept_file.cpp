@@ -97,7 +97,7 @@ void write_kept_records(KeptCollector* collector, int levels, RecordWriter* out)
   std::vector<Cursor> heads;
   for (int level = 1; level <= levels; ++level) {
     heads.clear();
-    const int buckets = level > kSplitLevel ? kPartBuckets : 1;
+    const int buckets = collector->by_bucket() && level >= kSplitLevel ? kPartBuckets : 1;
     for (int b = 0; b < buckets; ++b) {
       const size_t i = size_t(collector->list_index(level, b) - 1);
       for (const auto* list : {&kept[i], &extended[i]})
@@ -114,14 +114,14 @@ void write_kept_records(KeptCollector* collector, int levels, RecordWriter* out)
       const uint64_t key = *c.at;
       if (pending && key == r.key) {
         r.flags |= c.flags;
-        r.bucket = std::max(r.bucket, c.bucket);  // one bucket (64-bit keys)
+        r.bucket = std::max(r.bucket, c.bucket);  // one bucket but for a 64-bit collision: either, always the same
       } else {
         if (pending) out->add(r);
         r = ShardRecord{};
         r.level = level;
         r.key = key;
         r.flags = c.flags;
-        r.bucket = level == kSplitLevel ? uint8_t(part_bucket(key)) : c.bucket;
+        r.bucket = c.bucket;
         pending = true;
       }
       if (++c.at == c.end) {

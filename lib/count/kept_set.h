@@ -134,10 +134,11 @@ class KeySet {
 // of recent listings drops the repeats of frequent patterns before they
 // reach the key sets.
 //
-// With `by_bucket`, the patterns above the split level (count/part_range.h)
-// are listed apart by the bucket of their split-level pattern, which their
-// key alone does not tell: kept and extended then hold levels * kPartBuckets
-// lists, list_index() says which.
+// With `by_bucket`, the patterns of the split level and above
+// (count/part_range.h) are listed apart by the bucket of their split-level
+// pattern, which the keys above it do not tell: kept and extended then hold
+// levels * kPartBuckets lists, list_index() says which (the largest level's
+// lists are then small, and so are the copies their compactions make).
 class KeptCollector {
  public:
   explicit KeptCollector(int levels, bool by_bucket = false)
@@ -147,8 +148,9 @@ class KeptCollector {
         recent_(kRecent, 0),
         valid_(kRecent, 0) {}
   // The list (1-based, as KeySet levels) of `level`'s patterns of `bucket`
-  // (0 when not by bucket or at or below the split level).
+  // (0 when not by bucket or below the split level).
   int list_index(int level, int bucket) const { return by_bucket_ ? (level - 1) * kPartBuckets + bucket + 1 : level; }
+  bool by_bucket() const { return by_bucket_; }
   void add(int level, uint64_t key, bool is_extended, int bucket = 0) {
     const uint64_t tag = level_item(level, key) ^ (is_extended ? kExtendedTag : 0);
     const size_t i = fibonacci_slot(tag, kRecentBits);
@@ -161,9 +163,9 @@ class KeptCollector {
   // level-l key), each but the last marked extended: the walks of pass 2
   // go on from it to the next level.  Levels above `max_level` are left out.
   void add_move(const uint64_t* keys, int top, int max_level = 255) {
-    const int bucket = by_bucket_ && top > kSplitLevel ? part_bucket(keys[kSplitLevel - 1]) : 0;
+    const int bucket = by_bucket_ && top >= kSplitLevel ? part_bucket(keys[kSplitLevel - 1]) : 0;
     for (int l = 1; l <= top && l <= max_level; ++l) {
-      const int b = l > kSplitLevel ? bucket : 0;
+      const int b = l >= kSplitLevel ? bucket : 0;
       add(l, keys[l - 1], false, b);
       if (l < top) add(l, keys[l - 1], true, b);
     }

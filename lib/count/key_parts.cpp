@@ -6,6 +6,9 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "count/kept_file.h"
 #include "count/record_file.h"
@@ -17,9 +20,6 @@ namespace sgfpat {
 namespace fs = std::filesystem;
 
 namespace {
-// Runs merged at a time: a file each is open while they are.
-constexpr size_t kMergeFanIn = 32;
-
 // Merges the kept files `runs` into `path` and removes them.
 Status merge_runs(const std::vector<std::string>& runs, int levels, const std::string& path) {
   RecordWriter out;
@@ -39,41 +39,70 @@ Status merge_runs(const std::vector<std::string>& runs, int levels, const std::s
   for (const std::string& run : runs) fs::remove(run, ec);  // a leftover is only disk space
   return Status::OK();
 }
+
+// A merge's readers buffer 1 MB each (count/record_file.h).
+constexpr size_t kReaderBytes = size_t(1) << 20;
 }  // namespace
 
-Status list_kept_file(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
+int kept_merge_fan_in(size_t bytes) { return int(std::clamp<size_t>(bytes / kReaderBytes, 3, 33)) - 1; }
+
+Status list_kept_runs(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
                       const CountMinSketch& sketch, unsigned min_played, uint64_t from, size_t max_list_bytes,
-                      const std::string& path, int* runs, const std::function<void(uint64_t)>& progress) {
+                      const std::string& prefix, std::vector<std::string>* runs,
+                      const std::function<void(uint64_t)>& progress) {
   const int levels = scheme.levels;
   const size_t L = size_t(levels);
   const PartRange range{from, ~uint64_t(0)};
   KeptCollector collector(levels, /*by_bucket=*/true);
-  std::vector<std::string> run_paths;
+  // The runs so far and how many merges each holds: when the newest
+  // fan_in are of one tier, they are merged into one of the next, so that
+  // a record is merged about log(runs) times; the lists are empty then, and
+  // the merge has their memory.
+  const size_t fan_in = size_t(kept_merge_fan_in(max_list_bytes));
+  std::vector<int> tiers;
+  runs->clear();
   int written = 0;
-  // The lists so far as a sorted run; past kMergeFanIn runs, those are
-  // merged into one first.
+  auto next_path = [&] { return prefix + ".run-" + std::to_string(++written); };
   auto write_run = [&]() -> Status {
-    if (run_paths.size() == kMergeFanIn) {
-      const std::string merged = path + ".run-" + std::to_string(++written);
-      Status st = merge_runs(run_paths, levels, merged);
-      if (!st.ok()) return st;
-      run_paths.assign(1, merged);
-    }
-    const std::string run = path + ".run-" + std::to_string(++written);
+    const std::string run = next_path();
     RecordWriter out;
     Status st = out.open(run, RecordKind::kKept, levels);
     if (!st.ok()) return st;
     write_kept_records(&collector, levels, &out);
     st = out.commit(RecordMeta{});
     if (!st.ok()) return st;
-    run_paths.push_back(run);
     collector = KeptCollector(levels, /*by_bucket=*/true);
+#if defined(__GLIBC__)
+    // The lists are thousands of vectors, freed at once: handed back to
+    // the system, or the next run's lists grow beside them (tens of MB at
+    // a 130 MB collector).
+    malloc_trim(0);
+#endif
+    runs->push_back(run);
+    tiers.push_back(0);
+    while (tiers.size() >= fan_in &&
+           std::all_of(tiers.end() - std::ptrdiff_t(fan_in), tiers.end(), [&](int t) { return t == tiers.back(); })) {
+      const std::vector<std::string> group(runs->end() - std::ptrdiff_t(fan_in), runs->end());
+      const std::string merged = next_path();
+      st = merge_runs(group, levels, merged);
+      if (!st.ok()) return st;
+      const int tier = tiers.back() + 1;
+      runs->resize(runs->size() - fan_in);
+      tiers.resize(tiers.size() - fan_in);
+      runs->push_back(merged);
+      tiers.push_back(tier);
+    }
     return Status::OK();
   };
   std::mutex mu;
+  Status failed;  // under mu: after a run failed to be written, the other batches are skipped
   Status s = feed_games(
       source, total, threads,
       [&](int, std::vector<std::string>& batch) -> Status {
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          if (!failed.ok()) return failed;
+        }
         thread_local std::vector<uint64_t> keys;
         thread_local std::vector<uint8_t> tops;
         keys.clear();
@@ -95,25 +124,38 @@ Status list_kept_file(const KeyScheme& scheme, const GameSource& source, uint64_
           tops[m] = uint8_t(levels_reaching(sketch, k, int(last), min_played));
         }
         std::lock_guard<std::mutex> lock(mu);
+        if (!failed.ok()) return failed;
         for (size_t m = 0; m < moves; ++m) {
           const uint64_t* k = &keys[m * L];
           const bool listed = tops[m] >= kSplitLevel && range.contains(k[kSplitLevel - 1]);
           collector.add_move(k, tops[m], listed ? levels : kSplitLevel - 1);
         }
-        if (collector.bytes() > max_list_bytes) return write_run();
-        return Status::OK();
+        if (collector.bytes() > max_list_bytes) failed = write_run();
+        return failed;
       },
       progress);
   if (s.ok()) s = write_run();
-  if (!s.ok()) return s;
-  *runs = written;
-  if (run_paths.size() == 1) {
+  return s;
+}
+
+Status merge_kept_runs(std::vector<std::string> runs, int levels, size_t bytes, const std::string& path) {
+  const size_t fan_in = size_t(kept_merge_fan_in(bytes));
+  int written = 0;
+  while (runs.size() > fan_in) {
+    const std::vector<std::string> group(runs.begin(), runs.begin() + std::ptrdiff_t(fan_in));
+    const std::string merged = path + ".merged-" + std::to_string(++written);
+    Status st = merge_runs(group, levels, merged);
+    if (!st.ok()) return st;
+    runs.erase(runs.begin(), runs.begin() + std::ptrdiff_t(fan_in));
+    runs.push_back(merged);
+  }
+  if (runs.size() == 1) {
     std::error_code ec;
-    fs::rename(run_paths.front(), path, ec);
-    if (ec) return Status::IOError("cannot rename " + run_paths.front() + " to " + path + ": " + ec.message());
+    fs::rename(runs.front(), path, ec);
+    if (ec) return Status::IOError("cannot rename " + runs.front() + " to " + path + ": " + ec.message());
     return Status::OK();
   }
-  return merge_runs(run_paths, levels, path);
+  return merge_runs(runs, levels, path);
 }
 
 Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const std::string& sketch_path, int threads,
@@ -165,26 +207,31 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
   auto not_fitted = [&]() -> Status {
     *fitted = false;
     if (played->sketch) return Status::OK();
-    s = load_played_sketch(sketch_path, int(min_played), played);
-    return s.ok() ? s : s.with_context("loading the sketch again after the listing");
+    const Status loaded = load_played_sketch(sketch_path, int(min_played), played);
+    return loaded.ok() ? loaded : loaded.with_context("loading the sketch again after the listing");
   };
 
   // The listing: its lists share the memory with the sketch, which the
-  // parts' tables do not (it is freed by then).
+  // parts' tables do not (it is freed by then).  They fill their share
+  // before each run is written (a list grows by half again at a time):
+  // three quarters of what the sketch leaves keeps the process within its
+  // budget (at 1,000 MB and 128k games, 0.9 of it passed the budget by 1%).
   const size_t sketch_bytes = played->sketch->bytes();
   // The collector's own arrays (its cache of recent listings, the first
   // room of each list) take ~0.6-1.2 MB: below this the listing writes a
   // run after nearly every batch, and draining costs as much (tygem-2005-11
   // at levels 6 and --memory-mb 8: 15.8 s in 7 parts, 14.8-16.2 drained).
   constexpr size_t kMinListBytes = size_t(3) << 19;
-  const size_t list_bytes = part_bytes > sketch_bytes ? (part_bytes - sketch_bytes) / 10 * 9 : 0;
+  const size_t list_bytes = part_bytes > sketch_bytes ? (part_bytes - sketch_bytes) / 4 * 3 : 0;
   if (list_bytes < kMinListBytes) return not_fitted();
   const auto t_list = std::chrono::steady_clock::now();
-  int runs = 0;
-  s = list_kept_file(settings.scheme, games, total, threads, *played->sketch, min_played, from, list_bytes, kept_path,
+  std::vector<std::string> runs;
+  s = list_kept_runs(settings.scheme, games, total, threads, *played->sketch, min_played, from, list_bytes, kept_path,
                      &runs, [&](uint64_t n) { if (progress) progress(4, int(summary->parts) + 1, n); });
   if (!s.ok()) return s;
-  played->sketch.reset();  // its memory goes to the tables
+  played->sketch.reset();  // its memory goes to the merge, then the tables
+  s = merge_kept_runs(std::move(runs), levels, part_bytes, kept_path);
+  if (!s.ok()) return s;
   KeptFileSizes sizes;
   s = measure_kept_file(kept_path, levels, &sizes);
   if (!s.ok()) return s;

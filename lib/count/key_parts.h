@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "count/count_steps.h"
 #include "count/part_range.h"
@@ -42,14 +43,22 @@ inline constexpr double kPartFill = 0.95;
 
 // Lists the patterns the finished `sketch` keeps, as sketch_played() lists
 // them (a move lists its levels up to the first whose estimate is below
-// min_played), into the kept file at `path`: the base of every move, and
-// the levels above it of the moves whose split-level pattern is at or after
-// `from` (its part_hash()).  The lists are written out in sorted runs
-// whenever they pass max_list_bytes (`path`.run-N, merged into `path` and
-// removed at the end); *runs says how many there were.
-Status list_kept_file(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
+// min_played): the base of every move, and the levels above it of the
+// moves whose split-level pattern is at or after `from` (its part_hash()).
+// The lists are written out as sorted kept files (`prefix`.run-N, named in
+// *runs) whenever they pass max_list_bytes, and runs are merged
+// kept_merge_fan_in(max_list_bytes) at a time while the lists are empty.
+Status list_kept_runs(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
                       const CountMinSketch& sketch, unsigned min_played, uint64_t from, size_t max_list_bytes,
-                      const std::string& path, int* runs, const std::function<void(uint64_t)>& progress);
+                      const std::string& prefix, std::vector<std::string>* runs,
+                      const std::function<void(uint64_t)>& progress);
+
+// Merges the kept files `runs` into the kept file `path` (a run alone is
+// renamed), removing them, in merges that fit `bytes`.
+Status merge_kept_runs(std::vector<std::string> runs, int levels, size_t bytes, const std::string& path);
+
+// How many kept files a merge within `bytes` reads at once (2..32).
+int kept_merge_fan_in(size_t bytes);
 
 // Counts every stored game of `db` into generation `gen` in parts of at
 // most `part_bytes` each, writing each part's counts as it is done.  The
@@ -58,11 +67,13 @@ Status list_kept_file(const KeyScheme& scheme, const GameSource& source, uint64_
 // before the parts are counted; the kept file lies in `sketch_path`.parts/,
 // removed at the end.  `played->sketch` must be loaded on entry; on return
 // it is loaded when *fitted is false, maybe not otherwise.
-// progress(pass, part, games) reports pass 4 (the listing) and 2 (counting
-// a part).  When *fitted is false (the base with one bucket of the others
-// does not fit, or more than kMaxParts parts would be needed), `gen` may
-// hold parts and `db` their progress: the caller counts another way after
-// begin_generation(), which clears both.
+// progress(pass, part, games) reports pass 4 (the listing, with the first
+// part it lists for) and 2 (counting a part).  When *fitted is false (the
+// listing has less than 1.5 MB beside the sketch, or the base with one
+// bucket of the others does not fit, or a resumed count would pass
+// kMaxParts parts in all), `gen` may hold parts and `db` their progress:
+// the caller counts another way after begin_generation(), which clears
+// both.
 //
 // The parts' tallies (parts, kept_keys = counted, pruned,
 // patterns_per_level, positions, candidates, seconds_listing) are kept in

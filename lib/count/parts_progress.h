@@ -1,7 +1,7 @@
 // How far a count in parts got, recorded in the database after each part
 // (PatternDb::save_count_progress), so that the same count, run again after
 // a kill or a crash, goes on from the next part instead of starting over:
-// a part of a big corpus is two replays of every game (an hour each at
+// a part of a big corpus is a replay of every game (half an hour at
 // millions of games), and the parts already written stay in the generation
 // being built.
 //
@@ -31,12 +31,12 @@ struct PartsProgress {
   uint64_t games = 0;   // stored games it counts ...
   uint64_t moves = 0;   // ... and their moves: the stored set it was made for
   uint32_t split_level = 0;  // kSplitLevel of the run: what its ranges cut
-  uint64_t next = 0;    // the first key of the next range
+  uint64_t next = 0;    // the first key of the next part's range (part_hash() of a split-level key)
   bool done = false;    // every range counted: only the commit is left
-  double width = 0;     // the next range's width (a fraction of 2^64 keys)
-  // The summary so far: pass 1's fields, and the parts' (parts,
-  // part_relists, kept_keys = counted, pruned, patterns_per_level,
-  // positions, candidates, seconds_listing, seconds_pass2).
+  double width = 0;     // the last part's range, in keys (> 0; earlier formats: the next range's)
+  // The summary so far: pass 1's fields, and the parts' (parts, kept_keys
+  // = counted, pruned, patterns_per_level, positions, candidates,
+  // seconds_listing, seconds_pass2; part_relists of older versions).
   CountSummary summary;
 
   // The share of the key space counted (0 to 1).

@@ -1234,12 +1234,15 @@ Status PatternDb::commit_generation(uint32_t gen, const CountSummary& summary, c
   summary_ = summary;
   sketch_file_ = sketch_file;
   {
-    // Sketches of older generations, or of counts that never committed.
+    // Sketches of older generations, or of counts that never committed,
+    // and the kept files of counts in parts a kill left (folders).
     std::error_code ec;
+    std::vector<std::filesystem::path> stale;
     for (auto& e : std::filesystem::directory_iterator(path_, ec)) {
       const std::string name = e.path().filename().string();
-      if (name.rfind("sgfpat-played-", 0) == 0 && name != sketch_file) std::filesystem::remove(e.path(), ec);
+      if (name.rfind("sgfpat-played-", 0) == 0 && name != sketch_file) stale.push_back(e.path());
     }
+    for (const auto& p : stale) std::filesystem::remove_all(p, ec);
   }
   // Reclaim the old generation's space: its files go whole where they can,
   // a range deletion covers what is left of it, and a compaction removes
