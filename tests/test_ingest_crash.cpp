@@ -346,7 +346,7 @@ TEST_CASE("a count in parts killed after a part goes on from the next part, to e
   const std::string db = tmp / "parts";
   // A budget that counts the month in a few parts (levels 6).
   std::vector<std::string> flags = kFlagsProgress;
-  flags.insert(flags.end(), {"--memory-mb", "10"});
+  flags.insert(flags.end(), {"--memory-mb", "11"});
   const std::string kCounting2 = "count: exact counts of part 2";
   const std::string kCounting3 = "count: exact counts of part 3";
 
