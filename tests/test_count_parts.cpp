@@ -150,7 +150,8 @@ TEST_CASE("count in parts: stopped after its first part, it goes on from the rec
   CHECK(p.summary.games == c.db->game_count());
   CHECK(p.summary.positions > 0);
 
-  // Run again from the record, the sketch loaded: parts 2.. only.
+  // Run again from the record, the sketch loaded: parts 2.. only, listed
+  // again (the kept file is gone).
   REQUIRE(load_played_sketch(c.sketch_path, c.db->settings().min_played, &c.played).ok());
   CountSummary resumed = p.summary;
   bool rest_fitted = false;

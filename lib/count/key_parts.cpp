@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -11,6 +12,7 @@
 #endif
 
 #include "count/kept_file.h"
+#include "io/atomic_file.h"
 #include "count/record_file.h"
 #include "count/resident_table.h"
 #include "store/stored_replay.h"
@@ -38,6 +40,29 @@ Status merge_runs(const std::vector<std::string>& runs, int levels, const std::s
   std::error_code ec;
   for (const std::string& run : runs) fs::remove(run, ec);  // a leftover is only disk space
   return Status::OK();
+}
+
+// What a kept file was listed for, beside it: the generation, the stored
+// games and moves, and where the listing started.
+Status save_kept_file_listed(const std::string& path, uint32_t gen, uint64_t games, uint64_t moves, uint64_t from) {
+  AtomicFile f;
+  Status st = f.open(path);
+  if (!st.ok()) return st;
+  const std::string text = std::to_string(gen) + " " + std::to_string(games) + " " + std::to_string(moves) + " " +
+                           std::to_string(from) + "\n";
+  f.write(text.data(), text.size());
+  return f.commit();
+}
+
+// Whether the kept file that `path` describes serves a count of generation
+// `gen` of these games going on from `next` (no file or another: no).
+bool kept_file_listed_for(const std::string& path, uint32_t gen, uint64_t games, uint64_t moves, uint64_t next) {
+  std::FILE* f = std::fopen(path.c_str(), "r");
+  if (!f) return false;
+  unsigned long long g = 0, n = 0, m = 0, from = 0;
+  const bool read = std::fscanf(f, "%llu %llu %llu %llu", &g, &n, &m, &from) == 4;
+  std::fclose(f);
+  return read && g == gen && n == games && m == moves && from <= next;
 }
 
 // A merge's readers buffer 1 MB each (count/record_file.h).
@@ -190,12 +215,21 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
   const GameSource games = games_in(db, order);
   const uint64_t total = order.size();
 
-  // The kept file, and what a run killed while writing one left.
+  // The kept file.  A run killed after its listing leaves it whole (its
+  // name is given at the end of its writing), and the next run of the same
+  // count takes it up, as long as the listing started at or before where
+  // that run goes on: at millions of games the listing is a quarter of an
+  // hour.  Anything else in the folder was left by a kill, and goes.
   const std::string dir = sketch_path + ".parts";
+  const std::string kept_path = dir + "/kept", listed_path = dir + "/kept.listed";
+  const bool reuse = resume && fs::exists(kept_path) &&
+                     kept_file_listed_for(listed_path, gen, db.game_count(), db.move_count(), from);
   std::error_code ec;
-  fs::remove_all(dir, ec);
-  fs::create_directories(dir, ec);
-  if (ec) return Status::IOError("cannot make the folder " + dir + ": " + ec.message());
+  if (!reuse) {
+    fs::remove_all(dir, ec);
+    fs::create_directories(dir, ec);
+    if (ec) return Status::IOError("cannot make the folder " + dir + ": " + ec.message());
+  }
   struct RemoveDir {
     std::string dir;
     ~RemoveDir() {
@@ -203,7 +237,6 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
       fs::remove_all(dir, ignored);  // a leftover is only disk space, removed by the next count
     }
   } remove_dir{dir};
-  const std::string kept_path = dir + "/kept";
   auto not_fitted = [&]() -> Status {
     *fitted = false;
     if (played->sketch) return Status::OK();
@@ -211,31 +244,37 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
     return loaded.ok() ? loaded : loaded.with_context("loading the sketch again after the listing");
   };
 
-  // The listing: its lists share the memory with the sketch, which the
-  // parts' tables do not (it is freed by then).  They fill their share
-  // before each run is written (a list grows by half again at a time):
-  // three quarters of what the sketch leaves keeps the process within its
-  // budget (at 1,000 MB and 128k games, 0.9 of it passed the budget by 1%).
-  const size_t sketch_bytes = played->sketch->bytes();
-  // The collector's own arrays (its cache of recent listings, the first
-  // room of each list) take ~0.6-1.2 MB: below this the listing writes a
-  // run after nearly every batch, and draining costs as much (tygem-2005-11
-  // at levels 6 and --memory-mb 8: 15.8 s in 7 parts, 14.8-16.2 drained).
-  constexpr size_t kMinListBytes = size_t(3) << 19;
-  const size_t list_bytes = part_bytes > sketch_bytes ? (part_bytes - sketch_bytes) / 4 * 3 : 0;
-  if (list_bytes < kMinListBytes) return not_fitted();
-  const auto t_list = std::chrono::steady_clock::now();
-  std::vector<std::string> runs;
-  s = list_kept_runs(settings.scheme, games, total, threads, *played->sketch, min_played, from, list_bytes, kept_path,
-                     &runs, [&](uint64_t n) { if (progress) progress(4, int(summary->parts) + 1, n); });
-  if (!s.ok()) return s;
-  played->sketch.reset();  // its memory goes to the merge, then the tables
-  s = merge_kept_runs(std::move(runs), levels, part_bytes, kept_path);
-  if (!s.ok()) return s;
+  if (reuse) {
+    played->sketch.reset();  // not asked: its memory goes to the tables
+  } else {
+    // The listing: its lists share the memory with the sketch, which the
+    // parts' tables do not (it is freed by then).  They fill their share
+    // before each run is written (a list grows by half again at a time):
+    // three quarters of what the sketch leaves keeps the process within its
+    // budget (at 1,000 MB and 128k games, 0.9 of it passed the budget by 1%).
+    const size_t sketch_bytes = played->sketch->bytes();
+    // The collector's own arrays (its cache of recent listings, the first
+    // room of each list) take ~0.6-1.2 MB: below this the listing writes a
+    // run after nearly every batch, and draining costs as much (tygem-2005-11
+    // at levels 6 and --memory-mb 8: 15.8 s in 7 parts, 14.8-16.2 drained).
+    constexpr size_t kMinListBytes = size_t(3) << 19;
+    const size_t list_bytes = part_bytes > sketch_bytes ? (part_bytes - sketch_bytes) / 4 * 3 : 0;
+    if (list_bytes < kMinListBytes) return not_fitted();
+    const auto t_list = std::chrono::steady_clock::now();
+    std::vector<std::string> runs;
+    s = list_kept_runs(settings.scheme, games, total, threads, *played->sketch, min_played, from, list_bytes,
+                       kept_path, &runs, [&](uint64_t n) { if (progress) progress(4, int(summary->parts) + 1, n); });
+    if (!s.ok()) return s;
+    played->sketch.reset();  // its memory goes to the merge, then the tables
+    s = merge_kept_runs(std::move(runs), levels, part_bytes, kept_path);
+    if (!s.ok()) return s;
+    s = save_kept_file_listed(listed_path, gen, db.game_count(), db.move_count(), from);
+    if (!s.ok()) return s;
+    summary->seconds_listing += std::chrono::duration<double>(std::chrono::steady_clock::now() - t_list).count();
+  }
   KeptFileSizes sizes;
   s = measure_kept_file(kept_path, levels, &sizes);
   if (!s.ok()) return s;
-  summary->seconds_listing += std::chrono::duration<double>(std::chrono::steady_clock::now() - t_list).count();
 
   // The parts: runs of buckets, each as many as fit beside the base.
   const size_t have = size_t(double(part_bytes) * kPartFill);

@@ -82,7 +82,8 @@ int kept_merge_fan_in(size_t bytes);
 // (PatternDb::save_count_progress).  With `resume` (such a record of this
 // `gen`, these games and this sketch; *summary must then be its summary),
 // the key space it says is counted is skipped: its counts are in `gen`
-// already, and only the rest is listed.  A part that was being written when
+// already, and only the rest is listed, or not even that when the
+// interrupted run finished its kept file (a kill leaves it in the folder).  A part that was being written when
 // the run was interrupted is counted again: its keys get the same counts.
 Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const std::string& sketch_path, int threads,
                       size_t part_bytes, const PartsProgress* resume,
