@@ -71,7 +71,7 @@ TEST_CASE("the sketch made during the import gives the counts of the one made af
       {2, true, {"--threads", "2"}, "resident"},
       {3, false, {"--threads", "2"}, "resident"},
       {2, false, {"--threads", "2"}, "resident"},
-      {1, false, {"--threads", "2", "--memory-mb", "6"}, "parts"},
+      {1, false, {"--threads", "2", "--memory-mb", "7"}, "parts"},
       {1, true, {"--threads", "2", "--memory-mb", "4", "--over-budget", "drain"}, "draining"},
   };
   unsigned seed = 3;
