@@ -24,18 +24,7 @@ namespace fs = std::filesystem;
 namespace {
 // Merges the kept files `runs` into `path` and removes them.
 Status merge_runs(const std::vector<std::string>& runs, int levels, const std::string& path) {
-  RecordWriter out;
-  Status st = out.open(path, RecordKind::kKept, levels);
-  if (!st.ok()) return st;
-  RecordMeta meta;
-  st = merge_records(
-      runs, RecordKind::kKept, levels,
-      [&](const ShardRecord& r) {
-        out.add(r);
-        return Status::OK();
-      },
-      &meta);
-  if (st.ok()) st = out.commit(meta);
+  Status st = merge_record_files(runs, RecordKind::kKept, levels, path, nullptr, nullptr);
   if (!st.ok()) return st;
   std::error_code ec;
   for (const std::string& run : runs) fs::remove(run, ec);  // a leftover is only disk space

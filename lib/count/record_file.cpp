@@ -198,4 +198,24 @@ Status merge_records(const std::vector<std::string>& paths, RecordKind kind, int
   return Status::OK();
 }
 
+Status merge_record_files(const std::vector<std::string>& paths, RecordKind kind, int levels,
+                          const std::string& out_path, RecordMeta* meta, uint64_t* records) {
+  RecordWriter out;
+  Status st = out.open(out_path, kind, levels);
+  if (!st.ok()) return st;
+  RecordMeta summed;
+  st = merge_records(
+      paths, kind, levels,
+      [&](const ShardRecord& r) {
+        out.add(r);
+        return Status::OK();
+      },
+      &summed);
+  if (st.ok()) st = out.commit(summed);
+  if (!st.ok()) return st;
+  if (meta) *meta = summed;
+  if (records) *records = out.records();
+  return Status::OK();
+}
+
 }  // namespace sgfpat

@@ -103,4 +103,10 @@ class RecordReader {
 Status merge_records(const std::vector<std::string>& paths, RecordKind kind, int levels,
                      const std::function<Status(const ShardRecord&)>& emit, RecordMeta* meta);
 
+// merge_records() into the record file `out_path` (written atomically,
+// with the metas summed); *meta and *records (either may be null) say
+// what it holds.
+Status merge_record_files(const std::vector<std::string>& paths, RecordKind kind, int levels,
+                          const std::string& out_path, RecordMeta* meta, uint64_t* records);
+
 }  // namespace sgfpat

@@ -130,22 +130,8 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
     part_files.push_back(part_path(p));
   }
   if (parts.size() > 1) {
-    RecordWriter out;
-    st = out.open(counts_path, RecordKind::kCounts, levels);
+    st = merge_record_files(part_files, RecordKind::kCounts, levels, counts_path, &written, &report->records);
     if (!st.ok()) return st;
-    RecordMeta meta;
-    st = merge_records(
-        part_files, RecordKind::kCounts, levels,
-        [&](const ShardRecord& r) {
-          out.add(r);
-          return Status::OK();
-        },
-        &meta);
-    if (!st.ok()) return st;
-    st = out.commit(meta);
-    if (!st.ok()) return st;
-    written = meta;
-    report->records = out.records();
   }
   // The parts' files, and those a killed run with another split left.
   {

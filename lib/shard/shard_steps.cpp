@@ -182,20 +182,9 @@ Status merge_kept(const ShardPaths& paths, const ShardPlan& plan, ShardStepRepor
   *report = ShardStepReport{};
   const auto t0 = Clock::now();
   const int levels = plan.settings.scheme.levels;
-  RecordWriter out;
-  Status st = out.open(paths.kept(), RecordKind::kKept, levels);
-  if (!st.ok()) return st;
   RecordMeta meta;
-  st = merge_records(
-      shard_files(plan, &ShardPaths::shard_kept, paths), RecordKind::kKept, levels,
-      [&](const ShardRecord& r) {
-        out.add(r);
-        return Status::OK();
-      },
-      &meta);
-  if (!st.ok()) return st;
-  report->records = out.records();
-  st = out.commit(meta);
+  Status st = merge_record_files(shard_files(plan, &ShardPaths::shard_kept, paths), RecordKind::kKept, levels,
+                                 paths.kept(), &meta, &report->records);
   if (!st.ok()) return st;
   report->games = meta.games;
   report->bytes_written = file_bytes(paths.kept());
