@@ -54,11 +54,11 @@ bool kept_file_listed_for(const std::string& path, uint32_t gen, uint64_t games,
   return read && g == gen && n == games && m == moves && from <= next;
 }
 
-// A merge's readers buffer 1 MB each (count/record_file.h).
-constexpr size_t kReaderBytes = size_t(1) << 20;
 }  // namespace
 
-int kept_merge_fan_in(size_t bytes) { return int(std::clamp<size_t>(bytes / kReaderBytes, 3, 33)) - 1; }
+int kept_merge_fan_in(size_t bytes) {
+  return int(std::clamp<size_t>(bytes / kRecordReaderBufferBytes, 3, 33)) - 1;
+}
 
 Status list_kept_runs(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads,
                       const CountMinSketch& sketch, unsigned min_played, uint64_t from, size_t max_list_bytes,

@@ -92,7 +92,7 @@ Status RecordReader::open(const std::string& path, RecordKind kind, int levels) 
     if (errno == ENOENT) return Status::NotFound(path + " is missing (did the step that writes it finish?)");
     return Status::IOError("cannot open " + path + ": " + std::strerror(errno));
   }
-  std::setvbuf(f_, nullptr, _IOFBF, size_t(1) << 20);
+  std::setvbuf(f_, nullptr, _IOFBF, kRecordReaderBufferBytes);
   char h[kHeaderBytes];
   if (std::fread(h, 1, kHeaderBytes, f_) != kHeaderBytes) {
     fail("truncated header");

@@ -66,6 +66,9 @@ class RecordWriter {
   std::string buf_;
 };
 
+// What an open RecordReader buffers (a merge holds one per file).
+inline constexpr size_t kRecordReaderBufferBytes = size_t(1) << 20;
+
 class RecordReader {
  public:
   RecordReader() = default;
