@@ -210,7 +210,7 @@ TEST_CASE("flags: --sizes takes one word, the inputs after it stay inputs") {
 
 TEST_CASE("flags: NaN and infinite numbers are refused (komi, smoothing, explore; GTP komi)") {
   TempDir dir("sgfpat-nan");
-  for (const std::string& v : {"nan", "inf", "-inf", "NaN"}) {
+  for (const char* v : {"nan", "inf", "-inf", "NaN"}) {
     INFO(v);
     RunResult k = run_cli({"suggest", "--board", "...|...|...", "--komi", v}, dir.path());
     CHECK(k.exit_code == 2);

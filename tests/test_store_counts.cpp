@@ -209,6 +209,63 @@ TEST_CASE("a count cut short and an older generation's leftovers are dropped by 
   CHECK(others == 0);
 }
 
+TEST_CASE("counts written in overlapping runs (parts, partial sums, an older generation) are one sorted run after the commit") {
+  TempDir tmp("sgfpat-counts");
+  const std::string path = std::string(tmp.path()) + "/db";
+  OpenOptions open;
+  open.create_if_missing = true;
+  open.write_threads = 2;
+  // Part p writes the keys p, p + 4, p + 8, ... of levels 1 and 2: every
+  // part spans the others' key range, as the parts of a count in parts do.
+  auto part = [](uint64_t p, int level) -> PatternDb::CountFill {
+    return [=](const PatternDb::CountSink& sink) -> Status {
+      for (uint64_t key = p; key < 4000; key += 4) {
+        Status st = sink(level, key, PatternCounts{key, key + 1, p});
+        if (!st.ok()) return st;
+      }
+      return Status::OK();
+    };
+  };
+  uint32_t old_gen = 0, gen = 0;
+  {
+    std::unique_ptr<PatternDb> db;
+    REQUIRE(PatternDb::Open(path, open, &db).ok());
+    REQUIRE(db->begin_generation(&old_gen).ok());
+    REQUIRE(db->write_sorted_counts(old_gen, {part(0, 1)}).ok());
+    REQUIRE(db->commit_generation(old_gen, CountSummary{}).ok());
+    REQUIRE(db->begin_generation(&gen).ok());
+    for (uint64_t p = 0; p < 4; ++p) REQUIRE(db->write_sorted_counts(gen, {part(p, 1), part(p, 2)}).ok());
+    REQUIRE(db->add_counts(gen, {{3, 9, PatternCounts{1, 2, 3}}}).ok());
+    REQUIRE(db->add_counts(gen, {{3, 9, PatternCounts{1, 2, 3}}}).ok());
+    REQUIRE(db->commit_generation(gen, CountSummary{}).ok());
+  }
+  std::vector<CountRow> want;
+  for (int level = 1; level <= 2; ++level)
+    for (uint64_t key = 0; key < 4000; ++key) want.emplace_back(level, key, key, key + 1, key % 4);
+  want.emplace_back(3, 9, 2, 4, 6);
+  CHECK(counts_of(path) == want);
+  // One sorted run, in one level: no part left above another, no partial
+  // sums or old generation left for reads to pass over.
+  testutil::with_raw_family(path, "counts", [&](rocksdb::DB& raw, rocksdb::ColumnFamilyHandle* cf) {
+    rocksdb::ColumnFamilyMetaData md;
+    raw.GetColumnFamilyMetaData(cf, &md);
+    int levels_with_files = 0;
+    uint64_t entries = 0;  // every entry stored, partial sums and deletions too
+    for (const auto& level : md.levels) {
+      if (level.files.empty()) continue;
+      ++levels_with_files;
+      CHECK(level.level > 0);
+      for (const auto& f : level.files) entries += f.num_entries;
+    }
+    CHECK(levels_with_files == 1);
+    CHECK(entries == want.size());
+    std::unique_ptr<rocksdb::Iterator> it(raw.NewIterator(rocksdb::ReadOptions(), cf));
+    size_t others = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) others += decode_fixed32_be(it->key().data()) != gen;
+    CHECK(others == 0);
+  });
+}
+
 TEST_CASE("the counts check reads the current generation's tables only: a killed count's leftovers hide no loss") {
   TempDir tmp("sgfpat-counts");
   auto fill_of = [](int level, uint64_t n) -> PatternDb::CountFill {

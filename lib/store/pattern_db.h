@@ -312,6 +312,10 @@ class PatternDb {
                           const std::string& what);
   // delete_range_now() of the counts in [begin, end).
   Status drop_counts_in(const std::string& begin, const std::string& end);
+  // Leaves the counts as one sorted run in the last level (it only reclaims
+  // space and speeds reads: a failure changes no count, so none is
+  // reported).
+  void compact_counts();
   // Marks the index "off" or not built (a synced write), then deletes its
   // entries (the deletion flushed at once, outside the log).
   Status clear_position_index(bool off);
