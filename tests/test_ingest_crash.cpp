@@ -148,6 +148,7 @@ bool kill_at_step(Child& child, const std::string& step) {
 const std::string kImportStep = "import: ";
 const std::string kPass1Step = "count: sketch of played patterns";
 const std::string kPass2Step = "count: exact counts";
+const std::string kCommitStep = "count: writing the counts";
 
 struct Phases {
   double import_s = 0, pass1 = 0, pass2 = 0, commit = 0, startup = 0;
@@ -225,12 +226,14 @@ TEST_CASE("ingest killed in import, pass 1 and pass 2 of successive runs; a comp
     CHECK(partial > 0);
 
     // Then kills in later runs on that database: while importing again
-    // (only duplicates and the rest), in count pass 1 and in pass 2, each
-    // at the moment the run's progress announces that step.
+    // (only duplicates and the rest), in count pass 1, in pass 2 and in
+    // the commit (the switch, then the counts' compaction), each at the
+    // moment the run's progress announces that step.
     const std::vector<std::pair<std::string, std::string>> kills = {
         {"import (again)", kImportStep},
         {"count pass 1", kPass1Step},
         {"count pass 2", kPass2Step},
+        {"the commit", kCommitStep},
     };
     int serial = 0;
     for (const auto& [what, step] : kills) {
@@ -241,7 +244,7 @@ TEST_CASE("ingest killed in import, pass 1 and pass 2 of successive runs; a comp
       MESSAGE("kill at the start of " << what << " after " << c.elapsed() << " s: "
                                       << std::string(hit ? "killed" : "had already ended") << "; reader sees: " << cls
                                       << ", " << s.game_count << " games stored");
-      CHECK(hit);
+      if (step != kCommitStep) CHECK(hit);  // a month's commit may end before the kill lands
       CHECK((cls == "none" || cls == "full"));
       CHECK(s.game_count <= full_games);
     }

@@ -163,14 +163,15 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
       if (new_step) pass = p.pass, part = p.part, t_pass = Clock::now(), done_at_step = p.games_done;
       double el = std::chrono::duration<double>(Clock::now() - t_pass).count();
       static const char* const kStep[] = {"count", "count: sketch of played patterns", "count: exact counts",
-                                          "count: catch-up of newly kept patterns", "count: listing the kept patterns"};
+                                          "count: catch-up of newly kept patterns", "count: listing the kept patterns",
+                                          "count: writing the counts"};
       // One listing serves every part still to count.
       const std::string of_part = !p.part            ? std::string()
                                   : p.pass != 4      ? " of part " + std::to_string(p.part)
                                   : p.part > 1       ? " from part " + std::to_string(p.part) + " on"
                                                      : std::string();
-      std::string line = std::string(kStep[p.pass >= 0 && p.pass <= 4 ? p.pass : 0]) + of_part + ": " +
-                         with_commas(p.games_done) + " / " + with_commas(p.games_total) + " games";
+      std::string line = std::string(kStep[p.pass >= 0 && p.pass <= kCommitPass ? p.pass : 0]) + of_part;
+      if (p.pass != kCommitPass) line += ": " + with_commas(p.games_done) + " / " + with_commas(p.games_total) + " games";
       // A rate over less than a second (the step's first report) says nothing.
       const uint64_t timed = p.games_done - std::min(p.games_done, done_at_step);
       if (timed > 0 && el >= 1.0) {

@@ -275,6 +275,7 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
   // Like a full count's, the summary's numbers are over all counted games.
   summary->positions = positions + previous.positions;
   summary->candidates = candidates + previous.candidates;
+  if (options.progress) options.progress({kCommitPass, 0, 0});
   s = db.commit_generation(gen, *summary, sketch_name);
   if (!s.ok()) return s;
   summary->seconds_commit = since(t0);

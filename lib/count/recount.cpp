@@ -398,6 +398,7 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
   summary->pruned = pruned;
 
   // ---- commit ----
+  if (options.progress) options.progress({kCommitPass, 0, 0});
   s = db.commit_generation(gen, *summary, sketch_name);
   if (!s.ok()) return s;
   summary->seconds_commit = since(t0);
