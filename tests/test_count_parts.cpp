@@ -130,8 +130,8 @@ TEST_CASE("count in parts: stopped after its first part, it goes on from the rec
   // Stopped after the first part: the kept file taken away while the part
   // is counted, so the second part's table cannot be read.
   const std::string kept = c.sketch_path + ".parts/kept";
-  auto take_away = [&](int pass, int part, uint64_t) {
-    if (pass == 2 && part == 1 && std::filesystem::exists(kept)) std::filesystem::rename(kept, away);
+  auto take_away = [&](CountStep step, int part, uint64_t) {
+    if (step == CountStep::kExact && part == 1 && std::filesystem::exists(kept)) std::filesystem::rename(kept, away);
   };
   Status s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, nullptr, take_away, &summary, &fitted);
   REQUIRE(s.is_not_found());
@@ -156,8 +156,8 @@ TEST_CASE("count in parts: stopped after its first part, it goes on from the rec
   CountSummary resumed = p.summary;
   bool rest_fitted = false;
   int first_counted = 0;
-  auto parts_counted = [&](int pass, int part, uint64_t) {
-    if (pass == 2 && first_counted == 0) first_counted = part;
+  auto parts_counted = [&](CountStep step, int part, uint64_t) {
+    if (step == CountStep::kExact && first_counted == 0) first_counted = part;
   };
   s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, &p, parts_counted, &resumed, &rest_fitted);
   REQUIRE(s.ok());

@@ -155,23 +155,22 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     co.memory_budget = memory.count_bytes;
     co.parts = a.over_budget == "parts";
     if (sketched.pass.games > 0) co.sketched = &sketched;
-    int pass = 0, part = 0;
+    CountStep step{};  // none yet
+    int part = 0;
     uint64_t done_at_step = 0;  // the games done at a step's first report, when its clock starts
     auto t_pass = Clock::now();
     co.progress = [&](const CountProgress& p) {
-      const bool new_step = p.pass != pass || p.part != part;
-      if (new_step) pass = p.pass, part = p.part, t_pass = Clock::now(), done_at_step = p.games_done;
+      const bool new_step = p.step != step || p.part != part;
+      if (new_step) step = p.step, part = p.part, t_pass = Clock::now(), done_at_step = p.games_done;
       double el = std::chrono::duration<double>(Clock::now() - t_pass).count();
-      static const char* const kStep[] = {"count", "count: sketch of played patterns", "count: exact counts",
-                                          "count: catch-up of newly kept patterns", "count: listing the kept patterns",
-                                          "count: writing the counts"};
       // One listing serves every part still to count.
-      const std::string of_part = !p.part            ? std::string()
-                                  : p.pass != 4      ? " of part " + std::to_string(p.part)
-                                  : p.part > 1       ? " from part " + std::to_string(p.part) + " on"
-                                                     : std::string();
-      std::string line = std::string(kStep[p.pass >= 0 && p.pass <= kCommitPass ? p.pass : 0]) + of_part;
-      if (p.pass != kCommitPass) line += ": " + with_commas(p.games_done) + " / " + with_commas(p.games_total) + " games";
+      const std::string of_part = !p.part                          ? std::string()
+                                  : p.step != CountStep::kListing  ? " of part " + std::to_string(p.part)
+                                  : p.part > 1                     ? " from part " + std::to_string(p.part) + " on"
+                                                                   : std::string();
+      std::string line = std::string("count: ") + count_step_name(p.step) + of_part;
+      if (p.step != CountStep::kCommit)
+        line += ": " + with_commas(p.games_done) + " / " + with_commas(p.games_total) + " games";
       // A rate over less than a second (the step's first report) says nothing.
       const uint64_t timed = p.games_done - std::min(p.games_done, done_at_step);
       if (timed > 0 && el >= 1.0) {

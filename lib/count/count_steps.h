@@ -16,6 +16,18 @@
 
 namespace sgfpat {
 
+// The steps a count reports its progress in (CountProgress, count_in_parts()).
+enum class CountStep : uint8_t {
+  kSketch = 1,  // pass 1: the sketch of played patterns and the kept set
+  kExact,       // pass 2: the exact counts (of a part, when counted in parts)
+  kCatchup,     // incremental: the stored games' counts of newly kept patterns
+  kListing,     // counting in parts: the listing of the kept patterns
+  kCommit,      // writing the counts into the database (no games)
+};
+
+// What a user reads for `step` ("sketch of played patterns", ...).
+const char* count_step_name(CountStep step);
+
 // What sketch_played() found.
 struct SketchPass {
   explicit SketchPass(int levels) : kept(levels), extended(levels) {}

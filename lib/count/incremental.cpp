@@ -174,16 +174,16 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
       return std::binary_search(pending_fps.begin(), pending_fps.end(), fp) ? true : v(fp, rec);
     });
   };
-  auto progress = [&](int pass, uint64_t total) {
-    return [&, pass, total](uint64_t done) {
-      if (options.progress) options.progress({pass, done, total});
+  auto progress = [&](CountStep step, uint64_t total) {
+    return [&, step, total](uint64_t done) {
+      if (options.progress) options.progress({step, done, total});
     };
   };
 
   // ---- 1: the new games' played patterns into the sketch; N ----
   SketchPass fresh(levels);
   s = sketch_played(scheme, pending_games, pending, threads, played.sketch.get(), min_played,
-                    options.memory_budget / 2, &fresh, progress(1, pending));
+                    options.memory_budget / 2, &fresh, progress(CountStep::kSketch, pending));
   if (!s.ok()) return s;
   if (!fresh.complete) return fallback("too many new patterns to list");
   played.items += fresh.items;
@@ -238,7 +238,7 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
     if (!s.ok()) return s;
     s = count_resident(
         scheme, games_in(db, order), order.size(), threads,
-        &table, progress(2, pending), &positions, &candidates, 0, /*share_openings=*/true);
+        &table, progress(CountStep::kExact, pending), &positions, &candidates, 0, /*share_openings=*/true);
   }
   if (!s.ok()) return s;
   summary->seconds_pass2 = since(t0);
@@ -260,7 +260,7 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
     budget_left = budget_left > order_bytes ? budget_left - order_bytes : 0;
     s = count_catchup(
         scheme, games_in(db, order), order.size(), threads,
-        budget_left, ck.by_level(), ce.by_level(), fresh_only, &table, progress(3, counted));
+        budget_left, ck.by_level(), ce.by_level(), fresh_only, &table, progress(CountStep::kCatchup, counted));
     if (!s.ok()) return s;
     summary->catchup_games = counted;
   }
@@ -275,7 +275,7 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
   // Like a full count's, the summary's numbers are over all counted games.
   summary->positions = positions + previous.positions;
   summary->candidates = candidates + previous.candidates;
-  if (options.progress) options.progress({kCommitPass, 0, 0});
+  if (options.progress) options.progress({CountStep::kCommit, 0, 0});
   s = db.commit_generation(gen, *summary, sketch_name);
   if (!s.ok()) return s;
   summary->seconds_commit = since(t0);

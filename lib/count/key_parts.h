@@ -67,8 +67,8 @@ int kept_merge_fan_in(size_t bytes);
 // before the parts are counted; the kept file lies in `sketch_path`.parts/,
 // removed at the end.  `played->sketch` must be loaded on entry; on return
 // it is loaded when *fitted is false, maybe not otherwise.
-// progress(pass, part, games) reports pass 4 (the listing, with the first
-// part it lists for) and 2 (counting a part).  When *fitted is false (the
+// progress(step, part, games) reports kListing (with the first part it
+// lists for) and kExact (counting a part).  When *fitted is false (the
 // listing has less than 1.5 MB beside the sketch, or the base with one
 // bucket of the others does not fit, or a resumed count would pass
 // kMaxParts parts in all), `gen` may hold parts and `db` their progress:
@@ -87,7 +87,7 @@ int kept_merge_fan_in(size_t bytes);
 // the run was interrupted is counted again: its keys get the same counts.
 Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const std::string& sketch_path, int threads,
                       size_t part_bytes, const PartsProgress* resume,
-                      const std::function<void(int, int, uint64_t)>& progress, CountSummary* summary,
+                      const std::function<void(CountStep, int, uint64_t)>& progress, CountSummary* summary,
                       bool* fitted);
 
 }  // namespace sgfpat

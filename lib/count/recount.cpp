@@ -214,9 +214,9 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
   const uint64_t played_items = std::max<uint64_t>(1, db.move_count() * uint64_t(levels));
   const size_t sketch_bytes = sketch_bytes_for(played_items, settings.min_played, options.memory_budget / 2);
   std::atomic<uint64_t> positions{0}, candidates{0}, drains{0};
-  auto progress = [&](int pass) {
-    return [&, pass](uint64_t done) {
-      if (options.progress) options.progress({pass, done, db.game_count()});
+  auto progress = [&](CountStep step) {
+    return [&, step](uint64_t done) {
+      if (options.progress) options.progress({step, done, db.game_count()});
     };
   };
   // A count in parts of these games that was interrupted goes on from its
@@ -264,7 +264,7 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     pass1 = std::move(options.sketched->pass);
   } else {
     s = sketch_played(settings.scheme, [&](const GameVisitor& v) { return db.for_each_game(v); }, db.game_count(),
-                      threads, sketch.get(), min_played, max_list_bytes, &pass1, progress(1));
+                      threads, sketch.get(), min_played, max_list_bytes, &pass1, progress(CountStep::kSketch));
     if (!s.ok()) return s;
   }
   const bool collect = pass1.complete;
@@ -336,7 +336,7 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     summary->kept_keys = table.size();
     s = count_resident(
         settings.scheme, games_in(db, order), order.size(), threads,
-        &table, progress(2), &positions, &candidates, 0, /*share_openings=*/true);
+        &table, progress(CountStep::kExact), &positions, &candidates, 0, /*share_openings=*/true);
     if (!s.ok()) return s;
     summary->seconds_pass2 = since(t0);
     t0 = Clock::now();
@@ -355,8 +355,8 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
       summary->mode = CountMode::kParts;
       const uint64_t listed_keys = resuming ? 0 : summary->kept_keys;  // the parts' tallies take its place
       s = count_in_parts(db, gen, &played, sketch_path, threads, options.memory_budget,
-                         resuming ? &resume : nullptr, [&](int pass, int part, uint64_t done) {
-                           if (options.progress) options.progress({pass, done, db.game_count(), part});
+                         resuming ? &resume : nullptr, [&](CountStep step, int part, uint64_t done) {
+                           if (options.progress) options.progress({step, done, db.game_count(), part});
                          },
                          summary, &fitted);
       if (!s.ok()) return s;
@@ -380,7 +380,7 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
       summary->mode = CountMode::kDraining;
       const size_t table_entries = size_t(std::min<uint64_t>(
           options.memory_budget / 4 / size_t(threads) / (2 * sizeof(CountTable::Entry)), played_items));
-      s = count_draining(db, threads, gen, *sketch, table_entries, progress(2), &positions, &candidates, &drains);
+      s = count_draining(db, threads, gen, *sketch, table_entries, progress(CountStep::kExact), &positions, &candidates, &drains);
       if (!s.ok()) return s;
     }
     sketch.reset();
@@ -398,7 +398,7 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
   summary->pruned = pruned;
 
   // ---- commit ----
-  if (options.progress) options.progress({kCommitPass, 0, 0});
+  if (options.progress) options.progress({CountStep::kCommit, 0, 0});
   s = db.commit_generation(gen, *summary, sketch_name);
   if (!s.ok()) return s;
   summary->seconds_commit = since(t0);

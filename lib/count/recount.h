@@ -22,13 +22,9 @@
 
 namespace sgfpat {
 
-inline constexpr int kCommitPass = 5;  // CountProgress::pass of the commit
-
 struct CountProgress {
-  // 1 sketch and kept set, 2 exact counts, 3 catch-up (incremental), 4
-  // listing a part, 5 writing the counts (the commit: no games, 0 of 0)
-  int pass = 1;
-  uint64_t games_done = 0;  // in this pass
+  CountStep step = CountStep::kSketch;  // kCommit: no games, 0 of 0
+  uint64_t games_done = 0;  // in this step
   uint64_t games_total = 0;
   int part = 0;             // counting in parts: the part (from 1), else 0
 };
