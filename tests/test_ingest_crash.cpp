@@ -343,6 +343,39 @@ TEST_CASE("a recount killed in pass 2 leaves the previous counts intact; readers
   }
 }
 
+TEST_CASE("a recount killed in its commit leaves the previous counts or the new ones, never a mix") {
+  // The commit writes the new generation, switches to it and reclaims the
+  // old one's space; a kill anywhere in it must leave one whole generation.
+  Shared& sh = shared();
+  TempDir tmp("sgfpat-crash-commit");
+  const std::string db = tmp / "commit";
+  ingest_ok(db, kFlags, {sh.part}, tmp.path());
+  const Reference ref_a = reference_of("A", db);
+  REQUIRE(ref_a.games < sh.ref_full.games);
+
+  std::vector<std::string> recount_flags = kFlagsProgress;
+  recount_flags.push_back("--recount");
+  Child c(ingest_args(db, recount_flags, {sh.full}), tmp.path(), "commit1");
+  const bool hit = kill_at_step(c, kCommitStep);
+  DbSnapshot after = read_db(db);
+  const std::string cls = classify(after, {&ref_a, &sh.ref_full});
+  MESSAGE("recount killed at its commit after " << c.elapsed() << " s ("
+                                               << std::string(hit ? "killed" : "had already ended")
+                                               << "); reader sees: " << cls);
+  CHECK((cls == "A" || cls == "full"));
+  CHECK(after.game_count == sh.full_games);  // the import ended long before
+
+  // The same command again ends with exactly the uninterrupted counts.
+  nlohmann::json j = ingest_ok(db, kFlags, {sh.full}, tmp.path());
+  CHECK(j["games_in_db"].get<uint64_t>() == sh.full_games);
+  DbSnapshot s = read_db(db);
+  CHECK(classify(s, {&ref_a, &sh.ref_full}) == "full");
+  std::string why;
+  const size_t diffs = diff_counts(sh.ref_full.reported, s.reported(), &why);
+  INFO(why);
+  CHECK(diffs == 0);
+}
+
 TEST_CASE("a count in parts killed after a part goes on from the next part, to exactly the uninterrupted counts") {
   Shared& sh = shared();
   TempDir tmp("sgfpat-crash-parts");
