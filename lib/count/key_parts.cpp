@@ -252,7 +252,9 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
     const auto t_list = std::chrono::steady_clock::now();
     std::vector<std::string> runs;
     s = list_kept_runs(settings.scheme, games, total, threads, *played->sketch, min_played, from, list_bytes,
-                       kept_path, &runs, [&](uint64_t n) { if (progress) progress(CountStep::kListing, int(summary->parts) + 1, n); });
+                       kept_path, &runs, [&](uint64_t n) {
+                         if (progress) progress(CountStep::kListing, int(summary->parts) + 1, n);
+                       });
     if (!s.ok()) return s;
     played->sketch.reset();  // its memory goes to the merge, then the tables
     s = merge_kept_runs(std::move(runs), levels, part_bytes, kept_path);
@@ -293,7 +295,10 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
       table->restrict_to(range);
       std::atomic<uint64_t> positions{0}, candidates{0};
       s = count_resident(settings.scheme, games, total, threads, table.get(),
-                         [&](uint64_t n) { if (progress) progress(CountStep::kExact, part, n); }, &positions, &candidates,
+                         [&](uint64_t n) {
+                           if (progress) progress(CountStep::kExact, part, n);
+                         },
+                         &positions, &candidates,
                          kSplitLevel + 1, /*share_openings=*/true);
       if (!s.ok()) return s;
       const bool first = range.lo == 0;
