@@ -118,7 +118,8 @@ std::pair<std::string, std::string> ingest_both(const TempDir& tmp, const Config
 }  // namespace
 
 TEST_CASE("incremental == from scratch: random splits, K = 1, 2, 3, symmetry on and off") {
-  const std::vector<Config> configs = {{1, true, {}, ""}, {2, true, {}, ""}, {3, true, {}, ""}, {2, false, {}, ""}, {3, false, {}, ""}};
+  const std::vector<Config> configs = {
+      {1, true, {}, ""}, {2, true, {}, ""}, {3, true, {}, ""}, {2, false, {}, ""}, {3, false, {}, ""}};
   unsigned seed = 12;
   for (const Config& c : configs) {
     TempDir tmp("sgfpat-incr");

@@ -158,11 +158,11 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     CountStep step{};  // none yet
     int part = 0;
     uint64_t done_at_step = 0;  // the games done at a step's first report, when its clock starts
-    auto t_pass = Clock::now();
+    auto t_step = Clock::now();
     co.progress = [&](const CountProgress& p) {
       const bool new_step = p.step != step || p.part != part;
-      if (new_step) step = p.step, part = p.part, t_pass = Clock::now(), done_at_step = p.games_done;
-      double el = std::chrono::duration<double>(Clock::now() - t_pass).count();
+      if (new_step) step = p.step, part = p.part, t_step = Clock::now(), done_at_step = p.games_done;
+      double el = std::chrono::duration<double>(Clock::now() - t_step).count();
       // One listing serves every part still to count.
       const std::string of_part = !p.part                          ? std::string()
                                   : p.step != CountStep::kListing  ? " of part " + std::to_string(p.part)

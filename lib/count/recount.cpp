@@ -380,7 +380,8 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
       summary->mode = CountMode::kDraining;
       const size_t table_entries = size_t(std::min<uint64_t>(
           options.memory_budget / 4 / size_t(threads) / (2 * sizeof(CountTable::Entry)), played_items));
-      s = count_draining(db, threads, gen, *sketch, table_entries, progress(CountStep::kExact), &positions, &candidates, &drains);
+      s = count_draining(db, threads, gen, *sketch, table_entries, progress(CountStep::kExact), &positions,
+                         &candidates, &drains);
       if (!s.ok()) return s;
     }
     sketch.reset();
