@@ -210,17 +210,30 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
   for (int l = 0; l < levels; ++l)
     std::set_difference(n_kept[size_t(l)].begin(), n_kept[size_t(l)].end(), old_kept[size_t(l)].begin(),
                         old_kept[size_t(l)].end(), std::back_inserter(fresh_only[size_t(l)]));
-  size_t total_keys = 0;
-  for (const auto& v : all) total_keys += v.size();
-  if (ResidentTable::bytes_for(total_keys) > options.memory_budget / 2)
-    return fallback("the kept patterns do not fit the memory budget");
   // Every old kept pattern counts as extended: which of them a kept pattern
   // one level up contains is not stored, and a look-up that misses is
   // only slower.
   Levels ext = union_of(old_kept, fresh.extended.by_level());
   old_kept = Levels();
   fresh = SketchPass(levels);
-  ResidentTable table(all, ext);
+  // The budget a full count has for its resident table (recount()): the
+  // table's build and writing beside the order of the games, here the
+  // counted games' for the catch-up, and the catch-up's own table of C at
+  // least.  Not half of it: a night must not be counted in full where a
+  // full count fits resident (with half, every night of a ~700k-game
+  // corpus was, at the default budget), and the catch-up takes what the
+  // table leaves (with half, that of a 600k-game archive ran on one
+  // thread).
+  const size_t counted_order_bytes = size_t(counted) * sizeof(Fingerprint);
+  size_t fresh_keys = 0;
+  for (const auto& v : fresh_only) fresh_keys += v.size();
+  const size_t fresh_bytes = fresh_keys * sizeof(uint64_t);
+  if (resident_count_peak_bytes(all, ext, db.write_threads()) + counted_order_bytes + fresh_bytes +
+          CatchupTable::bytes_for(fresh_keys) >
+      options.memory_budget)
+    return fallback("the kept patterns do not fit the memory budget");
+  // The lists are freed level by level as the table is built.
+  ResidentTable table(std::move(all), std::move(ext));
   all = Levels();
   ext = Levels();
   summary->kept_keys = table.size();
@@ -255,9 +268,8 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
     std::vector<Fingerprint> order;
     s = games_by_opening(counted_games, counted, &order);
     if (!s.ok()) return s;
-    const size_t order_bytes = order.size() * sizeof(Fingerprint);
-    size_t budget_left = options.memory_budget / 2 - ResidentTable::bytes_for(total_keys);
-    budget_left = budget_left > order_bytes ? budget_left - order_bytes : 0;
+    const size_t held = table.bytes() + order.size() * sizeof(Fingerprint) + fresh_bytes;
+    const size_t budget_left = options.memory_budget > held ? options.memory_budget - held : 0;
     s = count_catchup(
         scheme, games_in(db, order), order.size(), threads,
         budget_left, ck.by_level(), ce.by_level(), fresh_only, &table, progress(CountStep::kCatchup, counted));
