@@ -160,7 +160,7 @@ TEST_CASE("a night whose resident table takes more than half the count's budget 
   // with half, the nights of a corpus whose table passed half the budget
   // (~700k Tygem games at the default 2 GiB) were all counted in full, and
   // the catch-up of a 600k-game archive ran on one thread.  Budgets of a
-  // few MiB around that table's size are tried (the database's share and
+  // 12-40 MiB, around that table's size, are tried (the database's share and
   // fixed reserve come off each), until one counts the night
   // incrementally with a table over half of what counting gets.
   const auto lines = gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, 2200);
@@ -169,7 +169,7 @@ TEST_CASE("a night whose resident table takes more than half the count's budget 
   write_file(archive, join(std::vector<std::string>(lines.begin(), lines.begin() + 2000)));
   write_file(night, join(std::vector<std::string>(lines.begin() + 2000, lines.end())));
   bool over_half = false;
-  for (int mb = 14; mb <= 26 && !over_half; ++mb) {
+  for (int mb = 12; mb <= 40 && !over_half; ++mb) {
     CAPTURE(mb);
     const std::string db = tmp / ("db" + std::to_string(mb));
     const std::vector<std::string> flags = {"--memory-mb", std::to_string(mb), "--threads", "2"};
@@ -179,6 +179,7 @@ TEST_CASE("a night whose resident table takes more than half the count's budget 
     if (j.contains("counted_in_full_because")) continue;
     const size_t count_bytes = sgfpat::split_memory(size_t(mb) << 20).count_bytes;
     const size_t table = sgfpat::ResidentTable::bytes_for(j["count"]["kept_keys"].get<size_t>());
+    INFO("table " << table << " bytes of " << count_bytes << " for counting");
     over_half = table > count_bytes / 2;
     if (over_half) {
       const std::string full = tmp / "full";

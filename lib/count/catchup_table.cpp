@@ -37,6 +37,8 @@ CatchupTable::CatchupTable(const std::vector<std::vector<uint64_t>>& keys,
     lv.entries.assign(cap, Entry{0, -1, 0});
     lv.mask = cap - 1;
     lv.shift = 64 - std::countr_zero(cap);
+    // Reserved, as copy_bytes_for() and the callers' budgets count sizes.
+    counts_[l].reserve(counted ? (l < counted->size() ? (*counted)[l].size() : 0) : keys[l].size());
     for (uint64_t key : keys[l]) {
       Entry& e = entry_of(lv, key);
       if (e.handle >= 0) continue;  // a repeat

@@ -67,11 +67,17 @@ Status for_all_games(PatternDb& db, int threads, const std::function<Status(int,
 }
 
 
+namespace {
+struct OpeningEntry {
+  uint8_t key[kOpeningKeyBytes];
+  Fingerprint fp;
+};
+}  // namespace
+
+size_t games_by_opening_bytes(uint64_t games) { return size_t(games) * (sizeof(OpeningEntry) + sizeof(Fingerprint)); }
+
 Status games_by_opening(const GameSource& source, uint64_t expected, std::vector<Fingerprint>* order) {
-  struct Entry {
-    uint8_t key[kOpeningKeyBytes];
-    Fingerprint fp;
-  };
+  using Entry = OpeningEntry;
   std::vector<Entry> entries;
   entries.reserve(size_t(expected));
   Status s = source([&](const Fingerprint& fp, std::string_view rec) {

@@ -33,6 +33,9 @@ Status for_all_games(PatternDb& db, int threads, const std::function<Status(int,
 // in that order, they share their first positions (shared_positions.h).
 // Holds an opening key per game while it sorts them.
 Status games_by_opening(const GameSource& source, uint64_t expected, std::vector<Fingerprint>* order);
+// The most memory games_by_opening() holds for `games` games: the sort's
+// entries beside the order it returns.
+size_t games_by_opening_bytes(uint64_t games);
 // The same for every stored game of `db`.
 Status games_by_opening(PatternDb& db, std::vector<Fingerprint>* order);
 

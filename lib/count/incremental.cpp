@@ -26,20 +26,53 @@ Status full_instead(PatternDb& db, const CountOptions& options, CountSummary* su
   return recount(db, options, summary);
 }
 
-// The keys of the current generation, per level.
-Status load_kept_keys(PatternDb& db, int levels, Levels* out) {
+// The keys of the current generation, per level; `sizes`: how many the
+// last count reported a level (reserved, so that the lists take their
+// size in memory).
+Status load_kept_keys(PatternDb& db, int levels, const std::vector<uint64_t>& sizes, Levels* out) {
   out->assign(size_t(levels), {});
+  for (size_t l = 0; l < out->size() && l < sizes.size(); ++l) (*out)[l].reserve(size_t(sizes[l]));
   return db.for_each_count(0, [&](int level, uint64_t key, const PatternCounts&) {
     if (level >= 1 && level <= levels) (*out)[size_t(level - 1)].push_back(key);
     return true;
   });
 }
 
+// The lists are sized exactly (the budget counts their sizes): each is
+// counted first.
+struct Counter {
+  size_t n = 0;
+  Counter& operator*() { return *this; }
+  Counter& operator++() { return *this; }
+  Counter& operator++(int) { return *this; }
+  Counter& operator=(uint64_t) {
+    ++n;
+    return *this;
+  }
+};
+
 Levels union_of(const Levels& a, const std::vector<std::vector<uint64_t>>& b) {
   Levels u(a.size());
-  for (size_t l = 0; l < a.size(); ++l)
+  for (size_t l = 0; l < a.size(); ++l) {
+    u[l].reserve(std::set_union(a[l].begin(), a[l].end(), b[l].begin(), b[l].end(), Counter{}).n);
     std::set_union(a[l].begin(), a[l].end(), b[l].begin(), b[l].end(), std::back_inserter(u[l]));
+  }
   return u;
+}
+
+Levels difference_of(const std::vector<std::vector<uint64_t>>& a, const Levels& b) {
+  Levels d(a.size());
+  for (size_t l = 0; l < a.size(); ++l) {
+    d[l].reserve(std::set_difference(a[l].begin(), a[l].end(), b[l].begin(), b[l].end(), Counter{}).n);
+    std::set_difference(a[l].begin(), a[l].end(), b[l].begin(), b[l].end(), std::back_inserter(d[l]));
+  }
+  return d;
+}
+
+size_t keys_in(const Levels& v) {
+  size_t n = 0;
+  for (const auto& l : v) n += l.size();
+  return n;
 }
 
 // The kept patterns of the pending games whose smaller levels lead to a
@@ -83,7 +116,9 @@ Status catchup_keys(const KeyScheme& scheme, const GameSource& pending, uint64_t
 // Nothing above the largest level of `fresh` is hashed or looked up: a
 // tracker of fewer levels gives the same keys for its levels (the Zobrist
 // words do not depend on L).  Each thread counts into its own small table,
-// summed at the end; one thread when the copies would not fit `budget`.
+// summed at the end; one thread when the copies would not fit `budget`
+// beside the first (the lists are freed once it is built: the most this
+// holds is that table and its lists, or the tables).
 // `source` gives the games by opening (games_by_opening()): consecutive
 // games of a batch share their first positions (count_batch_shared()).
 Status count_catchup(const KeyScheme& scheme, const GameSource& source, uint64_t total, int threads, size_t budget,
@@ -97,20 +132,18 @@ Status count_catchup(const KeyScheme& scheme, const GameSource& source, uint64_t
   upto.levels = top;
   keys.resize(size_t(top));
   extended.resize(size_t(top));
-  size_t n = 0, c = 0;
-  for (const auto& v : keys) n += v.size();
+  size_t c = 0;
   for (const auto& v : fresh) c += v.size();
-  if (CatchupTable::bytes_for(n) + CatchupTable::copy_bytes_for(c) * size_t(threads - 1) > budget) threads = 1;
   // Only the patterns of `fresh` are counted: the chains' counts would be
-  // thrown away.  One table is made and copied threads - 1 times, as the
-  // estimate above counts (filling the vector from a temporary made one
-  // copy more).
+  // thrown away.  One table is made and copied threads - 1 times (the
+  // copies share its keys).
   std::vector<CatchupTable> tables;
   tables.reserve(size_t(threads));
   tables.emplace_back(keys, extended, &fresh);
-  for (int t = 1; t < threads; ++t) tables.push_back(tables.front());
   keys = Levels();
   extended = Levels();
+  if (tables.front().bytes() + CatchupTable::copy_bytes_for(c) * size_t(threads - 1) > budget) threads = 1;
+  for (int t = 1; t < threads; ++t) tables.push_back(tables.front());
   Status s = feed_games(
       source, total, threads,
       [&](int t, std::vector<std::string>& batch) -> Status {
@@ -202,40 +235,66 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
   // ---- 2: old kept + N, counted over the new games ----
   t0 = Clock::now();
   Levels old_kept;
-  s = load_kept_keys(db, levels, &old_kept);
+  s = load_kept_keys(db, levels, previous.patterns_per_level, &old_kept);
   if (!s.ok()) return s;
-  const Levels& n_kept = fresh.kept.by_level();
-  Levels all = union_of(old_kept, n_kept);
-  Levels fresh_only(static_cast<size_t>(levels));  // C: in N, not old kept
-  for (int l = 0; l < levels; ++l)
-    std::set_difference(n_kept[size_t(l)].begin(), n_kept[size_t(l)].end(), old_kept[size_t(l)].begin(),
-                        old_kept[size_t(l)].end(), std::back_inserter(fresh_only[size_t(l)]));
+  Levels all = union_of(old_kept, fresh.kept.by_level());
+  Levels fresh_only = difference_of(fresh.kept.by_level(), old_kept);  // C: in N, not old kept
   // Every old kept pattern counts as extended: which of them a kept pattern
   // one level up contains is not stored, and a look-up that misses is
   // only slower.
   Levels ext = union_of(old_kept, fresh.extended.by_level());
   old_kept = Levels();
   fresh = SketchPass(levels);
+  const size_t fresh_keys = keys_in(fresh_only);
+  summary->catchup_keys = fresh_keys;
+
+  // Before the table takes its memory: the catch-up's keys (C and the
+  // chains of smaller levels leading to it, from the new games' moves)
+  // and the order of the games of both counts.
+  double catchup_prep = 0;
+  KeySet ck(levels), ce(levels);
+  std::vector<Fingerprint> counted_order, pending_order;
+  if (fresh_keys > 0) {
+    const auto t = Clock::now();
+    s = catchup_keys(scheme, pending_games, pending, threads, fresh_only, &ck, &ce);
+    if (!s.ok()) return s;
+    // The counted games by opening, as in a full count (their first
+    // positions shared).
+    s = games_by_opening(counted_games, counted, &counted_order);
+    if (!s.ok()) return s;
+    catchup_prep = since(t);
+  }
+  // The new games by opening: they share their first positions.
+  s = games_by_opening(pending_games, pending, &pending_order);
+  if (!s.ok()) return s;
+
   // The budget a full count has for its resident table (recount()): the
-  // table's build and writing beside the order of the games, here the
-  // counted games' for the catch-up, and the catch-up's own table of C at
-  // least.  Not half of it: a night must not be counted in full where a
-  // full count fits resident (with half, every night of a ~700k-game
-  // corpus was, at the default budget), and the catch-up takes what the
-  // table leaves (with half, that of a 600k-game archive ran on one
-  // thread).
-  const size_t counted_order_bytes = size_t(counted) * sizeof(Fingerprint);
-  size_t fresh_keys = 0;
-  for (const auto& v : fresh_only) fresh_keys += v.size();
-  const size_t fresh_bytes = fresh_keys * sizeof(uint64_t);
-  if (resident_count_peak_bytes(all, ext, db.write_threads()) + counted_order_bytes + fresh_bytes +
-          CatchupTable::bytes_for(fresh_keys) >
-      options.memory_budget)
+  // table's build and writing, beside what this count holds all along
+  // (the games' fingerprints and orders, C), the sorts that made the
+  // orders (before the table) and, while the table counts the catch-up,
+  // one catch-up table with its lists.  Not half of it: a
+  // night must not be counted in full where a full count fits resident
+  // (with half, every night of a ~700k-game corpus was, at the default
+  // budget), and the catch-up takes what the table leaves (with half,
+  // that of a 600k-game archive ran on one thread).
+  const size_t catchup_list_keys = ck.distinct() + ce.distinct();
+  const size_t held = (pending_fps.size() + counted_order.size() + pending_order.size()) * sizeof(Fingerprint) +
+                      fresh_keys * sizeof(uint64_t);
+  const size_t need = resident_count_peak_bytes(all, ext, db.write_threads()) + held +
+                      games_by_opening_bytes(std::max(counted, pending)) +
+                      (fresh_keys > 0 ? CatchupTable::bytes_for(ck.distinct()) + catchup_list_keys * sizeof(uint64_t)
+                                      : 0);
+  if (need > options.memory_budget) {
+    // The full count gets the memory back.
+    all = ext = fresh_only = Levels();
+    ck = KeySet(levels);
+    ce = KeySet(levels);
+    std::vector<Fingerprint>().swap(counted_order);
+    std::vector<Fingerprint>().swap(pending_order);
     return fallback("the kept patterns do not fit the memory budget");
+  }
   // The lists are freed level by level as the table is built.
   ResidentTable table(std::move(all), std::move(ext));
-  all = Levels();
-  ext = Levels();
   summary->kept_keys = table.size();
   s = db.for_each_count(0, [&](int level, uint64_t key, const PatternCounts& c) {
     const int32_t slot = table.find(level, key);
@@ -244,39 +303,25 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
   });
   if (!s.ok()) return s;
   std::atomic<uint64_t> positions{0}, candidates{0};
-  {
-    // The new games by opening: they share their first positions.
-    std::vector<Fingerprint> order;
-    s = games_by_opening(pending_games, pending, &order);
-    if (!s.ok()) return s;
-    s = count_resident(
-        scheme, games_in(db, order), order.size(), threads,
-        &table, progress(CountStep::kExact, pending), &positions, &candidates, 0, /*share_openings=*/true);
-  }
+  s = count_resident(
+      scheme, games_in(db, pending_order), pending_order.size(), threads,
+      &table, progress(CountStep::kExact, pending), &positions, &candidates, 0, /*share_openings=*/true);
   if (!s.ok()) return s;
-  summary->seconds_pass2 = since(t0);
+  std::vector<Fingerprint>().swap(pending_order);
+  summary->seconds_pass2 = since(t0) - catchup_prep;
 
   // ---- 3: the counted games, for the patterns kept only now ----
   t0 = Clock::now();
-  for (const auto& v : fresh_only) summary->catchup_keys += v.size();
-  if (summary->catchup_keys > 0) {
-    KeySet ck(levels), ce(levels);
-    s = catchup_keys(scheme, pending_games, pending, threads, fresh_only, &ck, &ce);
-    if (!s.ok()) return s;
-    // The counted games by opening, as in a full count (their first
-    // positions shared); the order takes its part of the budget.
-    std::vector<Fingerprint> order;
-    s = games_by_opening(counted_games, counted, &order);
-    if (!s.ok()) return s;
-    const size_t held = table.bytes() + order.size() * sizeof(Fingerprint) + fresh_bytes;
-    const size_t budget_left = options.memory_budget > held ? options.memory_budget - held : 0;
+  if (fresh_keys > 0) {
+    const size_t holding = table.bytes() + held;
+    const size_t budget_left = options.memory_budget > holding ? options.memory_budget - holding : 0;
     s = count_catchup(
-        scheme, games_in(db, order), order.size(), threads,
-        budget_left, ck.by_level(), ce.by_level(), fresh_only, &table, progress(CountStep::kCatchup, counted));
+        scheme, games_in(db, counted_order), counted_order.size(), threads,
+        budget_left, ck.release(), ce.release(), fresh_only, &table, progress(CountStep::kCatchup, counted));
     if (!s.ok()) return s;
     summary->catchup_games = counted;
   }
-  summary->seconds_catchup = since(t0);
+  summary->seconds_catchup = since(t0) + catchup_prep;
 
   // ---- 4: the new generation ----
   t0 = Clock::now();
