@@ -159,7 +159,7 @@ TEST_CASE("a night whose resident table takes more than half the count's budget 
   // table (its build and writing beside the games' order), not half of it:
   // with half, the nights of a corpus whose table passed half the budget
   // (~700k Tygem games at the default 2 GiB) were all counted in full, and
-  // the catch-up of a 600k-game archive ran on one thread.  Budgets of a
+  // the catch-up of a 600k-game archive ran on one thread.  Budgets of
   // 12-40 MiB, around that table's size, are tried (the database's share and
   // fixed reserve come off each), until one counts the night
   // incrementally with a table over half of what counting gets.

@@ -132,8 +132,7 @@ Status count_catchup(const KeyScheme& scheme, const GameSource& source, uint64_t
   upto.levels = top;
   keys.resize(size_t(top));
   extended.resize(size_t(top));
-  size_t c = 0;
-  for (const auto& v : fresh) c += v.size();
+  const size_t c = keys_in(fresh);
   // Only the patterns of `fresh` are counted: the chains' counts would be
   // thrown away.  One table is made and copied threads - 1 times (the
   // copies share its keys).
@@ -277,12 +276,13 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
   // (with half, every night of a ~700k-game corpus was, at the default
   // budget), and the catch-up takes what the table leaves (with half,
   // that of a 600k-game archive ran on one thread).
-  const size_t catchup_list_keys = ck.distinct() + ce.distinct();
+  const size_t catchup_keys_n = ck.distinct();
+  const size_t catchup_list_keys = catchup_keys_n + ce.distinct();
   const size_t held = (pending_fps.size() + counted_order.size() + pending_order.size()) * sizeof(Fingerprint) +
                       fresh_keys * sizeof(uint64_t);
   const size_t need = resident_count_peak_bytes(all, ext, db.write_threads()) + held +
                       games_by_opening_bytes(std::max(counted, pending)) +
-                      (fresh_keys > 0 ? CatchupTable::bytes_for(ck.distinct()) + catchup_list_keys * sizeof(uint64_t)
+                      (fresh_keys > 0 ? CatchupTable::bytes_for(catchup_keys_n) + catchup_list_keys * sizeof(uint64_t)
                                       : 0);
   if (need > options.memory_budget) {
     // The full count gets the memory back.
