@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <mutex>
+#include <thread>
 
 #include "count/candidate_counter.h"
 #include "count/catchup_table.h"
@@ -26,14 +28,47 @@ Status full_instead(PatternDb& db, const CountOptions& options, CountSummary* su
   return recount(db, options, summary);
 }
 
+using CountVisitor = std::function<bool(int, uint64_t, const PatternCounts&)>;
+
+// The current generation's counts of levels 1..levels, read a level at a
+// time by up to `threads` threads, the biggest levels (by `sizes`, the
+// last count's figures) first: a night reads every stored count twice,
+// and one thread read 25M of them in ~20 s.  `visit` runs on several
+// threads at once, but never on two of one level.
+Status scan_levels(PatternDb& db, int levels, int threads, const std::vector<uint64_t>& sizes,
+                   const CountVisitor& visit) {
+  std::vector<int> order(static_cast<size_t>(levels));
+  for (int l = 1; l <= levels; ++l) order[size_t(l - 1)] = l;
+  auto size_of = [&](int l) { return size_t(l - 1) < sizes.size() ? sizes[size_t(l - 1)] : 0; };
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return size_of(a) > size_of(b); });
+  std::atomic<size_t> next{0};
+  std::mutex m;
+  Status first;
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < order.size();) {
+      Status s = db.for_each_count(order[i], visit);
+      if (!s.ok()) {
+        std::lock_guard<std::mutex> lock(m);
+        if (first.ok()) first = s;
+        next = order.size();  // the others stop after their level
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < std::min(threads, levels); ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  return first;
+}
+
 // The keys of the current generation, per level; `sizes`: how many the
 // last count reported a level (reserved, so that the lists take their
 // size in memory).
-Status load_kept_keys(PatternDb& db, int levels, const std::vector<uint64_t>& sizes, Levels* out) {
+Status load_kept_keys(PatternDb& db, int levels, int threads, const std::vector<uint64_t>& sizes, Levels* out) {
   out->assign(size_t(levels), {});
   for (size_t l = 0; l < out->size() && l < sizes.size(); ++l) (*out)[l].reserve(size_t(sizes[l]));
-  return db.for_each_count(0, [&](int level, uint64_t key, const PatternCounts&) {
-    if (level >= 1 && level <= levels) (*out)[size_t(level - 1)].push_back(key);
+  return scan_levels(db, levels, threads, sizes, [&](int level, uint64_t key, const PatternCounts&) {
+    (*out)[size_t(level - 1)].push_back(key);
     return true;
   });
 }
@@ -234,7 +269,7 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
   // ---- 2: old kept + N, counted over the new games ----
   t0 = Clock::now();
   Levels old_kept;
-  s = load_kept_keys(db, levels, previous.patterns_per_level, &old_kept);
+  s = load_kept_keys(db, levels, threads, previous.patterns_per_level, &old_kept);
   if (!s.ok()) return s;
   Levels all = union_of(old_kept, fresh.kept.by_level());
   Levels fresh_only = difference_of(fresh.kept.by_level(), old_kept);  // C: in N, not old kept
@@ -296,7 +331,9 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
   // The lists are freed level by level as the table is built.
   ResidentTable table(std::move(all), std::move(ext));
   summary->kept_keys = table.size();
-  s = db.for_each_count(0, [&](int level, uint64_t key, const PatternCounts& c) {
+  // A level's counts go to that level's array only: the threads of
+  // scan_levels() never write the same memory.
+  s = scan_levels(db, levels, threads, previous.patterns_per_level, [&](int level, uint64_t key, const PatternCounts& c) {
     const int32_t slot = table.find(level, key);
     if (slot >= 0) table.add_counts(level, slot, c);
     return true;
