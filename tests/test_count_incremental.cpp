@@ -5,7 +5,8 @@
 // on and off, and budgets small enough to count in parts or in the
 // draining mode.  An incremental ingest killed with SIGKILL, then run
 // again, gives the same; a damaged sketch file is reported and the count
-// made in full instead.  A night is not sent to a full count for want of
+// made in full instead; a lost stored count is reported and changes
+// nothing.  A night is not sent to a full count for want of
 // memory when its resident table takes more than half the budget.
 #include <algorithm>
 #include <random>
@@ -213,6 +214,41 @@ TEST_CASE("a damaged sketch file is reported and the new games are counted in fu
   // --recount still counts everything.
   j = ingest_ok(tmp / "db", {"--recount"}, {}, tmp.path());
   CHECK(j["count_plan"] == "full");
+  require_same_counts(tmp / "db", tmp / "full");
+}
+
+TEST_CASE("a night that finds a stored count lost reports the damage and changes nothing") {
+  // A night reads the stored counts a level per thread: a level that lost
+  // an entry is reported whichever thread reads it, and nothing is
+  // committed; with the entry back, the night counts as from scratch.
+  TempDir tmp("sgfpat-incr-lost-count");
+  const auto texts = split(2, 11);
+  write_file(tmp / "a.sgf", texts[0]);
+  write_file(tmp / "b.sgf", texts[1]);
+  const std::vector<std::string> flags = {"--levels", "6", "--threads", "2"};
+  ingest_ok(tmp / "db", flags, {tmp / "a.sgf"}, tmp.path());
+  const DbSnapshot before = read_db(tmp / "db");
+  REQUIRE(before.opened);
+  const auto reported = before.reported();
+  const auto lost = std::find_if(reported.begin(), reported.end(), [](const auto& kv) { return kv.first.first == 4; });
+  REQUIRE(lost != reported.end());
+  const std::string key = counts_key(before.generation, 4, lost->first.second);
+  const std::string value = get_raw(tmp / "db", "counts", key);
+  delete_raw(tmp / "db", "counts", key);
+  RunResult r = run(ingest_args(tmp / "db", flags, {tmp / "b.sgf"}), tmp.path());
+  INFO("stderr: " << r.err);
+  CHECK(r.exit_code == 5);
+  CHECK(r.err.find("level 4") != std::string::npos);
+  put_raw(tmp / "db", "counts", key, value);
+  const DbSnapshot after = read_db(tmp / "db");
+  REQUIRE(after.opened);
+  CHECK(after.generation == before.generation);
+  std::string why;
+  CHECK(diff_counts(after.counts, before.counts, &why) == 0);
+  INFO(why);
+  const nlohmann::json j = ingest_ok(tmp / "db", flags, {}, tmp.path());
+  CHECK(j["count_plan"] == "incremental");
+  ingest_ok(tmp / "full", flags, {tmp / "a.sgf", tmp / "b.sgf"}, tmp.path());
   require_same_counts(tmp / "db", tmp / "full");
 }
 

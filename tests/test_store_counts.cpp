@@ -16,14 +16,7 @@ using namespace sgfpat;
 using testutil::TempDir;
 
 namespace {
-// The counts key of the spec of pattern_db.h: generation (4, BE), level, key (8, BE).
-std::string counts_key(uint32_t gen, int level, uint64_t key) {
-  std::string k(13, '\0');
-  encode_fixed32_be(k.data(), gen);
-  k[4] = char(level);
-  encode_fixed64_be(k.data() + 5, key);
-  return k;
-}
+using testutil::counts_key;
 
 
 void make_db(const std::string& path, std::vector<std::tuple<int, uint64_t, PatternCounts>> counts) {

@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/coding.h"
 #include "sgf/game.h"
 #include "sgf/parser.h"
 #include "store/pattern_db.h"
@@ -195,6 +196,25 @@ inline void put_raw(const std::string& path, const std::string& family, const st
   with_raw_family(path, family, [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* cf) {
     CHECK(db.Put(rocksdb::WriteOptions(), cf, key, value).ok());
   });
+}
+
+// The value under `key` in `family` of the database at `path` (REQUIREd
+// present).
+inline std::string get_raw(const std::string& path, const std::string& family, const std::string& key) {
+  std::string value;
+  with_raw_family(path, family, [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* cf) {
+    REQUIRE(db.Get(rocksdb::ReadOptions(), cf, key, &value).ok());
+  });
+  return value;
+}
+
+// The counts key of the spec of pattern_db.h: generation (4, BE), level, key (8, BE).
+inline std::string counts_key(uint32_t gen, int level, uint64_t key) {
+  std::string k(13, '\0');
+  sgfpat::encode_fixed32_be(k.data(), gen);
+  k[4] = char(level);
+  sgfpat::encode_fixed64_be(k.data() + 5, key);
+  return k;
 }
 
 // Deletes `key` from `family` of the database at `path` (a lost entry).

@@ -46,7 +46,12 @@ Status scan_levels(PatternDb& db, int levels, int threads, const std::vector<uin
   Status first;
   auto work = [&] {
     for (size_t i; (i = next.fetch_add(1)) < order.size();) {
-      Status s = db.for_each_count(order[i], visit);
+      Status s;
+      try {  // (an exception must not leave a thread: a list's growth may throw)
+        s = db.for_each_count(order[i], visit);
+      } catch (...) {
+        s = status_from_exception("reading the stored counts");
+      }
       if (!s.ok()) {
         std::lock_guard<std::mutex> lock(m);
         if (first.ok()) first = s;
