@@ -45,6 +45,13 @@ std::vector<std::string> split(size_t parts, unsigned seed) {
   return out;
 }
 
+// Writes split(2, seed)'s parts as a.sgf (the archive) and b.sgf (a night) in `tmp`.
+void write_two_parts(const TempDir& tmp, unsigned seed) {
+  const auto texts = split(2, seed);
+  write_file(tmp / "a.sgf", texts[0]);
+  write_file(tmp / "b.sgf", texts[1]);
+}
+
 std::string export_tsv(const std::string& db, const std::string& scratch) {
   const std::string out = scratch + "/export-" + std::to_string(std::hash<std::string>()(db)) + ".tsv";
   RunResult r = run({SGFPAT_BINARY, "export", "--db", db, "-f", "tsv", "-o", out}, scratch);
@@ -193,9 +200,7 @@ TEST_CASE("a night whose resident table takes more than half the count's budget 
 
 TEST_CASE("a damaged sketch file is reported and the new games are counted in full instead") {
   TempDir tmp("sgfpat-incr-damaged");
-  const auto texts = split(2, 5);
-  write_file(tmp / "a.sgf", texts[0]);
-  write_file(tmp / "b.sgf", texts[1]);
+  write_two_parts(tmp, 5);
   const std::vector<std::string> flags = {"--levels", "6"};
   ingest_ok(tmp / "db", flags, {tmp / "a.sgf"}, tmp.path());
   std::string sketch;
@@ -222,9 +227,7 @@ TEST_CASE("a night that finds a stored count lost reports the damage and changes
   // an entry is reported whichever thread reads it, and nothing is
   // committed; with the entry back, the night counts as from scratch.
   TempDir tmp("sgfpat-incr-lost-count");
-  const auto texts = split(2, 11);
-  write_file(tmp / "a.sgf", texts[0]);
-  write_file(tmp / "b.sgf", texts[1]);
+  write_two_parts(tmp, 11);
   const std::vector<std::string> flags = {"--levels", "6", "--threads", "2"};
   ingest_ok(tmp / "db", flags, {tmp / "a.sgf"}, tmp.path());
   const DbSnapshot before = read_db(tmp / "db");
@@ -254,9 +257,7 @@ TEST_CASE("a night that finds a stored count lost reports the damage and changes
 
 TEST_CASE("an incremental ingest killed with SIGKILL, then run again, gives the counts of an uninterrupted run") {
   TempDir tmp("sgfpat-incr-kill");
-  const auto texts = split(2, 7);
-  write_file(tmp / "a.sgf", texts[0]);
-  write_file(tmp / "b.sgf", texts[1]);
+  write_two_parts(tmp, 7);
   const std::vector<std::string> flags = {"--levels", "6", "--threads", "2"};
   ingest_ok(tmp / "full", flags, {tmp / "a.sgf", tmp / "b.sgf"}, tmp.path());
   ingest_ok(tmp / "base", flags, {tmp / "a.sgf"}, tmp.path());
