@@ -18,7 +18,6 @@ using testutil::TempDir;
 namespace {
 using testutil::counts_key;
 
-
 void make_db(const std::string& path, std::vector<std::tuple<int, uint64_t, PatternCounts>> counts) {
   OpenOptions open;
   open.create_if_missing = true;
