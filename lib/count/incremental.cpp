@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <mutex>
-#include <thread>
 
 #include "count/candidate_counter.h"
 #include "count/catchup_table.h"
@@ -12,6 +10,7 @@
 #include "count/kept_set.h"
 #include "count/played_sketch_file.h"
 #include "count/resident_table.h"
+#include "core/tasks.h"
 #include "store/stored_replay.h"
 
 namespace sgfpat {
@@ -41,29 +40,12 @@ Status scan_levels(PatternDb& db, int levels, int threads, const std::vector<uin
   for (int l = 1; l <= levels; ++l) order[size_t(l - 1)] = l;
   auto size_of = [&](int l) { return size_t(l - 1) < sizes.size() ? sizes[size_t(l - 1)] : 0; };
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return size_of(a) > size_of(b); });
-  std::atomic<size_t> next{0};
-  std::mutex m;
-  Status first;
-  auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < order.size();) {
-      Status s;
-      try {  // (an exception must not leave a thread: a list's growth may throw)
-        s = db.for_each_count(order[i], visit);
-      } catch (...) {
-        s = status_from_exception("reading the stored counts");
-      }
-      if (!s.ok()) {
-        std::lock_guard<std::mutex> lock(m);
-        if (first.ok()) first = s;
-        next = order.size();  // the others stop after their level
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < std::min(threads, levels); ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
-  return first;
+  // (Every level is read even after one fails: a failure is the rare case.)
+  for (const Status& s : run_tasks(
+           order.size(), std::min(threads, levels), [&](size_t i) { return db.for_each_count(order[i], visit); },
+           "reading the stored counts"))
+    if (!s.ok()) return s;
+  return Status::OK();
 }
 
 // The keys of the current generation, per level; `sizes`: how many the

@@ -4,10 +4,9 @@
 #include <rocksdb/sst_file_writer.h>
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
-#include <thread>
 
+#include "core/tasks.h"
 #include "store/rocks_status.h"
 
 namespace sgfpat {
@@ -50,27 +49,10 @@ Status take_in_tables(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, const st
   const size_t n = fills.size();
   std::vector<std::string> files(n);
   for (size_t i = 0; i < n; ++i) files[i] = dir + "/" + name + "." + std::to_string(i);
-  std::vector<Status> results(n);
   std::vector<uint64_t> written(n, 0);
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < n;) {
-      try {
-        results[i] = write_table(db, cf, files[i], what, fills[i], &written[i]);
-      } catch (...) {
-        results[i] = status_from_exception("writing " + what);
-      }
-    }
-  };
-  std::vector<std::thread> helpers;
-  try {
-    const size_t want = std::min(n, size_t(std::max(threads, 1))) - (n > 0 ? 1 : 0);
-    while (helpers.size() < want) helpers.emplace_back(work);
-  } catch (...) {
-    // No thread to spare: the caller's (and those started) write them all.
-  }
-  work();
-  for (std::thread& t : helpers) t.join();
+  const std::vector<Status> results = run_tasks(
+      n, threads, [&](size_t i) { return write_table(db, cf, files[i], what, fills[i], &written[i]); },
+      "writing " + what);
 
   Status st;
   std::vector<std::string> taken;
