@@ -41,6 +41,31 @@ TEST_CASE("solve: JSON answer agrees with the retrograde table, every first move
   TableValue root;
   REQUIRE(t.lookup(Position{}, &root));
   CHECK(one.json()["result"] == (root.win ? "win" : "loss"));
+  // Without --all-moves a split depth solves the position through its
+  // moves: the table's answer again, and a winning move the table confirms.
+  // (The third also without two-move threats and with short capture
+  // searches: the settings that play the fewest moves.)
+  for (const char* depth : {"--split-depth=2", "--split-depth=3", "--no-threat2"}) {
+    std::vector<std::string> args = {kBin, "solve", "--size", "4x3", depth, "--json"};
+    if (std::string(depth) == "--no-threat2")
+      for (const char* more : {"--capture-plies=5", "--split-depth=2"}) args.push_back(more);
+    auto split = run(args, dir.path());
+    REQUIRE(split.exit_code == 0);
+    auto js = split.json();
+    INFO(depth);
+    CHECK(js["result"] == (root.win ? "win" : "loss"));
+    CHECK(js["proof_size"].get<uint64_t>() > 0);
+    REQUIRE(js.contains("move") == root.win);
+    if (!root.win) continue;
+    int p;
+    REQUIRE(g.parse(js["move"].get<std::string>(), &p));
+    Position after;
+    after.black = bit(p);
+    after.to_move = Color::White;
+    TableValue v;
+    REQUIRE(t.lookup(after, &v));
+    CHECK_FALSE(v.win);
+  }
 }
 
 TEST_CASE("solve: unknown within the budget exits 4; a bad position exits 3, a bad size 2") {
@@ -76,11 +101,10 @@ TEST_CASE("solve --moves: only the asked moves searched, --progress lists them; 
   CHECK(r.err.find("B2") != std::string::npos);  // the progress line of the one move searched
   CHECK(r.err.find("C2") == std::string::npos);  // its image is not searched again
   CHECK(run({kBin, "solve", "--size", "4x3", "--moves", "B2"}, dir.path()).exit_code == 2);  // needs --all-moves
-  for (const char* flag : {"--progress", "--split-depth=2"}) {  // so do these, rather than being ignored
-    auto alone = run({kBin, "solve", "--size", "4x3", flag}, dir.path());
-    CHECK(alone.exit_code == 2);
-    CHECK(alone.err.find("--all-moves") != std::string::npos);
-  }
+  auto alone = run({kBin, "solve", "--size", "4x3", "--progress"}, dir.path());  // so does this, rather than being ignored
+  CHECK(alone.exit_code == 2);
+  CHECK(alone.err.find("--all-moves") != std::string::npos);
+
   auto bad = run({kBin, "solve", "--size", "4x3", "--all-moves", "--moves", "B2,Z9"}, dir.path());
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("Z9") != std::string::npos);

@@ -89,15 +89,20 @@ void check_winning_line(const RetroTable& t, const Position& pos, int move) {
   }
 }
 
-// Solves each position with the proving search and compares with the table.
-void compare(const RetroTable& t, const std::vector<uint64_t>& indices, int* wins, int threads = 1,
-             size_t table_mb = 64, double epsilon = SolveOptions{}.epsilon) {
+// The options the comparisons start from: no time limit, a 64 MB table,
+// no proof walk.
+SolveOptions exact_options(int threads = 1, size_t table_mb = 64) {
   SolveOptions o;
   o.seconds = 0;
-  o.epsilon = epsilon;
   o.table_mb = table_mb;
   o.count_proof = false;
   o.threads = threads;
+  return o;
+}
+
+// Solves each position with the proving search and compares with the table.
+void compare(const RetroTable& t, const std::vector<uint64_t>& indices, int* wins,
+             const SolveOptions& o = exact_options()) {
   Solver solver(t.geometry(), o);
   for (uint64_t idx : indices) {
     Position pos = t.position(idx);
@@ -178,7 +183,9 @@ TEST_CASE("table vs proving search with other epsilons: 4x3 and 4x4 positions up
       if (popcount(t.position(idx).occupied()) <= 4) pick.push_back(idx);
     for (double eps : {0.0, 1.5}) {
       int wins = 0;
-      compare(t, pick, &wins, 1, 64, eps);
+      SolveOptions o = exact_options();
+      o.epsilon = eps;
+      compare(t, pick, &wins, o);
       MESSAGE(w, "x", h, ", epsilon ", eps, ": ", pick.size(), " positions, ", wins, " wins");
       CHECK(pick.size() > 100);
       CHECK(wins > 0);
@@ -200,6 +207,37 @@ TEST_CASE("table vs proving search with other epsilons: 4x3 and 4x4 positions up
   CHECK(nodes[1] != nodes[2]);
 }
 
+// The screening's two-move threats and the capture search's depth only
+// change how much the search does before it settles a move (--no-threat2,
+// --capture-plies: fewer moves played a node, more nodes): the answers
+// must stay the table's, and the options must reach the search.
+TEST_CASE("table vs proving search without two-move threats, with capture searches of 13, 5 and 3 plies: 4x4 up to 4 stones") {
+  const RetroTable& t = table(4, 4);
+  std::vector<uint64_t> pick;
+  for (uint64_t idx : reachable(t))
+    if (popcount(t.position(idx).occupied()) <= 4) pick.push_back(idx);
+  std::vector<uint64_t> played;
+  const int deflt = SolveOptions{}.capture_plies;
+  for (auto [threat2, plies] : {std::pair{true, deflt}, std::pair{false, deflt}, std::pair{false, 5}, std::pair{false, 3}}) {
+    SolveOptions o = exact_options();
+    o.threat2 = threat2;
+    o.capture_plies = plies;
+    int wins = 0;
+    compare(t, pick, &wins, o);
+    MESSAGE("4x4, threat2 ", o.threat2, ", capture plies ", plies, ": ", pick.size(), " positions, ", wins, " wins");
+    CHECK(wins > 0);
+    // The empty 5x4 as a witness that the options reach the search.
+    Solver solver(Geometry(5, 4), o);
+    SolveResult r = solver.solve(Position{});
+    CHECK(r.verdict != Verdict::Unknown);
+    played.push_back(r.stats.moves_played);
+  }
+  CHECK(pick.size() > 1000);
+  MESSAGE("empty 5x4, moves played: default ", played[0], "; no threat2 ", played[1], ", at 5 plies ", played[2],
+          ", at 3 ", played[3]);
+  for (size_t i = 1; i < played.size(); ++i) CHECK(played[i] != played[i - 1]);
+}
+
 // The second thread proves children along the first one's main line: what
 // it settles in the shared table must be as exact as the first's answers.
 // A table shared by all positions would leave it little to do (most would be
@@ -210,8 +248,27 @@ TEST_CASE("table vs proving search with two threads: 4x4 positions up to 3 stone
   for (uint64_t idx : reachable(t))
     if (popcount(t.position(idx).occupied()) <= 3) pick.push_back(idx);
   int wins = 0;
-  for (uint64_t idx : pick) compare(t, {idx}, &wins, 2, 1);
+  for (uint64_t idx : pick) compare(t, {idx}, &wins, exact_options(2, 1));
   MESSAGE("4x4, two threads: ", pick.size(), " positions, ", wins, " wins");
+  CHECK(pick.size() > 100);
+  CHECK(wins > 0);
+}
+
+// Split, a position is won by its first move proved (the others left
+// open): the verdict and that move must still be the table's.
+TEST_CASE("table vs the position solved by splitting down to two or three plies, 1 or 2 threads") {
+  const RetroTable& t = table(4, 4);
+  std::mt19937_64 rng(21);
+  std::vector<uint64_t> pick;
+  for (uint64_t idx : reachable(t))
+    if (popcount(t.position(idx).occupied()) <= 6 && rng() % 600 == 0) pick.push_back(idx);
+  int wins = 0;
+  for (int run = 0; run < 4; ++run) {
+    SolveOptions o = exact_options(1 + run / 2, 1);
+    o.split_depth = 2 + run % 2;
+    compare(t, pick, &wins, o);
+  }
+  MESSAGE("4x4 split: ", pick.size(), " positions, 4 runs, ", wins, " wins");
   CHECK(pick.size() > 100);
   CHECK(wins > 0);
 }

@@ -28,7 +28,7 @@ struct Args {
       init_mobility = SolveOptions{}.init_mobility;
   double seconds = SolveOptions{}.seconds, epsilon = SolveOptions{}.epsilon,
          helper_fill = SolveOptions{}.helper_max_fill;
-  bool all_moves = false, json = false, table = false, progress = false;
+  bool all_moves = false, json = false, table = false, progress = false, no_threat2 = !SolveOptions{}.threat2;
   int split_depth = SolveOptions{}.split_depth;
 };
 
@@ -193,6 +193,9 @@ Runner register_solve(CLI::App& app) {
   cmd->add_option("--capture-plies", a->capture_plies, "Depth of the capture search at every node (0: off)")
       ->check(CLI::Range(0, 81))
       ->capture_default_str();
+  cmd->add_flag("--no-threat2", a->no_threat2,
+                "Do not settle the moves that leave on an opponent's two-move threat (most of the moves played "
+                "go to those threat searches): fewer moves played a node, more nodes");
   cmd->add_option("--init-spread", a->init_spread, "df-pn: an unvisited move's cost grows by one per this many ranks")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
@@ -212,10 +215,11 @@ Runner register_solve(CLI::App& app) {
       ->capture_default_str();
   auto* all_moves = cmd->add_flag("--all-moves", a->all_moves, "Classify every move of the side to move");
   cmd->add_option("--split-depth", a->split_depth,
-                  "With --all-moves: solve the replies move by move down to this many plies (each its own "
-                  "search, the next one going to the most proving line), instead of one search per move")
+                  "Solve the moves and replies one by one down to this many plies (each line its own search, "
+                  "the next going to the most proving line) instead of one search: with --all-moves for every "
+                  "move, else until one move is proved (the first winning move) or all are lost")
       ->check(CLI::Range(1, 4))
-      ->needs(all_moves);
+      ->capture_default_str();
   cmd->add_option("--moves", a->moves,
                   "With --all-moves: search only these moves, comma-separated (e.g. C6,B5), and their mirror "
                   "images; the others are reported as not asked");
@@ -248,6 +252,7 @@ Runner register_solve(CLI::App& app) {
     opt.epsilon = a->epsilon;
     opt.helper_max_fill = a->helper_fill;
     opt.split_depth = a->split_depth;
+    opt.threat2 = !a->no_threat2;
     if (!a->moves.empty()) {
       if (!a->all_moves) {
         std::cerr << "sgfpat solve: --moves needs --all-moves\n";

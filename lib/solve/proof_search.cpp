@@ -579,6 +579,7 @@ Solver::Solver(const Geometry& g, SolveOptions options)
     : g_(g), opt_(options), sym_(g, options.symmetric_keys), tt_(options.table_mb) {}
 
 SolveResult Solver::solve(const Position& pos) {
+  if (opt_.split_depth > 1) return solve_split(pos);
   SearchControl ctl;
   if (opt_.seconds > 0) {
     ctl.has_deadline = true;

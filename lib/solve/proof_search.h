@@ -68,7 +68,9 @@ struct SolveOptions {
   // (whose 14 GB table fills in its first minutes) took 1,676 s with idle
   // threads waiting against 1,855 s with them helping, the same night.
   double helper_max_fill = 0.9;
-  int split_depth = 1;         // solve_all_moves(): plies solved move by move above the searches
+  // Plies solved move by move above the searches (> 1: solve() splits the
+  // position's moves too, and solve_all_moves() each move's replies).
+  int split_depth = 1;
   std::vector<int> only_moves{};  // solve_all_moves(): search these moves (and their images) only; empty: all
   // solve_all_moves(): called as each searched move is classified (`verdict`
   // for its player), from a search thread, one call at a time.
@@ -134,7 +136,11 @@ class Solver {
  public:
   Solver(const Geometry& g, SolveOptions options);
 
-  // Does the side to move in `pos` win?
+  // Does the side to move in `pos` win?  With split_depth d > 1 the moves
+  // (and the replies, down to d plies) are solved one by one by searches
+  // of growing budgets, the next going to the most proving line, as in
+  // solve_all_moves(); the position is won as soon as one move is proved
+  // (the first winning move found), lost when all are.
   SolveResult solve(const Position& pos);
 
   // Classifies every first move of the side to move (moves the same by a
@@ -157,6 +163,8 @@ class Solver {
  private:
   template <class W>
   friend struct Worker;
+  // solve() by splitting (split_depth > 1).
+  SolveResult solve_split(const Position& pos);
   // solve() with `threads` threads under `ctl` (its budget and stop flag).
   SolveResult search(const Position& pos, SearchControl& ctl, int threads);
   // search(), help() and estimate() with the stones as words of type W

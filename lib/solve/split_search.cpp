@@ -197,7 +197,7 @@ void Solver::run_best_first(std::vector<SplitNode>& roots, const std::vector<int
   auto report = [&] {
     if (!opt_.on_classified) return;
     for (size_t i = 0; i < roots.size(); ++i)
-      if (roots[i].verdict != Verdict::Unknown && !reported[i]) {
+      if (roots[i].verdict != Verdict::Unknown && !reported[i] && root_moves[i] >= 0) {
         reported[i] = true;
         opt_.on_classified(root_moves[i], move_verdict(roots[i]), move_proof_size(roots[i]));
       }
@@ -268,6 +268,37 @@ void Solver::run_best_first(std::vector<SplitNode>& roots, const std::vector<int
   work(0);
   for (auto& t : threads) t.join();
   for (SplitNode& r : roots) fold(r);
+}
+
+SolveResult Solver::solve_split(const Position& pos) {
+  const auto t0 = Clock::now();
+  const double c0 = process_cpu_seconds();
+  const auto end = t0 + std::chrono::duration_cast<Clock::duration>(
+                            std::chrono::duration<double>(opt_.seconds > 0 ? opt_.seconds : 1e9));
+  // The position itself is the one root (no move made it), its leaves
+  // split_depth plies below it.
+  std::vector<SplitNode> root(1);
+  root[0].pos = pos;
+  run_best_first(root, {-1}, opt_.split_depth, end);
+  const SplitNode& r = root[0];
+  SolveResult res;
+  res.verdict = r.verdict;
+  res.proof_size = r.proof_size;
+  res.stats = r.stats;
+  res.stats.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  res.stats.cpu_seconds = process_cpu_seconds() - c0;
+  if (r.verdict == Verdict::Win) {
+    // The move of the kid proved lost, or a capture that expand() found.
+    const Bits empty = g_.board() & ~pos.occupied();
+    for (const SplitNode& k : r.kids)
+      if (k.verdict == Verdict::Loss) {
+        res.move = lowest(k.pos.occupied() & empty);
+        break;
+      }
+    for (Bits e = empty; e && res.move < 0; e &= e - 1)
+      if (classify_move(g_, pos, pos.to_move, lowest(e)) == MoveKind::Capture) res.move = lowest(e);
+  }
+  return res;
 }
 
 std::vector<MoveResult> Solver::solve_all_moves(const Position& pos, SolveStats* total) {

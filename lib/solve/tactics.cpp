@@ -213,23 +213,22 @@ bool threat2_search(const Geometry& g, const ChainSet<W>& att, const ChainSet<W>
       return capture_search(g, att_q, def_q, empty3, plies, moves_played, &again, first, reply_zone, 1);
     };
     // Most candidates fail, at the capture or at the defender's reply on
-    // the attack's first point: both are tried without zones (which cost
-    // more and change no answer) before the threat is searched again with
-    // them.  The threat holds only if every reply fails, so this order
-    // changes the work, not the answer.
-    if (!capture_search(g, att_m, def_m, empty2, plies, moves_played, &first)) continue;
-    if (!still_captures(first, nullptr)) continue;
-    // The threat's zone holds against two extra stones: the defender's reply
-    // and the stone the caller asks about.  (It holds the liberties of the
-    // mover's chains with up to three once m is played, so the two extra
-    // stones can atari none; and it holds `first`.)
-    W threat_zone = 0;
-    capture_search(g, att_m, def_m, empty2, plies, moves_played, &first, -1, &threat_zone, 2);
+    // the attack's first point, so that reply is tried before the others.
+    // The threat holds only if every reply fails, so this order changes
+    // the work, not the answer.  (A zone changes no search's moves, only
+    // what it reports on success: each search runs once, with its zone.)
+    // The threat's zone holds against two extra stones: the defender's
+    // reply and the stone the caller asks about.  (It holds the liberties
+    // of the mover's chains with up to three once m is played, so the two
+    // extra stones can atari none; and it holds `first`.)
+    W threat_zone = 0, first_zone = 0;
+    if (!capture_search(g, att_m, def_m, empty2, plies, moves_played, &first, -1, &threat_zone, 2)) continue;
+    if (!still_captures(first, &first_zone)) continue;
     W z = mb | threat_zone;
     bool holds = true;
     for (W r = threat_zone & empty2; r && holds; r &= r - 1) {
       W reply_zone = 0;
-      holds = still_captures(lowest(r), &reply_zone);
+      holds = lowest(r) == first ? (reply_zone = first_zone, true) : still_captures(lowest(r), &reply_zone);
       z |= reply_zone;
     }
     if (!holds) continue;
