@@ -227,8 +227,11 @@ bool threat2_search(const Geometry& g, const ChainSet<W>& att, const ChainSet<W>
     W z = mb | threat_zone;
     bool holds = true;
     for (W r = threat_zone & empty2; r && holds; r &= r - 1) {
-      W reply_zone = 0;
-      holds = lowest(r) == first ? (reply_zone = first_zone, true) : still_captures(lowest(r), &reply_zone);
+      W reply_zone = first_zone;  // the reply on `first` was searched above
+      if (lowest(r) != first) {
+        reply_zone = 0;
+        holds = still_captures(lowest(r), &reply_zone);
+      }
       z |= reply_zone;
     }
     if (!holds) continue;
