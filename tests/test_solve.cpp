@@ -349,6 +349,66 @@ TEST_CASE("all moves: each searched move is reported once as it is classified, a
   CHECK(told.size() == searched);
 }
 
+TEST_CASE("split: with one thread the searches of growing budgets are the same every time (budgets in nodes)") {
+  // 6x4 with two plies split: some 180,000 nodes, its leaves searched
+  // again and again with growing budgets.  Budgets in seconds gave other
+  // counts at every run.
+  SolveOptions o;
+  o.seconds = 120;
+  o.table_mb = 64;
+  o.split_depth = 2;
+  std::vector<SolveStats> runs;
+  for (int i = 0; i < 3; ++i) {
+    SolveResult r = Solver(Geometry(6, 4), o).solve(Position{});
+    REQUIRE(r.verdict == Verdict::Win);
+    runs.push_back(r.stats);
+  }
+  CHECK(runs[0].nodes > 20'000);
+  for (const SolveStats& s : runs) {
+    CHECK(s.nodes == runs[0].nodes);
+    CHECK(s.moves_played == runs[0].moves_played);
+  }
+}
+
+TEST_CASE("tactics cache: its size changes the moves played, never the nodes or the answer") {
+  // A split solve: its many short searches borrow the same caches in turn.
+  SolveOptions o;
+  o.seconds = 120;
+  o.table_mb = 64;
+  o.split_depth = 2;
+  SolveResult small = Solver(Geometry(6, 4), o).solve(Position{});
+  o.tactics_cache_mb = 64;
+  SolveResult large = Solver(Geometry(6, 4), o).solve(Position{});
+  REQUIRE(small.verdict == Verdict::Win);
+  CHECK(large.verdict == Verdict::Win);
+  CHECK(large.stats.nodes == small.stats.nodes);
+  CHECK(large.stats.moves_played < small.stats.moves_played);
+  MESSAGE("6x4, moves played with a 1 MB and a 64 MB cache: ", small.stats.moves_played, " ",
+          large.stats.moves_played);
+}
+
+TEST_CASE("tactics cache pool: a cache given back is lent again, never two at once") {
+  TacticsCachePool<uint64_t> pool(1);
+  const TacticsCache<uint64_t>* first = nullptr;
+  {
+    auto a = pool.lease();
+    auto b = pool.lease();
+    CHECK(a.operator->() != b.operator->());
+    CHECK(a->slots() == 32768);  // 24-byte slots in 1 MB
+    a->put(42, true, 7, nullptr);
+    first = a.operator->();
+  }
+  auto c = pool.lease();
+  auto d = pool.lease();
+  CHECK((c.operator->() == first || d.operator->() == first));
+  bool hit = false;
+  int move = -1;
+  const TacticsCache<uint64_t>* kept = c.operator->() == first ? c.operator->() : d.operator->();
+  CHECK(kept->find(42, &hit, &move, nullptr));
+  CHECK(hit);
+  CHECK(move == 7);
+}
+
 TEST_CASE("budget: an exhausted budget says unknown, never loss") {
   Geometry g(7, 7);
   SolveOptions o;

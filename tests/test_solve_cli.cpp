@@ -48,11 +48,11 @@ TEST_CASE("solve: JSON answer agrees with the retrograde table, every first move
   CHECK(one.json()["result"] == (root.win ? "win" : "loss"));
   // Without --all-moves a split depth solves the position through its
   // moves: the table's answer again, and a winning move the table confirms.
-  // (The third also without two-move threats and with short capture
-  // searches: the settings that play the fewest moves.)
-  for (const char* depth : {"--split-depth=2", "--split-depth=3", "--no-threat2"}) {
+  // (The last two also with two-move threats on revisits only or off and
+  // with short capture searches: the settings that play the fewest moves.)
+  for (const char* depth : {"--split-depth=2", "--split-depth=3", "--threat2=revisits", "--threat2=off"}) {
     std::vector<std::string> args = {kBin, "solve", "--size", "4x3", depth, "--json"};
-    if (std::string(depth) == "--no-threat2")
+    if (std::string(depth).rfind("--threat2", 0) == 0)
       for (const char* more : {"--capture-plies=5", "--split-depth=2"}) args.push_back(more);
     auto split = run(args, dir.path());
     REQUIRE(split.exit_code == 0);

@@ -208,23 +208,26 @@ TEST_CASE("table vs proving search with other epsilons: 4x3 and 4x4 positions up
 }
 
 // The screening's two-move threats and the capture search's depth only
-// change how much the search does before it settles a move (--no-threat2,
+// change how much the search does before it settles a move (--threat2,
 // --capture-plies: fewer moves played a node, more nodes): the answers
 // must stay the table's, and the options must reach the search.
-TEST_CASE("table vs proving search without two-move threats, with capture searches of 13, 5 and 3 plies: 4x4 up to 4 stones") {
+TEST_CASE("table vs proving search with two-move threats on revisits or off, capture searches of 13, 5 and 3 plies: 4x4 up to 4 stones") {
+  using T2 = SolveOptions::Threat2;
   const RetroTable& t = table(4, 4);
   std::vector<uint64_t> pick;
   for (uint64_t idx : reachable(t))
     if (popcount(t.position(idx).occupied()) <= 4) pick.push_back(idx);
   std::vector<uint64_t> played;
   const int deflt = SolveOptions{}.capture_plies;
-  for (auto [threat2, plies] : {std::pair{true, deflt}, std::pair{false, deflt}, std::pair{false, 5}, std::pair{false, 3}}) {
+  for (auto [threat2, plies] : {std::pair{T2::Every, deflt}, std::pair{T2::Off, deflt}, std::pair{T2::Off, 5},
+                                std::pair{T2::Revisits, 5}, std::pair{T2::Off, 3}}) {
     SolveOptions o = exact_options();
     o.threat2 = threat2;
     o.capture_plies = plies;
     int wins = 0;
     compare(t, pick, &wins, o);
-    MESSAGE("4x4, threat2 ", o.threat2, ", capture plies ", plies, ": ", pick.size(), " positions, ", wins, " wins");
+    MESSAGE("4x4, threat2 mode ", int(o.threat2), ", capture plies ", plies, ": ", pick.size(), " positions, ", wins,
+            " wins");
     CHECK(wins > 0);
     // The empty 5x4 as a witness that the options reach the search.
     Solver solver(Geometry(5, 4), o);
@@ -234,7 +237,7 @@ TEST_CASE("table vs proving search without two-move threats, with capture search
   }
   CHECK(pick.size() > 1000);
   MESSAGE("empty 5x4, moves played: default ", played[0], "; no threat2 ", played[1], ", at 5 plies ", played[2],
-          ", at 3 ", played[3]);
+          ", on revisits at 5 plies ", played[3], ", none at 3 plies ", played[4]);
   for (size_t i = 1; i < played.size(); ++i) CHECK(played[i] != played[i - 1]);
 }
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
@@ -24,11 +25,13 @@ struct Args {
   std::string board, sgf, size, player, db, moves;
   int game = 1, move = -1;
   int threads = SolveOptions{}.threads, table_mb = int(SolveOptions{}.table_mb),
+      tactics_cache_mb = int(SolveOptions{}.tactics_cache_mb),
       capture_plies = SolveOptions{}.capture_plies, init_spread = SolveOptions{}.init_spread,
       init_mobility = SolveOptions{}.init_mobility;
   double seconds = SolveOptions{}.seconds, epsilon = SolveOptions{}.epsilon,
          helper_fill = SolveOptions{}.helper_max_fill;
-  bool all_moves = false, json = false, table = false, progress = false, no_threat2 = !SolveOptions{}.threat2;
+  bool all_moves = false, json = false, table = false, progress = false;
+  SolveOptions::Threat2 threat2 = SolveOptions{}.threat2;
   int split_depth = SolveOptions{}.split_depth;
 };
 
@@ -190,12 +193,24 @@ Runner register_solve(CLI::App& app) {
   cmd->add_option("--table-mb", a->table_mb, "Transposition table size in MB")
       ->check(CLI::Range(1, 65536))
       ->capture_default_str();
+  cmd->add_option("--tactics-cache-mb", a->tactics_cache_mb,
+                  "Cache of the capture and threat searches' answers, per thread, in MB (rounded down to a power of "
+                  "two of entries): larger plays fewer moves, but past the processor's caches takes more time")
+      ->check(CLI::Range(1, 4096))
+      ->capture_default_str();
   cmd->add_option("--capture-plies", a->capture_plies, "Depth of the capture search at every node (0: off)")
       ->check(CLI::Range(0, 81))
       ->capture_default_str();
-  cmd->add_flag("--no-threat2", a->no_threat2,
-                "Do not settle the moves that leave on an opponent's two-move threat (most of the moves played "
-                "go to those threat searches): fewer moves played a node, more nodes");
+  static const std::map<std::string, SolveOptions::Threat2> threat2_modes = {
+      {"every", SolveOptions::Threat2::Every},
+      {"revisits", SolveOptions::Threat2::Revisits},
+      {"off", SolveOptions::Threat2::Off}};
+  cmd->add_option("--threat2", a->threat2,
+                  "Which node visits settle the moves that leave on an opponent's two-move threat: every, revisits "
+                  "(a node's visits after its first) or off.  Most of the moves played go to those threat searches: "
+                  "revisits and off play fewer moves a node and search more nodes")
+      ->transform(CLI::CheckedTransformer(threat2_modes, CLI::ignore_case))
+      ->default_str("every");
   cmd->add_option("--init-spread", a->init_spread, "df-pn: an unvisited move's cost grows by one per this many ranks")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
@@ -252,7 +267,8 @@ Runner register_solve(CLI::App& app) {
     opt.epsilon = a->epsilon;
     opt.helper_max_fill = a->helper_fill;
     opt.split_depth = a->split_depth;
-    opt.threat2 = !a->no_threat2;
+    opt.threat2 = a->threat2;
+    opt.tactics_cache_mb = size_t(a->tactics_cache_mb);
     if (!a->moves.empty()) {
       if (!a->all_moves) {
         std::cerr << "sgfpat solve: --moves needs --all-moves\n";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <thread>
+#include <type_traits>
 #include <unordered_set>
 
 #include "core/cpu_time.h"
@@ -22,47 +23,6 @@ inline uint64_t mix(uint64_t x) {
   return x;
 }
 
-// The answers of the bounded tactical searches (capture_search(),
-// threat2_search()) by the key of the position with the attacker to move
-// (a threat's key salted), with the zone when one was asked for.  A node
-// screens its moves at every visit (nothing of the screening is kept in
-// the table) and a node's own capture search is the one its parent ran when
-// it screened that move, so each is run about once.  Direct-mapped, one per
-// thread (no locks); a collision only costs a search again.
-template <class W>
-class TacticsCache {
- public:
-  // False when the key's answer is not here, or is without the zone asked for.
-  bool find(uint64_t key, bool* hit, int* first_move, W* zone) const {
-    const Slot& s = slots_[key & kMask];
-    if (s.key != key || !s.used || (zone && !s.has_zone)) return false;
-    *hit = s.hit;
-    *first_move = s.first_move;
-    if (zone) *zone |= s.zone;
-    return true;
-  }
-  void prefetch(uint64_t key) const { __builtin_prefetch(&slots_[key & kMask]); }
-  void put(uint64_t key, bool hit, int first_move, const W* zone) {
-    slots_[key & kMask] = Slot{zone ? *zone : W(0), key, int16_t(first_move), hit, true, zone != nullptr};
-  }
-
- private:
-  // 768 KB of 24-byte slots on one-word boards: 2^16 (and 2^17) took 2-4%
-  // more CPU on 6x6 searches; a smaller cache runs a few more searches
-  // again but stays in the processor's own caches.
-  static constexpr size_t kSize = size_t(1) << 15;
-  static constexpr size_t kMask = kSize - 1;
-  struct Slot {
-    W zone = 0;
-    uint64_t key = 0;
-    int16_t first_move = -1;
-    bool hit = false;
-    bool used = false;
-    bool has_zone = false;
-  };
-  std::vector<Slot> slots_ = std::vector<Slot>(kSize);
-};
-
 // Salts a position's key into the key of its two-move threat's answer.
 constexpr uint64_t kThreat2Salt = 0x6a09e667f3bcc909ull;
 
@@ -80,7 +40,7 @@ struct Worker {
   uint64_t salt;
   SolveStats stats;
   uint64_t local_nodes = 0;
-  TacticsCache<W> tactics_cache;
+  typename TacticsCachePool<W>::Lease tactics_cache;  // borrowed from the Solver's pool
   const uint64_t epsilon_1024 = uint64_t(std::clamp(opt.epsilon, 0.0, 64.0) * 1024 + 0.5);
   bool helper = false;      // help_line() runs this worker
   bool stand_down = false;  // as a helper, the table passed helper_max_fill: it works no more
@@ -94,7 +54,7 @@ struct Worker {
   bool can_capture(uint64_t key, const ChainSet<W>& att, const ChainSet<W>& def, W empty, int* first_move,
                    int hint = -1, W* zone = nullptr, int move = -1) {
     bool hit;
-    if (tactics_cache.find(key, &hit, first_move, zone)) return hit;
+    if (tactics_cache->find(key, &hit, first_move, zone)) return hit;
     W z = 0;
     const ChainSet<W>* a = &att;
     const ChainSet<W>* d = &def;
@@ -112,7 +72,7 @@ struct Worker {
     }
     hit = capture_search(g, *a, *d, empty, opt.capture_plies, &stats.moves_played, first_move, hint, zone ? &z : nullptr);
     if (!hit) *first_move = -1;
-    tactics_cache.put(key, hit, *first_move, zone ? &z : nullptr);
+    tactics_cache->put(key, hit, *first_move, zone ? &z : nullptr);
     if (zone) *zone |= z;
     return hit;
   }
@@ -120,11 +80,11 @@ struct Worker {
   // threat2_search() for the attacker `mine`, remembered like can_capture().
   bool has_threat2(uint64_t key, const ChainSet<W>& att, const ChainSet<W>& def, W empty, int* first_move, W* zone) {
     bool hit;
-    if (tactics_cache.find(key ^ kThreat2Salt, &hit, first_move, zone)) return hit;
+    if (tactics_cache->find(key ^ kThreat2Salt, &hit, first_move, zone)) return hit;
     W z = 0;
     hit = threat2_search(g, att, def, empty, opt.capture_plies, &stats.moves_played, first_move, &z);
     if (!hit) *first_move = -1;
-    tactics_cache.put(key ^ kThreat2Salt, hit, *first_move, &z);
+    tactics_cache->put(key ^ kThreat2Salt, hit, *first_move, &z);
     *zone |= z;
     return hit;
   }
@@ -138,7 +98,8 @@ struct Worker {
   // every visit rather than kept as settled children in the table: they
   // are two thirds of what a search would store, and a table the search
   // overfills then loses open nodes to them.
-  void screen(const PositionChains<W>& c, Color mover, uint64_t raw, const NodeTactics& t, bool* lost,
+  // `revisit`: the node was visited before (SolveOptions::threat2).
+  void screen(const PositionChains<W>& c, Color mover, uint64_t raw, const NodeTactics& t, bool revisit, bool* lost,
               int* reply = nullptr) {
     const int n = t.moves.size();
     std::fill(lost, lost + n, false);
@@ -149,7 +110,7 @@ struct Worker {
       // The cache's slots of the searches below are fetched all at once.
       for (int i = 0; i < n; ++i)
         if (zone & bit_of<W>(t.moves[i].point))
-          tactics_cache.prefetch(raw ^ stone_key(mover, t.moves[i].point) ^ kWhiteToMoveKey);
+          tactics_cache->prefetch(raw ^ stone_key(mover, t.moves[i].point) ^ kWhiteToMoveKey);
       for (int i = 0; i < n; ++i) {
         const int p = t.moves[i].point;
         int answer = threat;
@@ -161,7 +122,8 @@ struct Worker {
                                 threat, nullptr, p);
         if (reply) reply[i] = answer;
       }
-    } else if (opt.threat2) {
+    } else if (opt.threat2 == SolveOptions::Threat2::Every ||
+               (opt.threat2 == SolveOptions::Threat2::Revisits && revisit)) {
       // No capture yet, but maybe a move after which none of our replies
       // stops one: a move of ours off that threat's zone leaves it on.
       zone = 0;
@@ -252,9 +214,9 @@ struct Worker {
     }
     // The node's own searches (tactics() and screen()), fetched while the
     // table is read.
-    tactics_cache.prefetch(raw);
-    tactics_cache.prefetch(raw ^ kWhiteToMoveKey);
-    tactics_cache.prefetch(raw ^ kWhiteToMoveKey ^ kThreat2Salt);
+    tactics_cache->prefetch(raw);
+    tactics_cache->prefetch(raw ^ kWhiteToMoveKey);
+    tactics_cache->prefetch(raw ^ kWhiteToMoveKey ^ kThreat2Salt);
     NodeTactics t;
     int move = -1;
     // A node with an open entry was expanded before: its capture search
@@ -300,7 +262,7 @@ struct Worker {
     // The moves that leave on an opponent's capture or threat lose: the
     // search only spends effort on the others.
     bool lost[MoveList::kCapacity];
-    screen(chains, mover, raw, t, lost);
+    screen(chains, mover, raw, t, seen, lost);
     uint64_t nodes_before = stats.nodes;
     uint32_t pn = 1, dn = 1;
     int best_move = -1;
@@ -397,7 +359,7 @@ struct Worker {
     uint64_t min_dn = kInf, sum_pn = 0;
     bool infinite = false;
     bool lost[MoveList::kCapacity];
-    screen(chains, mover, ks.k[0], t, lost);
+    screen(chains, mover, ks.k[0], t, true, lost);
     for (int i = 0; i < int(t.moves.size()); ++i) {
       int f;
       TTEntry e;
@@ -453,7 +415,7 @@ struct Worker {
         const uint32_t init = unvisited_value(mine, theirs);
         KeySet kid_ks[MoveList::kCapacity];
         bool open[MoveList::kCapacity], lost[MoveList::kCapacity];
-        screen(chains, mover, ks.k[0], t, lost);
+        screen(chains, mover, ks.k[0], t, true, lost);
         for (int i = 0; i < n; ++i) {
           kid_ks[i] = sym.after(ks, mover, t.moves[i].point);
           if (lost[i]) {
@@ -552,7 +514,7 @@ struct ProofWalker {
     // opponent's answer it found leads their proof.
     bool lost[MoveList::kCapacity];
     int reply[MoveList::kCapacity];
-    if (v == Verdict::Loss) w.screen(chains, mover, ks.k[0], t, lost, reply);
+    if (v == Verdict::Loss) w.screen(chains, mover, ks.k[0], t, true, lost, reply);
     for (int i = 0; i < t.moves.size(); ++i) {
       const Candidate& c = t.moves[i];
       KeySet ck = w.sym.after(ks, mover, c.point);
@@ -576,7 +538,20 @@ struct ProofWalker {
 }  // namespace
 
 Solver::Solver(const Geometry& g, SolveOptions options)
-    : g_(g), opt_(options), sym_(g, options.symmetric_keys), tt_(options.table_mb) {}
+    : g_(g),
+      opt_(options),
+      sym_(g, options.symmetric_keys),
+      tt_(options.table_mb),
+      caches64_(options.tactics_cache_mb),
+      caches_bits_(options.tactics_cache_mb) {}
+
+template <class W>
+TacticsCachePool<W>& Solver::tactics_caches() {
+  if constexpr (std::is_same_v<W, uint64_t>)
+    return caches64_;
+  else
+    return caches_bits_;
+}
 
 SolveResult Solver::solve(const Position& pos) {
   if (opt_.split_depth > 1) return solve_split(pos);
@@ -607,7 +582,7 @@ SolveResult Solver::search_w(const Position& pos, SearchControl& shared, int nth
   std::vector<Worker<W>> workers;
   workers.reserve(nthreads);
   for (int i = 0; i < nthreads; ++i)
-    workers.push_back(Worker<W>{g_, opt_, sym_, tt_, shared, i == 0 ? 0 : mix(0x5eed + i), {}, 0, {}});
+    workers.push_back(Worker<W>{g_, opt_, sym_, tt_, shared, i == 0 ? 0 : mix(0x5eed + i), {}, 0, tactics_caches<W>().lease()});
   auto run = [&](Worker<W>& w) {
     const double c0 = thread_cpu_seconds();
     uint32_t pn, dn;
@@ -640,7 +615,7 @@ SolveResult Solver::search_w(const Position& pos, SearchControl& shared, int nth
     // The walk may re-prove children the table dropped: give it its own
     // budget so a settled answer is never lost to it.
     SearchControl walk_shared;
-    Worker<W> w{g_, opt_, sym_, tt_, walk_shared, 0, {}, 0, {}};
+    Worker<W> w{g_, opt_, sym_, tt_, walk_shared, 0, {}, 0, tactics_caches<W>().lease()};
     ProofWalker<W> pw{w, opt_.max_proof_nodes, {}, false};
     if (pw.walk(mine, theirs, mover, ks, res.verdict)) {
       res.proof_size = pw.seen.size();
@@ -658,7 +633,7 @@ template <class W>
 void Solver::estimate_w(const Position& pos, uint32_t* pn, uint32_t* dn) {
   SearchControl ctl;
   ctl.nodes = opt_.init_after_nodes;  // value unvisited children as a long search does
-  Worker<W> w{g_, opt_, sym_, tt_, ctl, 0, {}, 0, {}};
+  Worker<W> w{g_, opt_, sym_, tt_, ctl, 0, {}, 0, tactics_caches<W>().lease()};
   w.numbers(W(pos.stones(pos.to_move)), W(pos.stones(opponent(pos.to_move))), pos.to_move, sym_.keys(pos), pn, dn);
 }
 
@@ -669,7 +644,7 @@ SolveStats Solver::help(const Position& pos, SearchControl& shared, uint64_t sal
 template <class W>
 SolveStats Solver::help_w(const Position& pos, SearchControl& shared, uint64_t salt) {
   const double c0 = thread_cpu_seconds();
-  Worker<W> w{g_, opt_, sym_, tt_, shared, salt | 1, {}, 0, {}};
+  Worker<W> w{g_, opt_, sym_, tt_, shared, salt | 1, {}, 0, tactics_caches<W>().lease()};
   w.help_line(W(pos.stones(pos.to_move)), W(pos.stones(opponent(pos.to_move))), pos.to_move, sym_.keys(pos));
   w.stats.cpu_seconds = thread_cpu_seconds() - c0;
   w.stats.helper_nodes = w.stats.nodes;

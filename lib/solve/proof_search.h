@@ -29,6 +29,7 @@
 #include "solve/atari_board.h"
 #include "solve/symmetric_keys.h"
 #include "solve/tactics.h"
+#include "solve/tactics_cache.h"
 #include "solve/transposition_table.h"
 
 namespace sgfpat::solve {
@@ -58,9 +59,16 @@ struct SolveOptions {
   // had the smallest sum without a large loss on the 6x6 sets tried (9%
   // fewer nodes than 1/4 on four positions, 4% on bench/solve.sh work).
   double epsilon = 0.375;
+  size_t tactics_cache_mb = 1;  // per search thread (tactics_cache.h)
   bool symmetric_keys = true;  // one table entry for a position and its mirror images
   bool threat_check = true;   // settle at once the moves that leave an opponent's capture search on
-  bool threat2 = true;        // ... and those that leave on an opponent's two-move threat
+  // ... and those that leave on an opponent's two-move threat
+  // (threat2_search()): at every visit of a node, at its visits after the
+  // first only, or never.  The threats spare the search many nodes but
+  // their searches cost most of the moves played; most first visits only
+  // value a node for its parent, and those are the visits Revisits spares.
+  enum class Threat2 { Every, Revisits, Off };
+  Threat2 threat2 = Threat2::Every;
   // A helper thread (the second thread of solve(), an idle thread of
   // solve_all_moves()) stands down once the table is this full (0 to 1;
   // 1: never): when the table cannot hold the search, the helper's entries
@@ -198,6 +206,11 @@ class Solver {
   SolveOptions opt_;
   BoardSymmetries sym_;
   TranspositionTable tt_;
+  // The tactics caches of the searches, by the word type they run on.
+  template <class W>
+  TacticsCachePool<W>& tactics_caches();
+  TacticsCachePool<uint64_t> caches64_;
+  TacticsCachePool<Bits> caches_bits_;
 };
 
 // The symmetries of the board (8 on a square board, 4 otherwise) mapping

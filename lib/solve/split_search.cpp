@@ -60,7 +60,7 @@ struct SplitNode {
   // Proof and disproof numbers of "pos.to_move wins": a leaf's from the
   // table after its last search, a split node's from its kids.
   uint32_t pn = 1, dn = 1;
-  double budget = 0;  // a leaf's next search, seconds (0: not searched yet)
+  uint64_t budget = 0;  // a leaf's last search, nodes (0: not searched yet)
   bool busy = false;  // a leaf a thread is searching
 };
 
@@ -183,13 +183,16 @@ void Solver::run_best_first(std::vector<SplitNode>& roots, const std::vector<int
                             Clock::time_point end) {
   // A leaf's first search is short, about the same in all at every depth
   // (each ply of splitting multiplies the leaves by some 16 to 30 moves,
-  // most of them settled in milliseconds by the tactics); each further
+  // most of them settled in a few nodes by the tactics); each further
   // search of it has four times the budget, so that a leaf the numbers keep
-  // choosing gets most of the time, yet one whose numbers mislead costs at
-  // most a few times what the others got.
-  double first = 0.5;
+  // choosing gets most of the work, yet one whose numbers mislead costs at
+  // most a few times what the others got.  Budgets count nodes, not
+  // seconds (200,000 nodes: about half a second), so that a one-thread run
+  // does the same search, and plays the same moves, on any machine and
+  // under any load.
+  uint64_t first = 200'000;
   for (int d = 0; d < depth; ++d) first /= 16;
-  first = std::max(first, 0.002);
+  first = std::max<uint64_t>(first, 1'000);
   std::mutex mu;
   size_t next_root = 0;  // the roots take turns
   std::vector<std::shared_ptr<SplitLeaf>> running;
@@ -222,11 +225,10 @@ void Solver::run_best_first(std::vector<SplitNode>& roots, const std::vector<int
       if (run) {
         SplitNode& leaf = *run->node;
         leaf.busy = true;
-        leaf.budget = leaf.budget > 0 ? leaf.budget * 4 : first;
-        run->control.max_nodes = opt_.max_nodes;
+        leaf.budget = leaf.budget > 0 ? std::min<uint64_t>(leaf.budget, uint64_t(1) << 60) * 4 : first;
+        run->control.max_nodes = opt_.max_nodes ? std::min(opt_.max_nodes, leaf.budget) : leaf.budget;
         run->control.has_deadline = true;
-        run->control.deadline = std::min(
-            end, now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(leaf.budget)));
+        run->control.deadline = end;
         running.push_back(run);
         lock.unlock();
         SolveResult r = search(leaf.pos, run->control, 1);
