@@ -65,6 +65,22 @@ TEST_CASE("solve: JSON answer agrees with the retrograde table, every first move
   }
 }
 
+TEST_CASE("solve --threat2: each mode, named in any case, reaches the search; other names exit 2") {
+  TempDir dir("sgfpat-solve-cli");
+  std::vector<uint64_t> played;
+  for (const char* mode : {"every", "Revisits", "OFF"}) {
+    auto r = run({kBin, "solve", "--size", "4x3", "--capture-plies", "5", "--threat2", mode, "--json"}, dir.path());
+    INFO(mode);
+    REQUIRE(r.exit_code == 0);
+    played.push_back(r.json()["stats"]["moves_played"].get<uint64_t>());
+  }
+  // On the empty 4x3 the three modes play different numbers of moves.
+  CHECK(played[0] != played[1]);
+  CHECK(played[1] != played[2]);
+  CHECK(played[0] != played[2]);
+  CHECK(run({kBin, "solve", "--size", "4x3", "--threat2", "never"}, dir.path()).exit_code == 2);
+}
+
 TEST_CASE("solve: unknown within the budget exits 4; a bad position exits 3, a bad size 2") {
   TempDir dir("sgfpat-solve-cli");
   auto r = run({kBin, "solve", "--size", "9x9", "--time", "0.2", "--json"}, dir.path());

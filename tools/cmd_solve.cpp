@@ -1,10 +1,10 @@
 // sgfpat solve: the atari-go solver (proving search, retrograde tables).
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <map>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
@@ -31,7 +31,7 @@ struct Args {
   double seconds = SolveOptions{}.seconds, epsilon = SolveOptions{}.epsilon,
          helper_fill = SolveOptions{}.helper_max_fill;
   bool all_moves = false, json = false, table = false, progress = false;
-  SolveOptions::Threat2 threat2 = SolveOptions{}.threat2;
+  std::string threat2 = "every";
   int split_depth = SolveOptions{}.split_depth;
 };
 
@@ -201,16 +201,13 @@ Runner register_solve(CLI::App& app) {
   cmd->add_option("--capture-plies", a->capture_plies, "Depth of the capture search at every node (0: off)")
       ->check(CLI::Range(0, 81))
       ->capture_default_str();
-  static const std::map<std::string, SolveOptions::Threat2> threat2_modes = {
-      {"every", SolveOptions::Threat2::Every},
-      {"revisits", SolveOptions::Threat2::Revisits},
-      {"off", SolveOptions::Threat2::Off}};
   cmd->add_option("--threat2", a->threat2,
                   "Which node visits settle the moves that leave on an opponent's two-move threat: every, revisits "
                   "(a node's visits after its first) or off.  Most of the moves played go to those threat searches: "
                   "revisits and off play fewer moves a node and search more nodes")
-      ->transform(CLI::CheckedTransformer(threat2_modes, CLI::ignore_case))
-      ->default_str("every");
+      ->check(CLI::IsMember({"every", "revisits", "off"}, CLI::ignore_case))
+      ->type_name("MODE")
+      ->capture_default_str();
   cmd->add_option("--init-spread", a->init_spread, "df-pn: an unvisited move's cost grows by one per this many ranks")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
@@ -267,7 +264,11 @@ Runner register_solve(CLI::App& app) {
     opt.epsilon = a->epsilon;
     opt.helper_max_fill = a->helper_fill;
     opt.split_depth = a->split_depth;
-    opt.threat2 = a->threat2;
+    std::string mode = a->threat2;  // checked against the three names, in any case
+    for (char& c : mode) c = char(std::tolower(static_cast<unsigned char>(c)));
+    opt.threat2 = mode == "off"        ? SolveOptions::Threat2::Off
+                  : mode == "revisits" ? SolveOptions::Threat2::Revisits
+                                       : SolveOptions::Threat2::Every;
     opt.tactics_cache_mb = size_t(a->tactics_cache_mb);
     if (!a->moves.empty()) {
       if (!a->all_moves) {
