@@ -60,6 +60,8 @@ struct SplitNode {
   // Proof and disproof numbers of "pos.to_move wins": a leaf's from the
   // table after its last search, a split node's from its kids.
   uint32_t pn = 1, dn = 1;
+  int move = -1;      // the move that made the node from its parent (-1: a root)
+  int win_move = -1;  // once won: a capture, or the move of a kid proved lost
   uint64_t budget = 0;  // a leaf's last search, nodes (0: not searched yet)
   bool busy = false;  // a leaf a thread is searching
 };
@@ -84,6 +86,7 @@ void decide(SplitNode& n) {
   for (const SplitNode& k : n.kids) {
     if (k.verdict == Verdict::Loss) {  // whatever the kids before it
       n.verdict = Verdict::Win;
+      n.win_move = k.move;
       n.proof_size = 1 + k.proof_size;
       n.pn = 0;
       n.dn = kInfiniteNumber;
@@ -134,6 +137,7 @@ void Solver::expand(SplitNode& n) {
     MoveKind kind = classify_move(g_, n.pos, n.pos.to_move, p);
     if (kind == MoveKind::Capture) {
       n.verdict = Verdict::Win;
+      n.win_move = p;
       n.proof_size = 1;
       n.pn = 0;
       n.dn = kInfiniteNumber;
@@ -150,7 +154,10 @@ void Solver::expand(SplitNode& n) {
   }
   sort_centre_first(g_, &moves);
   n.kids.resize(moves.size());
-  for (size_t i = 0; i < moves.size(); ++i) n.kids[i].pos = with_stone(n.pos, moves[i]);
+  for (size_t i = 0; i < moves.size(); ++i) {
+    n.kids[i].pos = with_stone(n.pos, moves[i]);
+    n.kids[i].move = moves[i];
+  }
   decide(n);
 }
 
@@ -240,6 +247,7 @@ void Solver::run_best_first(std::vector<SplitNode>& roots, const std::vector<int
         leaf.busy = false;
         leaf.stats.add(r.stats);
         leaf.verdict = r.verdict;
+        if (r.verdict == Verdict::Win) leaf.win_move = r.move;
         leaf.proof_size = r.proof_size;
         leaf.pn = pn;
         leaf.dn = dn;
@@ -289,17 +297,7 @@ SolveResult Solver::solve_split(const Position& pos) {
   res.stats = r.stats;
   res.stats.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   res.stats.cpu_seconds = process_cpu_seconds() - c0;
-  if (r.verdict == Verdict::Win) {
-    // The move of the kid proved lost, or a capture that expand() found.
-    const Bits empty = g_.board() & ~pos.occupied();
-    for (const SplitNode& k : r.kids)
-      if (k.verdict == Verdict::Loss) {
-        res.move = lowest(k.pos.occupied() & empty);
-        break;
-      }
-    for (Bits e = empty; e && res.move < 0; e &= e - 1)
-      if (classify_move(g_, pos, pos.to_move, lowest(e)) == MoveKind::Capture) res.move = lowest(e);
-  }
+  res.move = r.win_move;
   return res;
 }
 
