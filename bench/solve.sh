@@ -16,9 +16,16 @@
 #              (`--all-moves`, two threads; 7-11 minutes and a 14 GB table
 #              on the development machines; not repeatable to the node)
 #
-#   bench/solve.sh [crosscuts] [work] [centre]     (default: crosscuts work)
+#   empty6     the empty 6x6 board's first winning move, one thread (the
+#              2006 solver's 72 minutes and 1,331,351,943 moves played):
+#              moves and replies split two plies deep, repeatable to the
+#              move for a given table size (15-25 minutes, an 8 GB table)
+#
+#   bench/solve.sh [crosscuts] [work] [centre] [empty6]  (default: crosscuts work)
 # Environment: SGFPAT (binary, default build/sgfpat), TABLE_MB (for
-# `centre`, 14000), WORK_SECONDS (per position of `work`, 150).
+# `centre`, 14000; for `empty6`, 8000), WORK_SECONDS (per position of
+# `work`, 150), EMPTY6_FLAGS (the search's flags for `empty6`, default
+# the ones that play the fewest moves there).
 set -euo pipefail
 sgfpat="${SGFPAT:-$(dirname "$0")/../build/sgfpat}"
 parts=("$@")
@@ -89,6 +96,14 @@ for m in sorted(moves, key=lambda m: -m["stats"]["cpu_seconds"])[:5]:
 EOF
       rm -f "$out"
       ;;
-    *) echo "bench/solve.sh: unknown part '$part' (crosscuts, work, centre)" >&2; exit 2 ;;
+    empty6)
+      flags="${EMPTY6_FLAGS:---threat2 off --capture-plies 5 --split-growth 8}"
+      echo "== 6x6 empty, first winning move, one thread, table ${TABLE_MB:-8000} MB, $flags"
+      echo "   (result move proof nodes moves_played wall_s cpu_s; 2006: 1331351943 moves, 4320 s)"
+      # shellcheck disable=SC2086  # the flags are words
+      { "$sgfpat" solve --size 6x6 --split-depth 2 --threads 1 --time 7200 --table-mb "${TABLE_MB:-8000}" $flags \
+          --json || true; } | summary  # unknown (exit 4) is a figure too
+      ;;
+    *) echo "bench/solve.sh: unknown part '$part' (crosscuts, work, centre, empty6)" >&2; exit 2 ;;
   esac
 done

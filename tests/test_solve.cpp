@@ -387,6 +387,31 @@ TEST_CASE("tactics cache: its size changes the moves played, never the nodes or 
           large.stats.moves_played);
 }
 
+TEST_CASE("screening from the table: the same search, fewer moves played") {
+  // What an earlier visit's screening found (the opponent had no capture,
+  // no two-move threat) and the children's entries answer searches the
+  // screening would otherwise play again.
+  for (auto threat2 : {SolveOptions::Threat2::Every, SolveOptions::Threat2::Off}) {
+    SolveOptions o;
+    o.seconds = 120;
+    o.table_mb = 64;
+    o.split_depth = 2;
+    o.threat2 = threat2;
+    o.capture_plies = threat2 == SolveOptions::Threat2::Off ? 5 : 13;
+    SolveResult with = Solver(Geometry(6, 4), o).solve(Position{});
+    o.screen_from_table = false;
+    SolveResult without = Solver(Geometry(6, 4), o).solve(Position{});
+    INFO("threat2 ", int(threat2));
+    REQUIRE(without.verdict == Verdict::Win);
+    CHECK(with.verdict == Verdict::Win);
+    CHECK(with.move == without.move);
+    CHECK(with.stats.nodes == without.stats.nodes);
+    CHECK(with.stats.moves_played < without.stats.moves_played);
+    MESSAGE("6x4, moves played without and with the table's answers: ", without.stats.moves_played, " ",
+            with.stats.moves_played);
+  }
+}
+
 TEST_CASE("tactics cache pool: a cache given back is lent again, never two at once") {
   TacticsCachePool<uint64_t> pool(1);
   const TacticsCache<uint64_t>* first = nullptr;

@@ -81,6 +81,26 @@ TEST_CASE("solve --threat2: each mode, named in any case, reaches the search; ot
   CHECK(run({kBin, "solve", "--size", "4x3", "--threat2", "never"}, dir.path()).exit_code == 2);
 }
 
+TEST_CASE("solve --split-first-nodes, --split-growth: each reaches the split's budgets; bad values exit 2") {
+  TempDir dir("sgfpat-solve-cli");
+  auto nodes = [&](std::vector<std::string> more) {
+    std::vector<std::string> args = {kBin, "solve", "--size", "6x4", "--split-depth", "2", "--json"};
+    args.insert(args.end(), more.begin(), more.end());
+    auto r = run(args, dir.path());
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.json()["result"] == "win");  // the same answer whatever the budgets
+    return r.json()["stats"]["nodes"].get<uint64_t>();
+  };
+  // One thread: each setting is one exact search, so a different count
+  // means the budgets changed.
+  const uint64_t base = nodes({});
+  CHECK(nodes({"--split-growth", "4"}) == base);
+  CHECK(nodes({"--split-growth", "2"}) != base);
+  CHECK(nodes({"--split-first-nodes", "200"}) != base);
+  CHECK(run({kBin, "solve", "--size", "4x3", "--split-growth", "1"}, dir.path()).exit_code == 2);
+  CHECK(run({kBin, "solve", "--size", "4x3", "--split-first-nodes", "-5"}, dir.path()).exit_code == 2);
+}
+
 TEST_CASE("solve: unknown within the budget exits 4; a bad position exits 3, a bad size 2") {
   TempDir dir("sgfpat-solve-cli");
   auto r = run({kBin, "solve", "--size", "9x9", "--time", "0.2", "--json"}, dir.path());

@@ -33,6 +33,8 @@ struct Args {
   bool all_moves = false, json = false, table = false, progress = false;
   std::string threat2 = "every";
   int split_depth = SolveOptions{}.split_depth;
+  uint64_t split_first = SolveOptions{}.split_first_nodes;
+  int split_growth = SolveOptions{}.split_growth;
 };
 
 bool parse_size(const std::string& s, int* w, int* h) {
@@ -232,6 +234,16 @@ Runner register_solve(CLI::App& app) {
                   "move, else until one move is proved (the first winning move) or all are lost")
       ->check(CLI::Range(1, 4))
       ->capture_default_str();
+  cmd->add_option("--split-first-nodes", a->split_first,
+                  "With --split-depth 2 or more: a line's first search stops after this many nodes (0: "
+                  "200,000 / 16^plies, at least 1,000)")
+      ->check(CLI::Range(uint64_t(0), uint64_t(1) << 40))
+      ->capture_default_str();
+  cmd->add_option("--split-growth", a->split_growth,
+                  "With --split-depth 2 or more: each later search of a line gets this many times its last "
+                  "budget")
+      ->check(CLI::Range(2, 64))
+      ->capture_default_str();
   cmd->add_option("--moves", a->moves,
                   "With --all-moves: search only these moves, comma-separated (e.g. C6,B5), and their mirror "
                   "images; the others are reported as not asked");
@@ -264,6 +276,8 @@ Runner register_solve(CLI::App& app) {
     opt.epsilon = a->epsilon;
     opt.helper_max_fill = a->helper_fill;
     opt.split_depth = a->split_depth;
+    opt.split_first_nodes = a->split_first;
+    opt.split_growth = a->split_growth;
     std::string mode = a->threat2;  // checked against the three names, in any case
     for (char& c : mode) c = char(std::tolower(static_cast<unsigned char>(c)));
     opt.threat2 = mode == "off"        ? SolveOptions::Threat2::Off

@@ -89,6 +89,23 @@ struct Worker {
     return hit;
   }
 
+  // The answer of the capture search of the child whose table key is
+  // `child_key` for its mover, when its entry has it: the entries with
+  // kCaptureSearched were stored after that search failed, those without
+  // it were settled by the child's tactics(), a win for its mover by a
+  // capture.  screen() then need not play the move and search again.
+  bool capture_known(uint64_t child_key, bool* captures) {
+    TTEntry e;
+    if (!lookup(child_key, &e)) return false;
+    if (e.flags & TTEntry::kCaptureSearched) {
+      *captures = false;
+      return true;
+    }
+    if (e.pn != 0) return false;
+    *captures = true;
+    return true;
+  }
+
   // Which moves of a node (`t`, its tactics; `raw`, its plain key) lose at
   // once to the opponent's answer: if the opponent, moving now, would
   // capture by ataris alone, the moves that leave that capture on; else, if
@@ -99,14 +116,23 @@ struct Worker {
   // are two thirds of what a search would store, and a table the search
   // overfills then loses open nodes to them.
   // `revisit`: the node was visited before (SolveOptions::threat2).
+  // `child_key` (the children's table keys, in move order), when given
+  // without `reply`: a child the table answers for is not played (below).
+  // `known`, when given: the node's entry's flags, which say what an
+  // earlier visit found no need to search for (TTEntry::kNoCapture and
+  // kNoThreat2, not searched again), replaced by what this one found.
   void screen(const PositionChains<W>& c, Color mover, uint64_t raw, const NodeTactics& t, bool revisit, bool* lost,
-              int* reply = nullptr) {
+              int* reply = nullptr, const uint64_t* child_key = nullptr, uint8_t* known = nullptr) {
+    if (reply) child_key = nullptr;  // the table keeps no answer move
+    const uint8_t before = known ? *known : 0;
+    if (known) *known = 0;
     const int n = t.moves.size();
     std::fill(lost, lost + n, false);
     if (!opt.threat_check || opt.capture_plies < 3) return;
     int threat;
     W zone = 0;
-    if (can_capture(raw ^ kWhiteToMoveKey, c.theirs, c.mine, c.empty, &threat, -1, &zone)) {
+    if (!(before & TTEntry::kNoCapture) &&
+        can_capture(raw ^ kWhiteToMoveKey, c.theirs, c.mine, c.empty, &threat, -1, &zone)) {
       // The cache's slots of the searches below are fetched all at once.
       for (int i = 0; i < n; ++i)
         if (zone & bit_of<W>(t.moves[i].point))
@@ -117,21 +143,29 @@ struct Worker {
         // A move off the threat's zone leaves the same capture on (none of
         // the moves listed captures): lost without playing it.
         lost[i] = !(zone & bit_of<W>(p));
-        if (!lost[i])
+        if (!lost[i] && !(child_key && capture_known(child_key[i], &lost[i])))
           lost[i] = can_capture(raw ^ stone_key(mover, p) ^ kWhiteToMoveKey, c.theirs, c.mine, c.empty, &answer,
                                 threat, nullptr, p);
         if (reply) reply[i] = answer;
       }
-    } else if (opt.threat2 == SolveOptions::Threat2::Every ||
-               (opt.threat2 == SolveOptions::Threat2::Revisits && revisit)) {
+      return;
+    }
+    if (known) *known = TTEntry::kNoCapture;
+    if (opt.threat2 == SolveOptions::Threat2::Every ||
+        (opt.threat2 == SolveOptions::Threat2::Revisits && revisit)) {
       // No capture yet, but maybe a move after which none of our replies
       // stops one: a move of ours off that threat's zone leaves it on.
       zone = 0;
-      if (has_threat2(raw ^ kWhiteToMoveKey, c.theirs, c.mine, c.empty, &threat, &zone))
+      if (before & TTEntry::kNoThreat2) {
+        *known |= TTEntry::kNoThreat2;
+      } else if (has_threat2(raw ^ kWhiteToMoveKey, c.theirs, c.mine, c.empty, &threat, &zone)) {
         for (int i = 0; i < n; ++i) {
           lost[i] = !(zone & bit_of<W>(t.moves[i].point));
           if (reply) reply[i] = threat;
         }
+      } else if (known) {
+        *known |= TTEntry::kNoThreat2;
+      }
     }
   }
 
@@ -262,7 +296,11 @@ struct Worker {
     // The moves that leave on an opponent's capture or threat lose: the
     // search only spends effort on the others.
     bool lost[MoveList::kCapacity];
-    screen(chains, mover, raw, t, seen, lost);
+    uint8_t screened = seen ? self.flags : 0;
+    if (opt.screen_from_table)
+      screen(chains, mover, raw, t, seen, lost, nullptr, child_key, &screened);
+    else
+      screen(chains, mover, raw, t, seen, lost);
     uint64_t nodes_before = stats.nodes;
     uint32_t pn = 1, dn = 1;
     int best_move = -1;
@@ -329,7 +367,7 @@ struct Worker {
     e.dn = dn;
     e.work = uint32_t(std::min<uint64_t>(stats.nodes - nodes_before, 0xffffffffu));
     e.best = pn == 0 ? to_frame(frame, best_move) : int16_t(-1);
-    e.flags = TTEntry::kCaptureSearched;
+    e.flags = TTEntry::kCaptureSearched | screened;
     tt.store(e);
     *out_pn = pn;
     *out_dn = dn;

@@ -69,6 +69,11 @@ struct SolveOptions {
   // value a node for its parent, and those are the visits Revisits spares.
   enum class Threat2 { Every, Revisits, Off };
   Threat2 threat2 = Threat2::Every;
+  // The screening of a node's moves skips what the table already answers:
+  // the opponent's capture and threat searches an earlier visit saw fail,
+  // and the capture search after a move whose child has an entry.  The
+  // same search, fewer moves played; false only to measure that.
+  bool screen_from_table = true;
   // A helper thread (the second thread of solve(), an idle thread of
   // solve_all_moves()) stands down once the table is this full (0 to 1;
   // 1: never): when the table cannot hold the search, the helper's entries
@@ -79,6 +84,10 @@ struct SolveOptions {
   // Plies solved move by move above the searches (> 1: solve() splits the
   // position's moves too, and solve_all_moves() each move's replies).
   int split_depth = 1;
+  // A split leaf's first search, in nodes (0: 200,000 / 16^depth, at least
+  // 1,000), and the factor each later search of it multiplies its budget by.
+  uint64_t split_first_nodes = 0;
+  int split_growth = 4;
   std::vector<int> only_moves{};  // solve_all_moves(): search these moves (and their images) only; empty: all
   // solve_all_moves(): called as each searched move is classified (`verdict`
   // for its player), from a search thread, one call at a time.

@@ -197,9 +197,13 @@ void Solver::run_best_first(std::vector<SplitNode>& roots, const std::vector<int
   // seconds (200,000 nodes: about half a second), so that a one-thread run
   // does the same search, and plays the same moves, on any machine and
   // under any load.
-  uint64_t first = 200'000;
-  for (int d = 0; d < depth; ++d) first /= 16;
-  first = std::max<uint64_t>(first, 1'000);
+  uint64_t first = opt_.split_first_nodes;
+  if (first == 0) {
+    first = 200'000;
+    for (int d = 0; d < depth; ++d) first /= 16;
+    first = std::max<uint64_t>(first, 1'000);
+  }
+  const uint64_t growth = uint64_t(std::max(2, opt_.split_growth));
   std::mutex mu;
   size_t next_root = 0;  // the roots take turns
   std::vector<std::shared_ptr<SplitLeaf>> running;
@@ -232,7 +236,7 @@ void Solver::run_best_first(std::vector<SplitNode>& roots, const std::vector<int
       if (run) {
         SplitNode& leaf = *run->node;
         leaf.busy = true;
-        leaf.budget = leaf.budget > 0 ? std::min<uint64_t>(leaf.budget, uint64_t(1) << 60) * 4 : first;
+        leaf.budget = leaf.budget > 0 ? std::min<uint64_t>(leaf.budget, uint64_t(1) << 56) * growth : first;
         run->control.max_nodes = opt_.max_nodes ? std::min(opt_.max_nodes, leaf.budget) : leaf.budget;
         run->control.has_deadline = true;
         run->control.deadline = end;

@@ -18,8 +18,12 @@ struct TTEntry {
   uint32_t dn = 0;
   uint32_t work = 0;  // nodes searched below the entry (saturated)
   int16_t best = -1;  // best move found, -1 if none
-  uint8_t flags = 0;  // kCaptureSearched, or 0
+  uint8_t flags = 0;  // kCaptureSearched, kNoCapture, kNoThreat2, or 0
   static constexpr uint8_t kCaptureSearched = 1;  // the mover's capture search failed here
+  // The opponent's, moving here instead (screen()): its capture search
+  // failed, and so did its two-move threat search.
+  static constexpr uint8_t kNoCapture = 2;
+  static constexpr uint8_t kNoThreat2 = 4;
 };
 
 class TranspositionTable {
