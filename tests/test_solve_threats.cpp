@@ -89,6 +89,35 @@ TEST_CASE("capture search: two defender stones off a zone built for two never st
   CHECK(pairs > 20000);
 }
 
+TEST_CASE("capture search: a line with under three plies left after the extension is read, not played") {
+  // After an atari and its extension the defender has no chain in atari
+  // (the chains the atari left with one liberty all joined the extension),
+  // so a search of one or two plies more could capture nothing: at 3 and
+  // 4 plies the search places at most the capture's first stone, and
+  // answers as at 3.
+  int searched = 0, captures = 0, ladders = 0;
+  random_positions(4242, 200, [&](const Geometry& g, const Position& pos) {
+    Bits mine = pos.stones(pos.to_move), theirs = pos.stones(opponent(pos.to_move));
+    for (int plies : {3, 4}) {
+      uint64_t played = 0;
+      int first = -1;
+      const bool hit = capture_search(g, mine, theirs, plies, &played, &first);
+      ++searched;
+      captures += hit;
+      CHECK_MESSAGE(played <= 1, to_rows(g, pos) << plies << " plies");
+      int again = -1;
+      uint64_t more = 0;
+      CHECK(capture_search(g, mine, theirs, 3, &more, &again) == hit);
+    }
+    uint64_t played = 0;
+    int first;
+    ladders += capture_search(g, mine, theirs, 5, &played, &first) && played > 1;
+  });
+  CHECK(captures > 500);
+  CHECK(ladders > 50);  // and deeper searches do play their lines
+  MESSAGE("searched ", searched, ", captures ", captures, ", captures in 5 plies that played a line ", ladders);
+}
+
 TEST_CASE("two-move threat: a defender's move off the zone loses to the threat's first move") {
   int threats = 0, checked = 0;
   random_positions(4711, 4000, [&](const Geometry& g, const Position& pos) {

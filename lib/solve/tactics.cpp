@@ -148,7 +148,10 @@ bool capture_search(const Geometry& g, const ChainSet<W>& att, const ChainSet<W>
     }
     // Only ataris that keep the chain short of liberties are followed (a
     // ladder or a net): a narrower search, still exact when it succeeds.
-    if (escape_libs > 2) continue;
+    // With fewer than three plies after the extension the line fails: the
+    // search below would only capture a chain already in atari, and there
+    // is none (the chains p put in atari all joined the extension).
+    if (escape_libs > 2 || plies - 2 < 3) continue;
     *moves_played += 2;
     ChainSet<W> att2 = att, def2 = def;
     att2.add_stone(p, around, empty2);
