@@ -123,8 +123,8 @@ struct Worker {
   // kNoThreat2, not searched again), replaced by what this one found.
   void screen(const PositionChains<W>& c, Color mover, uint64_t raw, const NodeTactics& t, bool revisit, bool* lost,
               int* reply = nullptr, const uint64_t* child_key = nullptr, uint8_t* known = nullptr) {
-    if (reply) child_key = nullptr;  // the table keeps no answer move
-    const uint8_t before = known ? *known : 0;
+    if (reply || !opt.screen_from_table) child_key = nullptr;  // the table keeps no answer move
+    const uint8_t before = known && opt.screen_from_table ? *known : 0;
     if (known) *known = 0;
     const int n = t.moves.size();
     std::fill(lost, lost + n, false);
@@ -297,10 +297,7 @@ struct Worker {
     // search only spends effort on the others.
     bool lost[MoveList::kCapacity];
     uint8_t screened = seen ? self.flags : 0;
-    if (opt.screen_from_table)
-      screen(chains, mover, raw, t, seen, lost, nullptr, child_key, &screened);
-    else
-      screen(chains, mover, raw, t, seen, lost);
+    screen(chains, mover, raw, t, seen, lost, nullptr, child_key, &screened);
     uint64_t nodes_before = stats.nodes;
     uint32_t pn = 1, dn = 1;
     int best_move = -1;

@@ -72,7 +72,8 @@ struct SolveOptions {
   // The screening of a node's moves skips what the table already answers:
   // the opponent's capture and threat searches an earlier visit saw fail,
   // and the capture search after a move whose child has an entry.  The
-  // same search, fewer moves played; false only to measure that.
+  // same search, fewer moves played; false (nothing read from the table)
+  // only to measure that.
   bool screen_from_table = true;
   // A helper thread (the second thread of solve(), an idle thread of
   // solve_all_moves()) stands down once the table is this full (0 to 1;
