@@ -97,7 +97,7 @@ EOF
       rm -f "$out"
       ;;
     empty6)
-      flags="${EMPTY6_FLAGS:---threat2 off --capture-plies 5 --split-growth 8 --tactics-cache-mb 512}"
+      flags="${EMPTY6_FLAGS:---threat2 off --capture-plies 5 --split-growth 8 --tactics-cache-mb 512 --init-dn-moves 2}"
       echo "== 6x6 empty, first winning move, one thread, table ${TABLE_MB:-8000} MB, $flags"
       echo "   (result move proof nodes moves_played wall_s cpu_s; 2006: 1331351943 moves, 4320 s)"
       # shellcheck disable=SC2086  # the flags are words

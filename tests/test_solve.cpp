@@ -387,10 +387,12 @@ TEST_CASE("tactics cache: its size changes the moves played, never the nodes or 
           large.stats.moves_played);
 }
 
-TEST_CASE("screening from the table: the same search, fewer moves played") {
-  // What an earlier visit's screening found (the opponent had no capture,
-  // no two-move threat) and the children's entries answer searches the
-  // screening would otherwise play again.
+namespace {
+
+// An exact saving (`saving`, a SolveOptions flag) on and off, on the empty
+// 6x4 split two plies deep, with two-move threats at 13 plies and without
+// them at 5: the same search (answer and nodes), fewer moves played with it.
+void check_same_search_fewer_moves(bool SolveOptions::*saving, const char* what) {
   for (auto threat2 : {SolveOptions::Threat2::Every, SolveOptions::Threat2::Off}) {
     SolveOptions o;
     o.seconds = 120;
@@ -399,7 +401,7 @@ TEST_CASE("screening from the table: the same search, fewer moves played") {
     o.threat2 = threat2;
     o.capture_plies = threat2 == SolveOptions::Threat2::Off ? 5 : 13;
     SolveResult with = Solver(Geometry(6, 4), o).solve(Position{});
-    o.screen_from_table = false;
+    o.*saving = false;
     SolveResult without = Solver(Geometry(6, 4), o).solve(Position{});
     INFO("threat2 ", int(threat2));
     REQUIRE(without.verdict == Verdict::Win);
@@ -407,9 +409,25 @@ TEST_CASE("screening from the table: the same search, fewer moves played") {
     CHECK(with.move == without.move);
     CHECK(with.stats.nodes == without.stats.nodes);
     CHECK(with.stats.moves_played < without.stats.moves_played);
-    MESSAGE("6x4, moves played without and with the table's answers: ", without.stats.moves_played, " ",
+    MESSAGE("6x4, moves played without and with ", std::string(what), ": ", without.stats.moves_played, " ",
             with.stats.moves_played);
   }
+}
+
+}  // namespace
+
+TEST_CASE("screening from the table: the same search, fewer moves played") {
+  // What an earlier visit's screening found (the opponent had no capture,
+  // no two-move threat) and the children's entries answer searches the
+  // screening would otherwise play again.
+  check_same_search_fewer_moves(&SolveOptions::screen_from_table, "the table's answers");
+}
+
+TEST_CASE("narrowed capture zones: the same search, fewer moves played") {
+  // A move off the zone of any of the opponent's capture lines loses as a
+  // move tested against the first line's zone does: the same moves are
+  // lost, so the same nodes are searched, with fewer tests.
+  check_same_search_fewer_moves(&SolveOptions::narrow_zones, "narrowed zones");
 }
 
 TEST_CASE("tactics cache pool: a cache given back is lent again, never two at once") {

@@ -101,6 +101,22 @@ TEST_CASE("solve --split-first-nodes, --split-growth: each reaches the split's b
   CHECK(run({kBin, "solve", "--size", "4x3", "--split-first-nodes", "-5"}, dir.path()).exit_code == 2);
 }
 
+TEST_CASE("solve --init-dn-moves: reaches df-pn past its first 100,000 nodes; bad values exit 2") {
+  TempDir dir("sgfpat-solve-cli");
+  auto nodes = [&](std::vector<std::string> more) {
+    std::vector<std::string> args = {kBin, "solve", "--size", "6x4", "--json"};
+    args.insert(args.end(), more.begin(), more.end());
+    auto r = run(args, dir.path());
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.json()["result"] == "win");
+    return r.json()["stats"]["nodes"].get<uint64_t>();
+  };
+  const uint64_t base = nodes({});  // 6x4 takes some 240,000 nodes
+  CHECK(nodes({"--init-dn-moves", "0"}) == base);
+  CHECK(nodes({"--init-dn-moves", "2"}) != base);
+  CHECK(run({kBin, "solve", "--size", "4x3", "--init-dn-moves", "101"}, dir.path()).exit_code == 2);
+}
+
 TEST_CASE("solve: unknown within the budget exits 4; a bad position exits 3, a bad size 2") {
   TempDir dir("sgfpat-solve-cli");
   auto r = run({kBin, "solve", "--size", "9x9", "--time", "0.2", "--json"}, dir.path());

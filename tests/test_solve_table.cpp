@@ -207,6 +207,43 @@ TEST_CASE("table vs proving search with other epsilons: 4x3 and 4x4 positions up
   CHECK(nodes[1] != nodes[2]);
 }
 
+// The disproof floor of unvisited moves (--init-dn-moves) only changes the
+// order df-pn works in: the answers must stay the table's, split or not
+// (a split leaf's numbers are read with the same floor), and the option
+// must reach the search.  It acts once the unvisited values are above 1:
+// from the first node, with values of (empty points - 1) / 2.
+TEST_CASE("table vs proving search with a disproof floor for unvisited moves: 4x4 up to 4 stones, split or not") {
+  const RetroTable& t = table(4, 4);
+  std::vector<uint64_t> pick;
+  for (uint64_t idx : reachable(t))
+    if (popcount(t.position(idx).occupied()) <= 4) pick.push_back(idx);
+  std::vector<uint64_t> nodes;
+  for (int floor_k : {0, 2, 1}) {
+    SolveOptions o = exact_options();
+    o.init_after_nodes = 0;
+    o.init_mobility = 2;
+    o.init_dn_moves = floor_k;
+    int wins = 0;
+    if (floor_k) {
+      compare(t, pick, &wins, o);
+      o.split_depth = 2;
+      compare(t, pick, &wins, o);
+      o.split_depth = 1;
+      MESSAGE("4x4, disproof floor (empty - 1) x value / ", floor_k, ": ", pick.size(), " positions twice, ", wins,
+              " wins");
+      CHECK(wins > 0);
+    }
+    Solver solver(Geometry(5, 4), o);
+    SolveResult r = solver.solve(Position{});
+    CHECK(r.verdict == Verdict::Win);
+    nodes.push_back(r.stats.nodes);
+  }
+  CHECK(pick.size() > 1000);
+  MESSAGE("empty 5x4, nodes without a floor, at k = 2, 1: ", nodes[0], " ", nodes[1], " ", nodes[2]);
+  CHECK(nodes[0] != nodes[1]);
+  CHECK(nodes[1] != nodes[2]);
+}
+
 // The screening's two-move threats and the capture search's depth only
 // change how much the search does before it settles a move (--threat2,
 // --capture-plies: fewer moves played a node, more nodes): the answers

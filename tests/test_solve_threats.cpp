@@ -118,6 +118,54 @@ TEST_CASE("capture search: a line with under three plies left after the extensio
   MESSAGE("searched ", searched, ", captures ", captures, ", captures in 5 plies that played a line ", ladders);
 }
 
+TEST_CASE("capture search: the lines found past skipped first moves each hold off their own zone") {
+  // The proving search narrows a capture's zone to the points every line
+  // depends on, finding line after line by skipping the first moves tried
+  // before: a defender's stone off any one line's zone must leave a capture.
+  int positions = 0, second_lines = 0, checked = 0;
+  random_positions(9191, 300, [&](const Geometry& g, const Position& pos) {
+    Bits mine = pos.stones(pos.to_move), theirs = pos.stones(opponent(pos.to_move));
+    uint64_t played = 0;
+    int first = -1;
+    Bits zone = 0;
+    if (!capture_search(g, mine, theirs, 5, &played, &first, -1, &zone)) return;
+    // An immediate capture is one line: skip does not apply to it.
+    for (Bits s = theirs; s; s &= s - 1)
+      if (popcount(g.neighbours(g.chain(theirs, lowest(s))) & ~(mine | theirs)) == 1) return;
+    ++positions;
+    const Bits empty = g.board() & ~pos.occupied();
+    Bits skip = 0;
+    for (int line = 0; line < 6; ++line) {
+      for (int q = 0; q <= first; ++q) skip |= bit(q);
+      Bits z = 0;
+      int next = -1;
+      if (!capture_search(g, mine, theirs, 5, &played, &next, -1, &z, 1, skip)) break;
+      ++second_lines;
+      REQUIRE_MESSAGE(!(skip & bit(next)), to_rows(g, pos) << "line at " << g.name(next));
+      for (Bits e = empty & ~z; e; e &= e - 1) {
+        const int p = lowest(e);
+        Position view = pos;
+        view.to_move = opponent(pos.to_move);
+        if (classify_move(g, view, view.to_move, p) != MoveKind::Normal) continue;
+        const Bits def = theirs | bit(p);
+        // Stones that capture end the game first.
+        bool captures = false;
+        for (Bits s = mine; s; s &= s - 1)
+          captures |= !(g.neighbours(g.chain(mine, lowest(s))) & empty & ~bit(p));
+        if (captures) continue;
+        ++checked;
+        int again;
+        CHECK_MESSAGE(capture_search(g, mine, def, 5, &played, &again),
+                      to_rows(g, pos) << "line at " << g.name(next) << ", defender at " << g.name(p));
+      }
+      first = next;
+    }
+  });
+  CHECK(positions > 200);
+  CHECK(second_lines > 100);
+  MESSAGE("captures ", positions, ", lines found past the first ", second_lines, ", stones checked ", checked);
+}
+
 TEST_CASE("two-move threat: a defender's move off the zone loses to the threat's first move") {
   int threats = 0, checked = 0;
   random_positions(4711, 4000, [&](const Geometry& g, const Position& pos) {

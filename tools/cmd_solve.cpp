@@ -28,6 +28,7 @@ struct Args {
       tactics_cache_mb = int(SolveOptions{}.tactics_cache_mb),
       capture_plies = SolveOptions{}.capture_plies, init_spread = SolveOptions{}.init_spread,
       init_mobility = SolveOptions{}.init_mobility;
+  int init_dn_moves = SolveOptions{}.init_dn_moves;
   double seconds = SolveOptions{}.seconds, epsilon = SolveOptions{}.epsilon,
          helper_fill = SolveOptions{}.helper_max_fill;
   bool all_moves = false, json = false, table = false, progress = false;
@@ -217,6 +218,11 @@ Runner register_solve(CLI::App& app) {
                       " nodes, unvisited moves start at (empty points - 1) / this (0: always at 1)")
       ->check(CLI::Range(0, 100))
       ->capture_default_str();
+  cmd->add_option("--init-dn-moves", a->init_dn_moves,
+                  "df-pn: with --init-mobility's values above 1, an unvisited move's disproof number is at least "
+                  "(empty points - 1) x that value / this (0: off), near what its first visit finds")
+      ->check(CLI::Range(0, 100))
+      ->capture_default_str();
   cmd->add_option("--epsilon", a->epsilon,
                   "df-pn's 1+epsilon trick: a move is searched until its disproof number passes the next best "
                   "move's by this fraction")
@@ -273,6 +279,7 @@ Runner register_solve(CLI::App& app) {
     opt.capture_plies = a->capture_plies;
     opt.init_spread = a->init_spread;
     opt.init_mobility = a->init_mobility;
+    opt.init_dn_moves = a->init_dn_moves;
     opt.epsilon = a->epsilon;
     opt.helper_max_fill = a->helper_fill;
     opt.split_depth = a->split_depth;

@@ -52,6 +52,16 @@ struct SolveOptions {
   // nodes (the crosscuts) do best wide.
   int init_mobility = 8;
   uint64_t init_after_nodes = 100'000;
+  // With those values above 1, an unvisited child's disproof number is at
+  // least (empty points - 1) x its value / init_dn_moves (0: off).  A
+  // visited child's is the sum of its own children's proof numbers, some
+  // (moves not lost at once) x value, many times an unvisited one's, so
+  // df-pn visits every child once before it deepens any; 2 (half the
+  // points taken for moves) starts it near that.  It wins on some
+  // positions and loses on others, as every change to df-pn's numbers
+  // here: the empty 6x6 board's first winning move (threat2 off, 5
+  // plies) 541M -> 433M nodes, but bench/solve.sh work +13% moves played.
+  int init_dn_moves = 0;
   // The 1+epsilon trick: the child with the smallest disproof number is
   // searched until that number passes the second smallest by this fraction
   // (at least by one), so that df-pn switches between siblings less often.
@@ -75,6 +85,10 @@ struct SolveOptions {
   // same search, fewer moves played; false (nothing read from the table)
   // only to measure that.
   bool screen_from_table = true;
+  // The screening narrows a capture's zone to the points every capture
+  // line the opponent has depends on (the same moves lost, fewer tested);
+  // false only to measure that.
+  bool narrow_zones = true;
   // A helper thread (the second thread of solve(), an idle thread of
   // solve_all_moves()) stands down once the table is this full (0 to 1;
   // 1: never): when the table cannot hold the search, the helper's entries

@@ -79,7 +79,7 @@ void analyse_node(const Geometry& g, W mine, W theirs, NodeTactics* out) {
 
 template <class W>
 bool capture_search(const Geometry& g, const ChainSet<W>& att, const ChainSet<W>& def, W empty, int plies,
-                    uint64_t* moves_played, int* first_move, int hint, W* zone, int extra_stones) {
+                    uint64_t* moves_played, int* first_move, int hint, W* zone, int extra_stones, W skip) {
   const int guard = extra_stones + 1;
   // A chain in atari is captured now.
   if (const int at = def.lowest_in_atari(); at >= 0) {
@@ -90,6 +90,7 @@ bool capture_search(const Geometry& g, const ChainSet<W>& att, const ChainSet<W>
   W targets = 0;  // liberties of enemy chains with two liberties
   for (int i = 0; i < def.size(); ++i)
     if (popcount(def.libs(i)) == 2) targets |= def.libs(i);
+  targets &= ~skip;
   // Our atari move, their forced extension, our capture: three plies at least.
   if (plies < 3 || !targets) return false;
   W atari_libs = att.short_libs(1);
@@ -172,9 +173,9 @@ bool capture_search(const Geometry& g, const ChainSet<W>& att, const ChainSet<W>
 
 template <class W>
 bool capture_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* moves_played,
-                    int* first_move, int hint, W* zone, int extra_stones) {
+                    int* first_move, int hint, W* zone, int extra_stones, W skip) {
   const PositionChains<W> c(g, mine, theirs);
-  return capture_search(g, c.mine, c.theirs, c.empty, plies, moves_played, first_move, hint, zone, extra_stones);
+  return capture_search(g, c.mine, c.theirs, c.empty, plies, moves_played, first_move, hint, zone, extra_stones, skip);
 }
 
 template <class W>
@@ -249,9 +250,9 @@ bool threat2_search(const Geometry& g, const ChainSet<W>& att, const ChainSet<W>
 #define SGFPAT_TACTICS_FOR(W)                                                                                       \
   template void analyse_node<W>(const Geometry&, W, W, NodeTactics*);                                              \
   template void analyse_node<W>(const Geometry&, const ChainSet<W>&, const ChainSet<W>&, W, NodeTactics*);        \
-  template bool capture_search<W>(const Geometry&, W, W, int, uint64_t*, int*, int, W*, int);                      \
+  template bool capture_search<W>(const Geometry&, W, W, int, uint64_t*, int*, int, W*, int, W);                   \
   template bool capture_search<W>(const Geometry&, const ChainSet<W>&, const ChainSet<W>&, W, int, uint64_t*, int*, \
-                                  int, W*, int);                                                                   \
+                                  int, W*, int, W);                                                                \
   template bool threat2_search<W>(const Geometry&, W, W, int, uint64_t*, int*, W*);                                \
   template bool threat2_search<W>(const Geometry&, const ChainSet<W>&, const ChainSet<W>&, W, int, uint64_t*, int*, \
                                   W*);

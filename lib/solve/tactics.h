@@ -75,13 +75,16 @@ void analyse_node(const Geometry& g, const ChainSet<W>& mine, const ChainSet<W>&
 // liberties of every attacker chain the line passes with at most
 // extra_stones + 1 of them, so that so many stones can neither atari nor
 // capture one.)
+// `skip`: points not tried as the first move (unless the capture is
+// immediate), to look for another line than one found before.
 template <class W>
 bool capture_search(const Geometry& g, W mine, W theirs, int plies, uint64_t* moves_played,
-                    int* first_move, int hint = -1, W* zone = nullptr, int extra_stones = 1);
+                    int* first_move, int hint = -1, W* zone = nullptr, int extra_stones = 1, W skip = 0);
 // The same on the position's chains, as analyse_node().
 template <class W>
 bool capture_search(const Geometry& g, const ChainSet<W>& mine, const ChainSet<W>& theirs, W empty, int plies,
-                    uint64_t* moves_played, int* first_move, int hint = -1, W* zone = nullptr, int extra_stones = 1);
+                    uint64_t* moves_played, int* first_move, int hint = -1, W* zone = nullptr, int extra_stones = 1,
+                    W skip = 0);
 
 // Two-move threat ("lambda 2"): the defender (`theirs`) to move, passes; the
 // mover then has a move after which every reply of the defender loses to
