@@ -134,9 +134,8 @@ TEST_CASE("capture search: the lines found past skipped first moves each hold of
       if (popcount(g.neighbours(g.chain(theirs, lowest(s))) & ~(mine | theirs)) == 1) return;
     ++positions;
     const Bits empty = g.board() & ~pos.occupied();
-    Bits skip = 0;
     for (int line = 0; line < 6; ++line) {
-      for (int q = 0; q <= first; ++q) skip |= bit(q);
+      const Bits skip = (bit(first) << 1) - 1;  // every first move up to the last line's
       Bits z = 0;
       int next = -1;
       if (!capture_search(g, mine, theirs, 5, &played, &next, -1, &z, 1, skip)) break;

@@ -116,12 +116,11 @@ struct Worker {
       return;
     }
     narrowed = *zone;
-    W skip = 0;
-    for (int last = threat, q = 0; narrowed & moves;) {
-      for (; q <= last; ++q) skip |= bit_of<W>(q);
+    for (int last = threat; narrowed & moves;) {
+      const W up_to_last = (bit_of<W>(last) << 1) - 1;  // the first moves tried so far
       W z = 0;
       if (!capture_search(g, c.theirs, c.mine, c.empty, opt.capture_plies, &stats.moves_played, &last, -1, &z, 1,
-                          skip))
+                          up_to_last))
         break;
       narrowed &= z;
     }
