@@ -4,7 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
 #include <random>
+#include <set>
 #include <string>
 
 #include "board/board.h"
@@ -370,6 +372,41 @@ TEST_CASE("split: with one thread the searches of growing budgets are the same e
   }
 }
 
+// Per parent line, how often a line's search came after a sibling's when
+// that line had been searched before (the lines took turns).
+int split_returns(double stick) {
+  SolveOptions o;
+  o.seconds = 0;
+  o.table_mb = 8;
+  o.split_depth = 2;
+  o.split_first_nodes = 20;  // lines searched again and again, the budgets doubling
+  o.split_growth = 2;
+  o.split_stick = stick;
+  std::map<std::vector<int>, std::vector<int>> order;  // parent line -> its lines' last moves, as searched
+  o.on_leaf_searched = [&](const LeafSearch& l) {
+    REQUIRE(l.line.size() == 2);
+    order[{l.line[0]}].push_back(l.line[1]);
+  };
+  Solver solver(Geometry(5, 4), o);  // 4x4 is too small: its lines settle in their first search
+  for (const MoveResult& m : solver.solve_all_moves(Position{})) CHECK(m.verdict != Verdict::Unknown);
+  int returns = 0;
+  for (const auto& [parent, seq] : order) {
+    std::set<int> seen;
+    for (size_t i = 0; i < seq.size(); ++i) {
+      if (i > 0 && seq[i] != seq[i - 1] && seen.count(seq[i])) ++returns;
+      seen.insert(seq[i]);
+    }
+  }
+  return returns;
+}
+
+TEST_CASE("split: a line searched longest keeps its turn with split_stick; without it, lines take turns") {
+  CHECK(split_returns(0) > 0);
+  // Each line is searched until settled before the next (no disproof
+  // number is a million times another's).
+  CHECK(split_returns(1e6) == 0);
+}
+
 TEST_CASE("tactics cache: its size changes the moves played, never the nodes or the answer") {
   // A split solve: its many short searches borrow the same caches in turn.
   SolveOptions o;
@@ -684,6 +721,38 @@ TEST_CASE("transposition table: every bucket of a size that is no power of two i
   CHECK(*std::min_element(hits.begin(), hits.end()) > 0);
   TranspositionTable odd(3);  // 49,152 buckets: not a power of two
   CHECK(odd.capacity() == 49152 * 3);
+}
+
+// A table of more than 1 GB is mapped as 1 GB pieces (on 1 GB pages where
+// the system has them reserved) and a 2 MB-page tail: every bucket, the
+// first of the range and the last of the tail, holds its entries.  Only the
+// pages touched are ever backed, so the test costs a few MB.
+TEST_CASE("transposition table: a table over 1 GB keeps entries in its first and last buckets") {
+  TranspositionTable tt(1536);
+  const size_t buckets = tt.capacity() / TranspositionTable::kWays;
+  CHECK(buckets == size_t(1536) << 14);
+  CHECK(tt.gb_pages() <= 1);
+  // bucket_of() scales the key's low 32 bits: the bucket of the low half b
+  // is b x buckets / 2^32, so these low halves land on the buckets named.
+  auto low_half_of = [&](size_t bucket) { return uint64_t(((uint64_t(bucket) << 32) + buckets - 1) / buckets); };
+  for (size_t bucket : {size_t(0), size_t(1) << 24, buckets / 2, buckets - 1}) {
+    const uint64_t lo = low_half_of(bucket);
+    REQUIRE(tt.bucket_of(lo) == bucket);
+    for (uint64_t i = 0; i < 3; ++i) {
+      TTEntry e;
+      e.key = lo | ((i + 1) << 40);
+      e.pn = uint32_t(bucket % 1000 + 1 + i);
+      e.dn = 7;
+      e.work = 5;
+      tt.store(e);
+    }
+    for (uint64_t i = 0; i < 3; ++i) {
+      TTEntry got;
+      REQUIRE(tt.lookup(lo | ((i + 1) << 40), &got));
+      CHECK(got.pn == uint32_t(bucket % 1000 + 1 + i));
+      CHECK(got.dn == 7);
+    }
+  }
 }
 
 TEST_CASE("transposition table: the fill estimate follows the slots in use") {

@@ -2,6 +2,11 @@
 // table built into RocksDB and queried, bad input reported.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "solve/retrograde.h"
 #include "test_util.h"
 
@@ -99,6 +104,28 @@ TEST_CASE("solve --split-first-nodes, --split-growth: each reaches the split's b
   CHECK(nodes({"--split-first-nodes", "200"}) != base);
   CHECK(run({kBin, "solve", "--size", "4x3", "--split-growth", "1"}, dir.path()).exit_code == 2);
   CHECK(run({kBin, "solve", "--size", "4x3", "--split-first-nodes", "-5"}, dir.path()).exit_code == 2);
+}
+
+TEST_CASE("solve --trace-leaves, --split-stick: each search of a line traced; the stickiness reaches the split") {
+  TempDir dir("sgfpat-solve-cli");
+  // 5x4, two plies split, lines searched from 20 nodes up, doubling.
+  auto traced = [&](const std::string& stick) {
+    auto r = run({kBin, "solve", "--size", "5x4", "--all-moves", "--split-depth", "2", "--split-first-nodes", "20",
+                  "--split-growth", "2", "--split-stick", stick, "--trace-leaves", "--json"},
+                 dir.path());
+    REQUIRE(r.exit_code == 0);
+    std::vector<std::string> lines;  // "B3 C2 budget 40" for each search
+    std::istringstream in(r.err);
+    for (std::string l; std::getline(in, l);)
+      if (l.rfind("  leaf ", 0) == 0) lines.push_back(l.substr(7, l.find(':') - 7));
+    return lines;
+  };
+  const auto plain = traced("0"), sticky = traced("100");
+  REQUIRE(plain.size() > 10);
+  CHECK(plain[0].find("budget 20") != std::string::npos);  // a line's first search, two moves named
+  CHECK(std::count(plain[0].begin(), plain[0].end(), ' ') >= 3);
+  CHECK(plain != sticky);
+  CHECK(run({kBin, "solve", "--size", "4x3", "--split-stick", "-1"}, dir.path()).exit_code == 2);
 }
 
 TEST_CASE("solve --init-dn-moves: reaches df-pn past its first 100,000 nodes; bad values exit 2") {

@@ -313,7 +313,7 @@ TEST_CASE("table vs the position solved by splitting down to two or three plies,
   CHECK(wins > 0);
 }
 
-TEST_CASE("table vs every move classified, one search per move or split down to three plies, 1 or 2 threads") {
+TEST_CASE("table vs every move classified, one search per move or split down to three plies, 1 or 2 threads, lines sticky or not") {
   const RetroTable& t = table(4, 4);
   const Geometry& g = t.geometry();
   const std::vector<uint64_t>& all = reachable(t);
@@ -331,6 +331,11 @@ TEST_CASE("table vs every move classified, one search per move or split down to 
       o.table_mb = 1;
       o.split_depth = depth;
       o.threads = threads;
+      if (run % 2) {  // lines searched many times, the longest searched kept on
+        o.split_first_nodes = 20;
+        o.split_growth = 2;
+        o.split_stick = 1;
+      }
       Solver solver(g, o);
       for (const MoveResult& m : solver.solve_all_moves(pos)) {
         MoveKind k = classify_move(g, pos, pos.to_move, m.move);
@@ -338,7 +343,7 @@ TEST_CASE("table vs every move classified, one search per move or split down to 
                          : k == MoveKind::Suicide ? Verdict::Loss
                          : table_verdict(t, play(pos, m.move)) == Verdict::Win ? Verdict::Loss
                                                                                  : Verdict::Win;
-        INFO("split depth ", depth, ", ", threads, " threads, move ", g.name(m.move), " of\n", to_rows(g, pos));
+        INFO("split depth ", depth, ", ", threads, " threads, sticky ", run % 2, ", move ", g.name(m.move), " of\n", to_rows(g, pos));
         CHECK(m.verdict == expect);
         ++moves;
       }

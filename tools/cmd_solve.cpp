@@ -31,11 +31,12 @@ struct Args {
   int init_dn_moves = SolveOptions{}.init_dn_moves;
   double seconds = SolveOptions{}.seconds, epsilon = SolveOptions{}.epsilon,
          helper_fill = SolveOptions{}.helper_max_fill;
-  bool all_moves = false, json = false, table = false, progress = false;
+  bool all_moves = false, json = false, table = false, progress = false, trace_leaves = false;
   std::string threat2 = "every";
   int split_depth = SolveOptions{}.split_depth;
   uint64_t split_first = SolveOptions{}.split_first_nodes;
   int split_growth = SolveOptions{}.split_growth;
+  double split_stick = SolveOptions{}.split_stick;
 };
 
 bool parse_size(const std::string& s, int* w, int* h) {
@@ -250,6 +251,12 @@ Runner register_solve(CLI::App& app) {
                   "budget")
       ->check(CLI::Range(2, 64))
       ->capture_default_str();
+  cmd->add_option("--split-stick", a->split_stick,
+                  "With --split-depth 2 or more: the line searched longest among a move's replies is taken "
+                  "again while its disproof number is at most 1 + this times the smallest (0: always the "
+                  "smallest), instead of lines taking turns")
+      ->check(CLI::Range(0.0, 100.0))
+      ->capture_default_str();
   cmd->add_option("--moves", a->moves,
                   "With --all-moves: search only these moves, comma-separated (e.g. C6,B5), and their mirror "
                   "images; the others are reported as not asked");
@@ -257,6 +264,10 @@ Runner register_solve(CLI::App& app) {
                 "With --all-moves: print each move on stderr as it is classified, with the time (the default "
                 "when stderr is a terminal)")
       ->needs(all_moves);
+  cmd->add_flag("--trace-leaves", a->trace_leaves,
+                "With --split-depth 2 or more: print each search of a line on stderr (its moves, budget, "
+                "nodes, win or loss for the side to move at its end or its proof and disproof numbers, CPU "
+                "time)");
   cmd->add_flag("--json", a->json, "Print the result as one JSON object");
   cmd->add_flag("--table", a->table,
                 "Retrograde table: build it into --db for --size (at most 20 points) unless there, "
@@ -285,6 +296,7 @@ Runner register_solve(CLI::App& app) {
     opt.split_depth = a->split_depth;
     opt.split_first_nodes = a->split_first;
     opt.split_growth = a->split_growth;
+    opt.split_stick = a->split_stick;
     std::string mode = a->threat2;  // checked against the three names, in any case
     for (char& c : mode) c = char(std::tolower(static_cast<unsigned char>(c)));
     opt.threat2 = mode == "off"        ? SolveOptions::Threat2::Off
@@ -305,6 +317,16 @@ Runner register_solve(CLI::App& app) {
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::fprintf(stderr, "  %-4s %-7s at %.1f s%s\n", g.name(move).c_str(), verdict_name(v), s,
                      proof ? (", proof tree " + std::to_string(proof) + " nodes").c_str() : "");
+      };
+    if (a->trace_leaves)
+      opt.on_leaf_searched = [&g](const LeafSearch& l) {
+        std::string line;
+        for (int m : l.line) line += (line.empty() ? "" : " ") + g.name(m);
+        std::string answer = l.verdict != Verdict::Unknown
+                                 ? std::string(verdict_name(l.verdict))
+                                 : "open, pn " + std::to_string(l.pn) + " dn " + std::to_string(l.dn);
+        std::fprintf(stderr, "  leaf %-12s budget %llu: %llu nodes, %s, %.1f CPU s\n", line.c_str(),
+                     (unsigned long long)l.budget, (unsigned long long)l.nodes, answer.c_str(), l.cpu_seconds);
       };
     Solver solver(g, opt);
     nlohmann::json out = {{"size", std::to_string(g.width()) + "x" + std::to_string(g.height())},
@@ -352,6 +374,9 @@ Runner register_solve(CLI::App& app) {
         print_stats(r.stats, a->threads);
       }
     }
+    out["table_gb_pages"] = solver.table_gb_pages();
+    if (!a->json && solver.table_gb_pages())
+      std::printf("Table: %zu GB on 1 GB pages\n", solver.table_gb_pages());
     if (a->json) std::cout << out.dump() << "\n";
     return undecided ? kUndecided : kOk;
   };

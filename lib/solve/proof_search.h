@@ -37,6 +37,16 @@ namespace sgfpat::solve {
 // The proof (or disproof) number of a position proved lost (won).
 constexpr uint32_t kInfiniteNumber = 0x7fffffff;
 
+// One search of a split line (SolveOptions::on_leaf_searched).
+struct LeafSearch {
+  std::vector<int> line;  // the moves from the position to the leaf
+  uint64_t budget = 0;    // nodes this search was allowed
+  uint64_t nodes = 0;     // nodes it visited
+  Verdict verdict = Verdict::Unknown;  // for the leaf's side to move
+  uint32_t pn = 0, dn = 0;  // the leaf's numbers after the search
+  double cpu_seconds = 0;
+};
+
 struct SolveOptions {
   double seconds = 10;         // wall-clock budget (<= 0: none)
   uint64_t max_nodes = 0;      // node budget (0: none)
@@ -103,10 +113,17 @@ struct SolveOptions {
   // 1,000), and the factor each later search of it multiplies its budget by.
   uint64_t split_first_nodes = 0;
   int split_growth = 4;
+  // A leaf searched longer than its siblings is taken again while its
+  // disproof number is at most (1 + split_stick) times the smallest of
+  // theirs (0: always the smallest).
+  double split_stick = 0;
   std::vector<int> only_moves{};  // solve_all_moves(): search these moves (and their images) only; empty: all
   // solve_all_moves(): called as each searched move is classified (`verdict`
   // for its player), from a search thread, one call at a time.
   std::function<void(int move, Verdict verdict, uint64_t proof_size)> on_classified{};
+  // With a split depth: called after each search of a leaf (a line of
+  // moves from the position), from a search thread, one call at a time.
+  std::function<void(const LeafSearch&)> on_leaf_searched{};
   bool count_proof = true;     // walk the proof tree to report its size
   uint64_t max_proof_nodes = 50'000'000;
 };
@@ -191,6 +208,9 @@ class Solver {
   std::vector<MoveResult> solve_all_moves(const Position& pos, SolveStats* total = nullptr);
 
   const Geometry& geometry() const { return g_; }
+  // How many GB of the transposition table are on 1 GB pages (0 unless the
+  // system has them reserved: vm.nr_hugepages of that size).
+  size_t table_gb_pages() const { return tt_.gb_pages(); }
 
  private:
   template <class W>

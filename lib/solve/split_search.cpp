@@ -174,6 +174,18 @@ SplitNode* Solver::select(SplitNode& n, int depth, std::vector<SplitNode*>* path
   for (SplitNode& k : n.kids)
     if (k.verdict == Verdict::Unknown) order.push_back(&k);
   std::stable_sort(order.begin(), order.end(), [](const SplitNode* a, const SplitNode* b) { return a->dn < b->dn; });
+  // Among leaves, the one searched longest keeps its turn while its
+  // disproof number stays within split_stick of the smallest: a leaf's
+  // numbers grow with its budget, so two leaves of a choice would
+  // otherwise take turns, each search of one several times the last of the
+  // other, and the one that does not prove the node costs about what the
+  // one that does.
+  if (opt_.split_stick > 0 && depth == 1 && order.size() > 1) {
+    auto most = std::max_element(order.begin(), order.end(),
+                                 [](const SplitNode* a, const SplitNode* b) { return a->budget < b->budget; });
+    if ((*most)->budget > 0 && double((*most)->dn) <= double(order[0]->dn) * (1 + opt_.split_stick))
+      std::rotate(order.begin(), most, most + 1);
+  }
   path->push_back(&n);
   for (SplitNode* k : order) {
     if (SplitNode* leaf = select(*k, depth - 1, path)) return leaf;
@@ -255,6 +267,21 @@ void Solver::run_best_first(std::vector<SplitNode>& roots, const std::vector<int
         leaf.proof_size = r.proof_size;
         leaf.pn = pn;
         leaf.dn = dn;
+        if (opt_.on_leaf_searched) {
+          LeafSearch ls;
+          const SplitNode* top = run->path.empty() ? &leaf : run->path.front();
+          if (int m = root_moves[size_t(top - roots.data())]; m >= 0) ls.line.push_back(m);
+          for (const SplitNode* a : run->path)
+            if (a != top) ls.line.push_back(a->move);
+          if (&leaf != top) ls.line.push_back(leaf.move);
+          ls.budget = leaf.budget;
+          ls.nodes = r.stats.nodes;
+          ls.verdict = r.verdict;
+          ls.pn = pn;
+          ls.dn = dn;
+          ls.cpu_seconds = r.stats.cpu_seconds;
+          opt_.on_leaf_searched(ls);
+        }
         for (auto a = run->path.rbegin(); a != run->path.rend(); ++a) decide(**a);
         report();
         // Searches whose answer nobody needs any more stop.

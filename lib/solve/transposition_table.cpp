@@ -1,7 +1,5 @@
 #include "solve/transposition_table.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <new>
 #include <type_traits>
@@ -14,18 +12,12 @@ TranspositionTable::TranspositionTable(size_t megabytes) : locks_(new Lock[kLock
   const size_t n = std::clamp<size_t>(want, 1024, size_t(1) << 32);
   static_assert(std::is_aggregate_v<Bucket> && std::is_trivially_destructible_v<Bucket>,
                 "buckets are fresh anonymous pages: all-zero bytes must be an empty bucket");
-  bytes_ = n * sizeof(Bucket);
-  void* mem = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (mem == MAP_FAILED) throw std::bad_alloc();
-  // Every look-up lands on a random page: with 2 MB pages the address
-  // translations stay cached (a third of the search's time went to them).
-  // Where the system offers none this changes nothing.
-  madvise(mem, bytes_, MADV_HUGEPAGE);
-  buckets_ = static_cast<Bucket*>(mem);
+  memory_ = std::make_unique<PageMemory>(n * sizeof(Bucket));
+  buckets_ = static_cast<Bucket*>(memory_->data());
   buckets_n_ = n;
 }
 
-TranspositionTable::~TranspositionTable() { munmap(buckets_, bytes_); }
+TranspositionTable::~TranspositionTable() = default;
 
 namespace {
 

@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "solve/page_memory.h"
+
 namespace sgfpat::solve {
 
 struct TTEntry {
@@ -45,6 +47,9 @@ class TranspositionTable {
   // then waits less on memory).
   void prefetch(uint64_t key) const { __builtin_prefetch(&buckets_[bucket_of(key)]); }
   size_t capacity() const { return buckets_n_ * kWays; }
+  // How many GB of the table are on 1 GB pages (those the system had
+  // reserved when it was made; the rest is on 2 MB pages where offered).
+  size_t gb_pages() const { return memory_->gb_pages(); }
   // The share of the slots in use (0 to 1), estimated from 64 buckets
   // picked by `seed`; a fresh seed each call samples other buckets.
   double fill_estimate(uint64_t seed) const;
@@ -83,8 +88,8 @@ class TranspositionTable {
   // Anonymous pages: the system hands them out zeroed as they are first
   // touched, so a large table costs nothing until the search fills it (a
   // vector would write every byte first: most of a short solve's time).
+  std::unique_ptr<PageMemory> memory_;
   Bucket* buckets_ = nullptr;
-  size_t bytes_ = 0;
   size_t buckets_n_ = 0;
   mutable std::unique_ptr<Lock[]> locks_;
 };
