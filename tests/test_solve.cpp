@@ -402,9 +402,9 @@ int split_returns(double stick) {
 
 TEST_CASE("split: a line searched longest keeps its turn with split_stick; without it, lines take turns") {
   CHECK(split_returns(0) > 0);
-  // Each line is searched until settled before the next (no disproof
-  // number is a million times another's).
-  CHECK(split_returns(1e6) == 0);
+  // Each line is searched until settled before the next: disproof
+  // numbers stay below 2^31, never 10^12 times another's.
+  CHECK(split_returns(1e12) == 0);
 }
 
 TEST_CASE("tactics cache: its size changes the moves played, never the nodes or the answer") {
