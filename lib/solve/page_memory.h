@@ -19,7 +19,6 @@ class PageMemory {
   PageMemory& operator=(const PageMemory&) = delete;
 
   void* data() const { return data_; }
-  size_t bytes() const { return bytes_; }
   // How many GB of it are on 1 GB pages (the first ones).
   size_t gb_pages() const { return gb_pages_; }
 

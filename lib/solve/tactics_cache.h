@@ -27,7 +27,8 @@ class TacticsCache {
   // The largest power of two of slots that fits `megabytes` (at least
   // 1,024).  1 MB (2^15 slots on boards of up to 64 points) stays in the
   // processor's own caches: 2^16 and 2^17 took 2-4% more CPU on 6x6
-  // searches; 2^22 plays 3-4% fewer moves but takes some 9% more time.
+  // searches; 2^22 plays 3-4% fewer moves but took some 9% more time when
+  // the cache was on 4 KB pages.
   // The slots are zeroed pages from the system (page_memory.h: large
   // pages, each touched only when used) and all-zero bytes are an empty
   // slot.  A large cache on 4 KB pages paid an address translation miss at
