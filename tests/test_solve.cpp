@@ -11,6 +11,7 @@
 
 #include "board/board.h"
 #include "solve/atari_board.h"
+#include "solve/key_set.h"
 #include "solve/proof_search.h"
 #include "solve/tactics.h"
 
@@ -405,6 +406,19 @@ TEST_CASE("split: a line searched longest keeps its turn with split_stick; witho
   // Each line is searched until settled before the next: disproof
   // numbers stay below 2^31, never 10^12 times another's.
   CHECK(split_returns(1e12) == 0);
+}
+
+TEST_CASE("FlatKeySet: each key counted once, 0 among them, across its growths") {
+  FlatKeySet set;
+  std::set<uint64_t> reference;
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 200000; ++i) {
+    // Keys that share their low bits and repeat, as a search's keys can.
+    const uint64_t key = i % 5 == 0 ? uint64_t(i % 1000) << 40 : rng() % 150000;
+    CHECK(set.insert(key) == reference.insert(key).second);
+  }
+  CHECK(!set.insert(0));
+  CHECK(set.size() == reference.size());
 }
 
 TEST_CASE("tactics cache: its size changes the moves played, never the nodes or the answer") {

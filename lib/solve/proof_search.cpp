@@ -4,9 +4,9 @@
 #include <chrono>
 #include <thread>
 #include <type_traits>
-#include <unordered_set>
 
 #include "core/cpu_time.h"
+#include "solve/key_set.h"
 
 namespace sgfpat::solve {
 
@@ -562,7 +562,7 @@ template <class W>
 struct ProofWalker {
   Worker<W>& w;
   uint64_t cap;
-  std::unordered_set<uint64_t> seen;
+  FlatKeySet seen;
   bool capped = false;
 
   Verdict settle(W mine, W theirs, Color mover, const KeySet& ks) {
@@ -587,7 +587,7 @@ struct ProofWalker {
       capped = true;
       return true;
     }
-    if (!seen.insert(key).second) return true;
+    if (!seen.insert(key)) return true;
     NodeTactics t;
     int move;
     const PositionChains<W> chains(w.g, mine, theirs);
@@ -697,18 +697,22 @@ SolveResult Solver::search_w(const Position& pos, SearchControl& shared, int nth
     if (&w != &workers[0]) w.stats.helper_nodes = w.stats.nodes;
     res.stats.add(w.stats);
   }
-  res.stats.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   if (res.verdict != Verdict::Unknown && opt_.count_proof) {
     // The walk may re-prove children the table dropped: give it its own
-    // budget so a settled answer is never lost to it.
+    // budget so a settled answer is never lost to it.  It borrows the main
+    // thread's tactics cache, which holds this search's capture searches.
+    const double c0 = thread_cpu_seconds();
     SearchControl walk_shared;
-    Worker<W> w{g_, opt_, sym_, tt_, walk_shared, 0, {}, 0, tactics_caches<W>().lease()};
+    Worker<W> w{g_, opt_, sym_, tt_, walk_shared, 0, {}, 0, std::move(workers[0].tactics_cache)};
     ProofWalker<W> pw{w, opt_.max_proof_nodes, {}, false};
     if (pw.walk(mine, theirs, mover, ks, res.verdict)) {
       res.proof_size = pw.seen.size();
       res.proof_size_capped = pw.capped;
     }
+    // Its time is the answer's (its nodes and moves are not the search's).
+    res.stats.cpu_seconds += thread_cpu_seconds() - c0;
   }
+  res.stats.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   return res;
 }
 

@@ -134,8 +134,10 @@ struct SolveStats {
   uint64_t moves_played = 0;  // stones placed by the search and the capture search
   uint64_t tt_lookups = 0;
   uint64_t tt_hits = 0;
+  // Wall and CPU time of the search and of the walk that counts its proof
+  // (the figures above are the search's alone).
   double seconds = 0;
-  double cpu_seconds = 0;     // process CPU time used by the search
+  double cpu_seconds = 0;
 
   // Adds the figures of another search (several searches of one answer).
   void add(const SolveStats& o) {
