@@ -11,7 +11,7 @@
 
 #include "board/board.h"
 #include "solve/atari_board.h"
-#include "solve/key_set.h"
+#include "solve/flat_key_set.h"
 #include "solve/proof_search.h"
 #include "solve/tactics.h"
 

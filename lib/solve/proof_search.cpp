@@ -6,7 +6,7 @@
 #include <type_traits>
 
 #include "core/cpu_time.h"
-#include "solve/key_set.h"
+#include "solve/flat_key_set.h"
 
 namespace sgfpat::solve {
 
