@@ -19,11 +19,11 @@
 #   empty6     the empty 6x6 board's first winning move, one thread (the
 #              2006 solver's 72 minutes and 1,331,351,943 moves played):
 #              moves and replies split two plies deep, repeatable to the
-#              move for a given table size (15-25 minutes, an 8 GB table)
+#              move for a given table size (6-7 minutes, an 8 GB table)
 #
 #   all6       the empty 6x6 board, every first move classified on two
 #              threads with the flags of empty6 and --split-stick 1
-#              (issue 15's 600 s target; 18-22 minutes and an 8 GB table,
+#              (issue 15's 600 s target; 12-13 minutes and an 8 GB table,
 #              which ran faster than 14 GB: its nodes are cheaper;
 #              the times of the first moves as they are settled go to
 #              stderr; not repeatable to the node)

@@ -144,6 +144,23 @@ TEST_CASE("solve --init-dn-moves: reaches df-pn past its first 100,000 nodes; ba
   CHECK(run({kBin, "solve", "--size", "4x3", "--init-dn-moves", "101"}, dir.path()).exit_code == 2);
 }
 
+TEST_CASE("solve --init-rank-cost: reaches df-pn; bad values exit 2") {
+  TempDir dir("sgfpat-solve-cli");
+  auto nodes = [&](std::vector<std::string> more) {
+    std::vector<std::string> args = {kBin, "solve", "--size", "4x4", "--json"};
+    args.insert(args.end(), more.begin(), more.end());
+    auto r = run(args, dir.path());
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.json()["result"] == "loss");
+    return r.json()["stats"]["nodes"].get<uint64_t>();
+  };
+  const uint64_t base = nodes({});
+  CHECK(nodes({"--init-rank-cost", "8"}) == base);
+  CHECK(nodes({"--init-rank-cost", "1"}) != base);
+  CHECK(run({kBin, "solve", "--size", "4x3", "--init-rank-cost", "1001"}, dir.path()).exit_code == 2);
+  CHECK(run({kBin, "solve", "--size", "4x3", "--init-rank-cost", "-1"}, dir.path()).exit_code == 2);
+}
+
 TEST_CASE("solve: unknown within the budget exits 4; a bad position exits 3, a bad size 2") {
   TempDir dir("sgfpat-solve-cli");
   auto r = run({kBin, "solve", "--size", "9x9", "--time", "0.2", "--json"}, dir.path());

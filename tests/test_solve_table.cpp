@@ -244,6 +244,41 @@ TEST_CASE("table vs proving search with a disproof floor for unvisited moves: 4x
   CHECK(nodes[1] != nodes[2]);
 }
 
+// The rank cost of unvisited moves (--init-rank-cost) only changes the
+// order df-pn works in, as the floor does: the answers must stay the
+// table's, split or not, and the option must reach the search.
+TEST_CASE("table vs proving search with unvisited moves costed by rank: 4x4 up to 4 stones, split or not") {
+  const RetroTable& t = table(4, 4);
+  std::vector<uint64_t> pick;
+  for (uint64_t idx : reachable(t))
+    if (popcount(t.position(idx).occupied()) <= 4) pick.push_back(idx);
+  std::vector<uint64_t> nodes;
+  for (int cost : {1, 8, 0}) {
+    SolveOptions o = exact_options();
+    o.init_after_nodes = 0;
+    o.init_mobility = 2;
+    o.init_dn_moves = 2;
+    o.init_rank_cost = cost;
+    int wins = 0;
+    if (cost != 1) {
+      compare(t, pick, &wins, o);
+      o.split_depth = 2;
+      compare(t, pick, &wins, o);
+      o.split_depth = 1;
+      MESSAGE("4x4, rank cost ", cost, ": ", pick.size(), " positions twice, ", wins, " wins");
+      CHECK(wins > 0);
+    }
+    Solver solver(Geometry(5, 4), o);
+    SolveResult r = solver.solve(Position{});
+    CHECK(r.verdict == Verdict::Win);
+    nodes.push_back(r.stats.nodes);
+  }
+  CHECK(pick.size() > 1000);
+  MESSAGE("empty 5x4, nodes at rank cost 1, 8, 0: ", nodes[0], " ", nodes[1], " ", nodes[2]);
+  CHECK(nodes[0] != nodes[1]);
+  CHECK(nodes[0] != nodes[2]);
+}
+
 // The screening's two-move threats and the capture search's depth only
 // change how much the search does before it settles a move (--threat2,
 // --capture-plies: fewer moves played a node, more nodes): the answers

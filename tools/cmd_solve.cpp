@@ -26,7 +26,7 @@ struct Args {
   int game = 1, move = -1;
   int threads = SolveOptions{}.threads, table_mb = int(SolveOptions{}.table_mb),
       tactics_cache_mb = int(SolveOptions{}.tactics_cache_mb),
-      capture_plies = SolveOptions{}.capture_plies, init_spread = SolveOptions{}.init_spread,
+      capture_plies = SolveOptions{}.capture_plies, init_rank_cost = SolveOptions{}.init_rank_cost,
       init_mobility = SolveOptions{}.init_mobility;
   int init_dn_moves = SolveOptions{}.init_dn_moves;
   double seconds = SolveOptions{}.seconds, epsilon = SolveOptions{}.epsilon,
@@ -212,8 +212,10 @@ Runner register_solve(CLI::App& app) {
       ->check(CLI::IsMember({"every", "revisits", "off"}, CLI::ignore_case))
       ->type_name("MODE")
       ->capture_default_str();
-  cmd->add_option("--init-spread", a->init_spread, "df-pn: an unvisited move's cost grows by one per this many ranks")
-      ->check(CLI::Range(1, 1000))
+  cmd->add_option("--init-rank-cost", a->init_rank_cost,
+                  "df-pn: an unvisited move's disproof number grows by this much per rank in move order (larger: "
+                  "the first moves are searched deeper before the last are tried)")
+      ->check(CLI::Range(0, 1000))
       ->capture_default_str();
   cmd->add_option("--init-mobility", a->init_mobility, "df-pn: once a search has run " + std::to_string(SolveOptions{}.init_after_nodes) +
                       " nodes, unvisited moves start at (empty points - 1) / this (0: always at 1)")
@@ -288,7 +290,7 @@ Runner register_solve(CLI::App& app) {
     opt.threads = a->threads;
     opt.table_mb = size_t(a->table_mb);
     opt.capture_plies = a->capture_plies;
-    opt.init_spread = a->init_spread;
+    opt.init_rank_cost = a->init_rank_cost;
     opt.init_mobility = a->init_mobility;
     opt.init_dn_moves = a->init_dn_moves;
     opt.epsilon = a->epsilon;

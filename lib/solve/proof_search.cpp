@@ -270,7 +270,7 @@ struct Worker {
   // An unvisited child's disproof number: its start plus its rank, so that
   // the search tries the moves in their order.
   uint32_t unvisited_dn(const Unvisited& u, int rank) const {
-    return std::max(u.value, u.dn_floor) + uint32_t(rank) / opt.init_spread;
+    return std::max(u.value, u.dn_floor) + uint32_t(rank) * uint32_t(opt.init_rank_cost);
   }
 
   // Settles the node by its tactics if they decide it: Win or Loss, with the

@@ -53,7 +53,15 @@ struct SolveOptions {
   int threads = 1;
   size_t table_mb = 256;       // transposition table size
   int capture_plies = 13;       // depth of the capture search at every node
-  int init_spread = 1;      // an unvisited child's disproof number grows by 1 per this many ranks
+  // An unvisited child's disproof number grows by this much per rank in
+  // move order, so that df-pn tries the moves in that order.  The winning
+  // move is the first in that order at two thirds of the won nodes
+  // (notes/issue15-solver.md, session 30): a steep slope lets a node
+  // deepen its first few moves before it evaluates the last ones.  8
+  // against 1: bench/solve.sh work 44.3M -> 31.3M nodes, the empty 6x6
+  // board's first winning move (empty6's flags) 433M -> 224M; 4 and 16
+  // did less on the 6x6 positions tried.
+  int init_rank_cost = 8;
   // Once a search has run init_after_nodes nodes, its unvisited children
   // start at (empty points - 1) / init_mobility (0: always at 1), near what
   // a visited child's numbers come to, so that it deepens the lines it has
