@@ -128,7 +128,7 @@ TEST_CASE("solve --trace-leaves, --split-stick: each search of a line traced; th
   CHECK(run({kBin, "solve", "--size", "4x3", "--split-stick", "-1"}, dir.path()).exit_code == 2);
 }
 
-TEST_CASE("solve --init-dn-moves: reaches df-pn past its first 100,000 nodes; bad values exit 2") {
+TEST_CASE("solve --init-dn-moves, --init-rank-cost: each reaches df-pn; bad values exit 2") {
   TempDir dir("sgfpat-solve-cli");
   auto nodes = [&](std::vector<std::string> more) {
     std::vector<std::string> args = {kBin, "solve", "--size", "6x4", "--json"};
@@ -138,27 +138,15 @@ TEST_CASE("solve --init-dn-moves: reaches df-pn past its first 100,000 nodes; ba
     CHECK(r.json()["result"] == "win");
     return r.json()["stats"]["nodes"].get<uint64_t>();
   };
-  const uint64_t base = nodes({});  // 6x4 takes some 240,000 nodes
-  CHECK(nodes({"--init-dn-moves", "0"}) == base);
-  CHECK(nodes({"--init-dn-moves", "2"}) != base);
-  CHECK(run({kBin, "solve", "--size", "4x3", "--init-dn-moves", "101"}, dir.path()).exit_code == 2);
-}
-
-TEST_CASE("solve --init-rank-cost: reaches df-pn; bad values exit 2") {
-  TempDir dir("sgfpat-solve-cli");
-  auto nodes = [&](std::vector<std::string> more) {
-    std::vector<std::string> args = {kBin, "solve", "--size", "4x4", "--json"};
-    args.insert(args.end(), more.begin(), more.end());
-    auto r = run(args, dir.path());
-    REQUIRE(r.exit_code == 0);
-    CHECK(r.json()["result"] == "loss");
-    return r.json()["stats"]["nodes"].get<uint64_t>();
-  };
+  // 6x4 takes over 100,000 nodes, where the floor starts to act.
   const uint64_t base = nodes({});
-  CHECK(nodes({"--init-rank-cost", "8"}) == base);
+  CHECK(nodes({"--init-dn-moves", "0", "--init-rank-cost", "8"}) == base);  // the defaults
+  CHECK(nodes({"--init-dn-moves", "2"}) != base);
   CHECK(nodes({"--init-rank-cost", "1"}) != base);
-  CHECK(run({kBin, "solve", "--size", "4x3", "--init-rank-cost", "1001"}, dir.path()).exit_code == 2);
-  CHECK(run({kBin, "solve", "--size", "4x3", "--init-rank-cost", "-1"}, dir.path()).exit_code == 2);
+  for (const char* bad : {"101", "-1"})
+    CHECK(run({kBin, "solve", "--size", "4x3", "--init-dn-moves", bad}, dir.path()).exit_code == 2);
+  for (const char* bad : {"1001", "-1"})
+    CHECK(run({kBin, "solve", "--size", "4x3", "--init-rank-cost", bad}, dir.path()).exit_code == 2);
 }
 
 TEST_CASE("solve: unknown within the budget exits 4; a bad position exits 3, a bad size 2") {

@@ -207,30 +207,38 @@ TEST_CASE("table vs proving search with other epsilons: 4x3 and 4x4 positions up
   CHECK(nodes[1] != nodes[2]);
 }
 
-// The disproof floor of unvisited moves (--init-dn-moves) only changes the
-// order df-pn works in: the answers must stay the table's, split or not
-// (a split leaf's numbers are read with the same floor), and the option
-// must reach the search.  It acts once the unvisited values are above 1:
-// from the first node, with values of (empty points - 1) / 2.
-TEST_CASE("table vs proving search with a disproof floor for unvisited moves: 4x4 up to 4 stones, split or not") {
+// The starting numbers of unvisited moves, the disproof floor
+// (--init-dn-moves) and the cost of a move's rank (--init-rank-cost), only
+// change the order df-pn works in: the answers must stay the table's,
+// split or not (a split leaf's numbers are read with the same values), and
+// each option must reach the search.  They act once the unvisited values
+// are above 1: from the first node, with values of (empty points - 1) / 2.
+TEST_CASE("table vs proving search with unvisited moves' floor and rank cost: 4x4 up to 4 stones, split or not") {
   const RetroTable& t = table(4, 4);
   std::vector<uint64_t> pick;
   for (uint64_t idx : reachable(t))
     if (popcount(t.position(idx).occupied()) <= 4) pick.push_back(idx);
+  CHECK(pick.size() > 1000);
+  struct Setting {
+    int floor_k, rank_cost;
+  };
+  // The first, no floor and the old rank cost, only for its node count.
+  const Setting settings[] = {{0, 1}, {2, 1}, {1, 1}, {2, 8}, {2, 0}};
   std::vector<uint64_t> nodes;
-  for (int floor_k : {0, 2, 1}) {
+  for (const Setting& st : settings) {
     SolveOptions o = exact_options();
     o.init_after_nodes = 0;
     o.init_mobility = 2;
-    o.init_dn_moves = floor_k;
-    int wins = 0;
-    if (floor_k) {
+    o.init_dn_moves = st.floor_k;
+    o.init_rank_cost = st.rank_cost;
+    if (st.floor_k) {
+      int wins = 0;
       compare(t, pick, &wins, o);
       o.split_depth = 2;
       compare(t, pick, &wins, o);
       o.split_depth = 1;
-      MESSAGE("4x4, disproof floor (empty - 1) x value / ", floor_k, ": ", pick.size(), " positions twice, ", wins,
-              " wins");
+      MESSAGE("4x4, disproof floor (empty - 1) x value / ", st.floor_k, ", rank cost ", st.rank_cost, ": ",
+              pick.size(), " positions twice, ", wins, " wins");
       CHECK(wins > 0);
     }
     Solver solver(Geometry(5, 4), o);
@@ -238,45 +246,12 @@ TEST_CASE("table vs proving search with a disproof floor for unvisited moves: 4x
     CHECK(r.verdict == Verdict::Win);
     nodes.push_back(r.stats.nodes);
   }
-  CHECK(pick.size() > 1000);
-  MESSAGE("empty 5x4, nodes without a floor, at k = 2, 1: ", nodes[0], " ", nodes[1], " ", nodes[2]);
-  CHECK(nodes[0] != nodes[1]);
+  MESSAGE("empty 5x4, nodes without a floor, at k = 2, 1 (rank cost 1), at rank cost 8, 0 (k = 2): ", nodes[0], " ",
+          nodes[1], " ", nodes[2], " ", nodes[3], " ", nodes[4]);
+  CHECK(nodes[0] != nodes[1]);  // the floor reaches the search
   CHECK(nodes[1] != nodes[2]);
-}
-
-// The rank cost of unvisited moves (--init-rank-cost) only changes the
-// order df-pn works in, as the floor does: the answers must stay the
-// table's, split or not, and the option must reach the search.
-TEST_CASE("table vs proving search with unvisited moves costed by rank: 4x4 up to 4 stones, split or not") {
-  const RetroTable& t = table(4, 4);
-  std::vector<uint64_t> pick;
-  for (uint64_t idx : reachable(t))
-    if (popcount(t.position(idx).occupied()) <= 4) pick.push_back(idx);
-  std::vector<uint64_t> nodes;
-  for (int cost : {1, 8, 0}) {
-    SolveOptions o = exact_options();
-    o.init_after_nodes = 0;
-    o.init_mobility = 2;
-    o.init_dn_moves = 2;
-    o.init_rank_cost = cost;
-    int wins = 0;
-    if (cost != 1) {
-      compare(t, pick, &wins, o);
-      o.split_depth = 2;
-      compare(t, pick, &wins, o);
-      o.split_depth = 1;
-      MESSAGE("4x4, rank cost ", cost, ": ", pick.size(), " positions twice, ", wins, " wins");
-      CHECK(wins > 0);
-    }
-    Solver solver(Geometry(5, 4), o);
-    SolveResult r = solver.solve(Position{});
-    CHECK(r.verdict == Verdict::Win);
-    nodes.push_back(r.stats.nodes);
-  }
-  CHECK(pick.size() > 1000);
-  MESSAGE("empty 5x4, nodes at rank cost 1, 8, 0: ", nodes[0], " ", nodes[1], " ", nodes[2]);
-  CHECK(nodes[0] != nodes[1]);
-  CHECK(nodes[0] != nodes[2]);
+  CHECK(nodes[1] != nodes[3]);  // so does the rank cost
+  CHECK(nodes[1] != nodes[4]);
 }
 
 // The screening's two-move threats and the capture search's depth only

@@ -267,8 +267,8 @@ struct Worker {
     if (opt.init_dn_moves > 0 && u.value > 1) u.dn_floor = uint32_t((empty - 1) * u.value / opt.init_dn_moves);
     return u;
   }
-  // An unvisited child's disproof number: its start plus its rank, so that
-  // the search tries the moves in their order.
+  // An unvisited child's disproof number: its start plus its rank times
+  // init_rank_cost, so that the search tries the moves in their order.
   uint32_t unvisited_dn(const Unvisited& u, int rank) const {
     return std::max(u.value, u.dn_floor) + uint32_t(rank) * uint32_t(opt.init_rank_cost);
   }
