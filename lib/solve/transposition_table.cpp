@@ -1,7 +1,6 @@
 #include "solve/transposition_table.h"
 
 #include <algorithm>
-#include <new>
 #include <type_traits>
 
 namespace sgfpat::solve {
