@@ -23,7 +23,7 @@
 #
 #   all6       the empty 6x6 board, every first move classified on two
 #              threads with the flags of empty6 and --split-stick 1
-#              (issue 15's 600 s target; 12-13 minutes and an 8 GB table,
+#              (issue 15's 600 s target; 9-11 minutes and an 8 GB table,
 #              which ran faster than 14 GB: its nodes are cheaper;
 #              the times of the first moves as they are settled go to
 #              stderr; not repeatable to the node)
@@ -34,6 +34,10 @@
 # memory fragments (or hugepagesz=1G hugepages=N on the kernel's command
 # line), `echo N > /sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages`
 # for N of the table's GB; the JSON's table_gb_pages says how many it got.
+# (A fresh VM whose kernel hands its memory over lazily gave 2 of 8 pages
+# until 18 GB had been written once: `python3 -c "import mmap; m =
+# mmap.mmap(-1, 18 << 30); [m.__setitem__(i, 1) for i in range(0, 18 << 30,
+# 4096)]"`, then ask again.)
 # Environment: SGFPAT (binary, default build/sgfpat), TABLE_MB (for
 # `centre`, 14000; for `empty6` and `all6`, 8000), WORK_SECONDS (per
 # position of `work`, 150), EMPTY6_FLAGS (the search's flags for

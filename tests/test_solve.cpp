@@ -4,9 +4,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <random>
 #include <set>
+#include <thread>
 #include <string>
 
 #include "board/board.h"
@@ -443,14 +445,21 @@ namespace {
 // An exact saving (`saving`, a SolveOptions flag) on and off, on the empty
 // 6x4 split two plies deep, with two-move threats at 13 plies and without
 // them at 5: the same search (answer and nodes), fewer moves played with it.
+// The options of the exactness tests here: two-move threats at 13 plies,
+// or none at 5.
+SolveOptions exactness_options(SolveOptions::Threat2 threat2) {
+  SolveOptions o;
+  o.seconds = 120;
+  o.table_mb = 64;
+  o.threat2 = threat2;
+  o.capture_plies = threat2 == SolveOptions::Threat2::Off ? 5 : 13;
+  return o;
+}
+
 void check_same_search_fewer_moves(bool SolveOptions::*saving, const char* what) {
   for (auto threat2 : {SolveOptions::Threat2::Every, SolveOptions::Threat2::Off}) {
-    SolveOptions o;
-    o.seconds = 120;
-    o.table_mb = 64;
+    SolveOptions o = exactness_options(threat2);
     o.split_depth = 2;
-    o.threat2 = threat2;
-    o.capture_plies = threat2 == SolveOptions::Threat2::Off ? 5 : 13;
     SolveResult with = Solver(Geometry(6, 4), o).solve(Position{});
     o.*saving = false;
     SolveResult without = Solver(Geometry(6, 4), o).solve(Position{});
@@ -479,6 +488,34 @@ TEST_CASE("narrowed capture zones: the same search, fewer moves played") {
   // move tested against the first line's zone does: the same moves are
   // lost, so the same nodes are searched, with fewer tests.
   check_same_search_fewer_moves(&SolveOptions::narrow_zones, "narrowed zones");
+}
+
+TEST_CASE("proof walk: its shortcuts count the same proof as the tactics at every node") {
+  // A child the screening found lost to a capture is a leaf of the proof,
+  // and a won node's entry keeps the move its proof goes on with: the walk
+  // counts them without running the tactics again.  Every first move of
+  // the empty 5x5 board, and the 6x4 board split two plies deep, with and
+  // without two-move threats (lost to a threat, a child is walked in full).
+  for (auto threat2 : {SolveOptions::Threat2::Every, SolveOptions::Threat2::Off}) {
+    auto proofs = [&](bool shortcuts) {
+      SolveOptions so = exactness_options(threat2);
+      so.walk_shortcuts = shortcuts;
+      std::vector<uint64_t> sizes;
+      for (const MoveResult& m : Solver(Geometry(5, 5), so).solve_all_moves(Position{})) {
+        REQUIRE(m.verdict != Verdict::Unknown);
+        sizes.push_back(m.proof_size);
+      }
+      so.split_depth = 2;
+      SolveResult split = Solver(Geometry(6, 4), so).solve(Position{});
+      REQUIRE(split.verdict == Verdict::Win);
+      sizes.push_back(split.proof_size);
+      return sizes;
+    };
+    const auto with = proofs(true), without = proofs(false);
+    INFO("threat2 ", int(threat2));
+    CHECK(with == without);
+    CHECK(std::count_if(with.begin(), with.end(), [](uint64_t s) { return s > 1000; }) >= 3);
+  }
 }
 
 TEST_CASE("tactics cache pool: a cache given back is lent again, never two at once") {
@@ -788,6 +825,65 @@ TEST_CASE("transposition table: the fill estimate follows the slots in use") {
   for (uint64_t seed : {1, 99, 12345}) CHECK(tt.fill_estimate(seed) == doctest::Approx(1.0 / 3));
   fill(3);
   CHECK(tt.fill_estimate(7) == 1.0);
+}
+
+// Look-ups take no lock: a reader that meets a writer must see the entry
+// as it was before or after the write, never half of each.  Every entry
+// written here has its dn, work, move and flags derived from its key and
+// pn, so a torn copy (one entry's key with another's numbers, or two
+// writes of one key mixed) shows as a mismatch.  Few keys share a small
+// table, so that writes replace entries all the time.
+TEST_CASE("transposition table: readers beside writers never see half of an entry") {
+  TranspositionTable tt(0);  // 1024 buckets of three
+  auto h = [](uint64_t x) {
+    x ^= x >> 31;
+    x *= 0x9e3779b97f4a7c15ull;
+    return x ^ (x >> 29);
+  };
+  auto expect = [&](uint64_t key, uint32_t pn) {
+    TTEntry e;
+    e.key = key;
+    e.pn = pn;
+    const uint64_t d = h(key ^ pn);
+    e.dn = uint32_t(d) | 1;
+    e.work = uint32_t(d >> 32) & 0x7fff;  // below 32,768: stored exactly
+    e.best = int16_t((d >> 48) % 100);
+    e.flags = uint8_t((d >> 56) & 7);
+    return e;
+  };
+  constexpr uint64_t kKeys = 8192;  // 8 keys a bucket on average, 3 slots
+  auto key_of = [&](uint64_t i) { return h(i + 1); };
+  std::atomic<bool> done{false};
+  std::atomic<uint64_t> found{0}, torn{0};
+  auto writer = [&](uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    for (int n = 0; n < 2'000'000; ++n) {
+      const uint64_t key = key_of(rng() % kKeys);
+      tt.store(expect(key, uint32_t(rng() % 1000 + 1)));
+    }
+  };
+  auto reader = [&](uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    while (!done.load()) {
+      const uint64_t key = key_of(rng() % kKeys);
+      TTEntry got;
+      if (!tt.lookup(key, &got)) continue;
+      ++found;
+      const TTEntry want = expect(key, got.pn);
+      if (got.pn == 0 || got.dn != want.dn || got.work != want.work || got.best != want.best ||
+          got.flags != want.flags)
+        ++torn;
+    }
+  };
+  std::thread r1(reader, 1), r2(reader, 2);
+  std::thread w1(writer, 3), w2(writer, 4);
+  w1.join();
+  w2.join();
+  done = true;
+  r1.join();
+  r2.join();
+  CHECK(found.load() > 100'000);
+  CHECK(torn.load() == 0);
 }
 
 // A helper's entries push out the open nodes of the search it helps once the

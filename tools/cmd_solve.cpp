@@ -99,7 +99,8 @@ Status parse_moves(const Geometry& g, const Position& pos, const std::string& te
 nlohmann::json stats_json(const SolveStats& s) {
   return {{"nodes", s.nodes},     {"helper_nodes", s.helper_nodes}, {"moves_played", s.moves_played},
           {"tt_lookups", s.tt_lookups}, {"tt_hits", s.tt_hits},     {"seconds", s.seconds},
-          {"cpu_seconds", s.cpu_seconds}};
+          {"cpu_seconds", s.cpu_seconds}, {"proof_cpu_seconds", s.proof_cpu_seconds},
+          {"proof_nodes", s.proof_nodes}};
 }
 
 void print_stats(const SolveStats& s, int threads) {
@@ -327,8 +328,10 @@ Runner register_solve(CLI::App& app) {
         std::string answer = l.verdict != Verdict::Unknown
                                  ? std::string(verdict_name(l.verdict))
                                  : "open, pn " + std::to_string(l.pn) + " dn " + std::to_string(l.dn);
-        std::fprintf(stderr, "  leaf %-12s budget %llu: %llu nodes, %s, %.1f CPU s\n", line.c_str(),
+        std::fprintf(stderr, "  leaf %-12s budget %llu: %llu nodes, %s, %.1f CPU s", line.c_str(),
                      (unsigned long long)l.budget, (unsigned long long)l.nodes, answer.c_str(), l.cpu_seconds);
+        if (l.verdict != Verdict::Unknown) std::fprintf(stderr, " (%.1f of them counting the proof)", l.proof_cpu_seconds);
+        std::fputc('\n', stderr);
       };
     Solver solver(g, opt);
     nlohmann::json out = {{"size", std::to_string(g.width()) + "x" + std::to_string(g.height())},

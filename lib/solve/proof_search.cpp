@@ -150,7 +150,8 @@ struct Worker {
   // capture by ataris alone, the moves that leave that capture on; else, if
   // it has a two-move threat, the moves off the threat's zone (tactics.h).
   // Sets lost[i] for those and, if `reply` is given, reply[i] to the
-  // opponent's answer.  Run at
+  // opponent's answer; returns true when they are lost to a capture (the
+  // opponent's tactics settle each of those children).  Run at
   // every visit rather than kept as settled children in the table: they
   // are two thirds of what a search would store, and a table the search
   // overfills then loses open nodes to them.
@@ -160,14 +161,14 @@ struct Worker {
   // `known`, when given: the node's entry's flags, which say what an
   // earlier visit found no need to search for (TTEntry::kNoCapture and
   // kNoThreat2, not searched again), replaced by what this one found.
-  void screen(const PositionChains<W>& c, Color mover, uint64_t raw, const NodeTactics& t, bool revisit, bool* lost,
+  bool screen(const PositionChains<W>& c, Color mover, uint64_t raw, const NodeTactics& t, bool revisit, bool* lost,
               int* reply = nullptr, const uint64_t* child_key = nullptr, uint8_t* known = nullptr) {
     if (reply || !opt.screen_from_table) child_key = nullptr;  // the table keeps no answer move
     const uint8_t before = known && opt.screen_from_table ? *known : 0;
     if (known) *known = 0;
     const int n = t.moves.size();
     std::fill(lost, lost + n, false);
-    if (!opt.threat_check || opt.capture_plies < 3) return;
+    if (!opt.threat_check || opt.capture_plies < 3) return false;
     int threat;
     W zone = 0;
     if (!(before & TTEntry::kNoCapture) &&
@@ -188,7 +189,7 @@ struct Worker {
                                 threat, nullptr, p);
         if (reply) reply[i] = answer;
       }
-      return;
+      return true;
     }
     if (known) *known = TTEntry::kNoCapture;
     if (opt.threat2 == SolveOptions::Threat2::Every ||
@@ -207,6 +208,7 @@ struct Worker {
         *known |= TTEntry::kNoThreat2;
       }
     }
+    return false;
   }
 
   // A helper that stood down (helper_max_fill) stops its search as a
@@ -588,35 +590,69 @@ struct ProofWalker {
       return true;
     }
     if (!seen.insert(key)) return true;
+    // The node's entry, when it has one, spares the tactics: a node
+    // settled by its tactics is stored without kCaptureSearched (a leaf of
+    // the proof), and a node won by search keeps its winning move.
+    TTEntry self;
+    const bool found = w.lookup(key, &self);
+    if (w.opt.walk_shortcuts && found && (self.pn == 0 || self.dn == 0)) {
+      if (!(self.flags & TTEntry::kCaptureSearched)) return true;
+      if (v == Verdict::Win && self.pn == 0 && self.best >= 0) {
+        const int p = w.from_frame(frame, self.best);
+        const KeySet ck = w.sym.after(ks, mover, p);
+        const W nm = theirs, nt = mine | bit_of<W>(p);
+        if (settle(nm, nt, opponent(mover), ck) == Verdict::Loss) return walk(nm, nt, opponent(mover), ck, Verdict::Loss);
+      }
+    }
     NodeTactics t;
     int move;
     const PositionChains<W> chains(w.g, mine, theirs);
     if (w.tactics(ks.k[0], chains, &t, &move) != Verdict::Unknown) return true;
-    TTEntry self;
-    if (v == Verdict::Win && w.lookup(key, &self) && self.best >= 0) hint = w.from_frame(frame, self.best);
+    if (v == Verdict::Win && found && self.best >= 0) hint = w.from_frame(frame, self.best);
     if (v == Verdict::Win && hint >= 0)
       for (int i = 1; i < t.moves.size(); ++i)
         if (t.moves[i].point == hint) std::swap(t.moves[0], t.moves[i]);
+    const int n = t.moves.size();
+    // At a lost node every child is walked: their entries are fetched
+    // together, while the screening runs.
+    KeySet ck[MoveList::kCapacity];
+    for (int i = 0; i < n; ++i) {
+      ck[i] = w.sym.after(ks, mover, t.moves[i].point);
+      if (v == Verdict::Loss) {
+        int f;
+        w.tt.prefetch(w.sym.canonical(ck[i], &f));
+      }
+    }
     // The moves the screening settles are lost without a table entry; the
     // opponent's answer it found leads their proof.
     bool lost[MoveList::kCapacity];
     int reply[MoveList::kCapacity];
-    if (v == Verdict::Loss) w.screen(chains, mover, ks.k[0], t, true, lost, reply);
-    for (int i = 0; i < t.moves.size(); ++i) {
+    const bool lost_to_capture = v == Verdict::Loss && w.screen(chains, mover, ks.k[0], t, true, lost, reply);
+    for (int i = 0; i < n; ++i) {
       const Candidate& c = t.moves[i];
-      KeySet ck = w.sym.after(ks, mover, c.point);
       W nm = theirs, nt = mine | bit_of<W>(c.point);
-      if (v == Verdict::Loss && lost[i]) {
-        if (!walk(nm, nt, opponent(mover), ck, Verdict::Win, reply[i])) return false;
+      if (v == Verdict::Loss && lost[i] && !(lost_to_capture && w.opt.walk_shortcuts)) {
+        if (!walk(nm, nt, opponent(mover), ck[i], Verdict::Win, reply[i])) return false;
         continue;
       }
-      Verdict cv = settle(nm, nt, opponent(mover), ck);
+      if (v == Verdict::Loss && lost[i]) {
+        // The screening found the opponent's capture there: a leaf the
+        // tactics would settle, counted without running them again.
+        if (seen.size() >= cap) {
+          capped = true;
+          continue;
+        }
+        int f;
+        seen.insert(w.sym.canonical(ck[i], &f));
+        continue;
+      }
+      Verdict cv = settle(nm, nt, opponent(mover), ck[i]);
       if (cv == Verdict::Unknown) return false;
       if (v == Verdict::Win) {
         if (cv != Verdict::Loss) continue;
-        return walk(nm, nt, opponent(mover), ck, cv);
+        return walk(nm, nt, opponent(mover), ck[i], cv);
       }
-      if (!walk(nm, nt, opponent(mover), ck, cv)) return false;
+      if (!walk(nm, nt, opponent(mover), ck[i], cv)) return false;
     }
     return v == Verdict::Loss;
   }
@@ -710,7 +746,9 @@ SolveResult Solver::search_w(const Position& pos, SearchControl& shared, int nth
       res.proof_size_capped = pw.capped;
     }
     // Its time is the answer's (its nodes and moves are not the search's).
-    res.stats.cpu_seconds += thread_cpu_seconds() - c0;
+    res.stats.proof_cpu_seconds = thread_cpu_seconds() - c0;
+    res.stats.proof_nodes = w.stats.nodes;
+    res.stats.cpu_seconds += res.stats.proof_cpu_seconds;
   }
   res.stats.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   return res;

@@ -280,6 +280,7 @@ void Solver::run_best_first(std::vector<SplitNode>& roots, const std::vector<int
           ls.pn = pn;
           ls.dn = dn;
           ls.cpu_seconds = r.stats.cpu_seconds;
+          ls.proof_cpu_seconds = r.stats.proof_cpu_seconds;
           opt_.on_leaf_searched(ls);
         }
         for (auto a = run->path.rbegin(); a != run->path.rend(); ++a) decide(**a);

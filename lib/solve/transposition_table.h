@@ -1,6 +1,8 @@
 // A shared transposition table for the proving search: proof and disproof
 // numbers per Zobrist key, in buckets of three entries (one cache line),
-// safe to use from several threads (a spin lock per group of buckets).  A
+// safe to use from several threads: a bucket's version word makes it a
+// sequence lock, so that a look-up writes nothing (a writer marks the
+// bucket busy, readers retry a bucket that changed while they read it).  A
 // full bucket gives up the entry with the smallest subtree, a settled one
 // counting a little more than its own.
 #pragma once
@@ -58,40 +60,36 @@ class TranspositionTable {
   size_t bucket_of(uint64_t key) const { return size_t((uint64_t(uint32_t(key)) * buckets_n_) >> 32); }
 
  private:
-  static constexpr size_t kLocks = 4096;
   // An entry as stored: 20 bytes, three to a cache line, where 24-byte
   // entries made buckets of four straddle two lines: an eighth more entries
-  // in the same memory, one line to fetch per look-up.
+  // in the same memory, one line to fetch per look-up.  Words only, each
+  // read and written as an atomic (a reader may meet a writer).
   struct Slot {
     uint32_t key_lo, key_hi;
     uint32_t pn, dn;
-    uint16_t work;  // encode_work()
-    int8_t best;    // points are below 128
-    uint8_t flags;
-    // A live entry: pn = dn = 0 is an empty slot.
-    bool used() const { return (pn | dn) != 0; }
-    // A live entry of the key with these halves.
-    bool holds(uint32_t lo, uint32_t hi) const { return key_lo == lo && key_hi == hi && used(); }
+    uint32_t meta;  // encode_work() in the low 16 bits, the best move (int8) and the flags above
   };
+  // The version is even while nobody writes the bucket; a writer makes it
+  // odd, writes, and makes it even again, one step on.  The lock of the
+  // look-ups was an exchange on a shared array of flags: with two threads
+  // those lines moved between the cores at nearly every look-up, and the
+  // exchange took a tenth of the full 6x6 run's time (perf, two threads).
   struct alignas(64) Bucket {
     Slot e[kWays];
+    uint32_t version;
   };
   static_assert(sizeof(Slot) == 20 && sizeof(Bucket) == 64, "a bucket is one cache line");
-  struct Lock {
-    std::atomic_flag f = ATOMIC_FLAG_INIT;
-    void lock() {
-      while (f.test_and_set(std::memory_order_acquire)) {
-      }
-    }
-    void unlock() { f.clear(std::memory_order_release); }
-  };
+  // Marks bucket `b` busy for a writer (spins while another writes it).
+  void begin_write(Bucket& b);
+  void end_write(Bucket& b);
+  // Copies bucket `b` as it stood between two writes.
+  void read(const Bucket& b, Slot* out) const;
   // Anonymous pages: the system hands them out zeroed as they are first
   // touched, so a large table costs nothing until the search fills it (a
   // vector would write every byte first: most of a short solve's time).
   std::unique_ptr<PageMemory> memory_;
   Bucket* buckets_ = nullptr;
   size_t buckets_n_ = 0;
-  mutable std::unique_ptr<Lock[]> locks_;
 };
 
 }  // namespace sgfpat::solve
