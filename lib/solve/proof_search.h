@@ -259,8 +259,10 @@ class Solver {
   void expand(SplitNode& node);
   // The open leaf `depth` plies under `node` that the next search should
   // take (the most proving one, not being searched), expanding the nodes on
-  // the way; nullptr when none.  *path gets the nodes above it.
-  SplitNode* select(SplitNode& node, int depth, std::vector<SplitNode*>* path);
+  // the way; nullptr when none.  *path gets the nodes above it.  With
+  // `first_only`, only the most proving line at each node: nullptr when
+  // that one is being searched.
+  SplitNode* select(SplitNode& node, int depth, std::vector<SplitNode*>* path, bool first_only = false);
   // Searches the leaves `depth` plies under `roots` (the positions after
   // `root_moves`) one at a time, on opt_.threads threads, until every root
   // is settled or `end`.
