@@ -579,17 +579,23 @@ struct ProofWalker {
     return e.pn == 0 ? Verdict::Win : e.dn == 0 ? Verdict::Loss : Verdict::Unknown;
   }
 
+  // Counts the node whose canonical key is `key`; false when it was
+  // counted before or the cap is reached (`capped`): the walk stops there.
+  bool count(uint64_t key) {
+    if (seen.size() >= cap) {
+      capped = true;
+      return false;
+    }
+    return seen.insert(key);
+  }
+
   // False if a node could not be settled again (budget ran out).
   // Positions the same up to a symmetry are counted once.  At a won node
   // the move the table kept, else `hint`, is tried first.
   bool walk(W mine, W theirs, Color mover, const KeySet& ks, Verdict v, int hint = -1) {
     int frame;
     const uint64_t key = w.sym.canonical(ks, &frame);
-    if (seen.size() >= cap) {
-      capped = true;
-      return true;
-    }
-    if (!seen.insert(key)) return true;
+    if (!count(key)) return true;
     // The node's entry, when it has one, spares the tactics: a node
     // settled by its tactics is stored without kCaptureSearched (a leaf of
     // the proof), and a node won by search keeps its winning move.
@@ -616,11 +622,13 @@ struct ProofWalker {
     // At a lost node every child is walked: their entries are fetched
     // together, while the screening runs.
     KeySet ck[MoveList::kCapacity];
+    uint64_t child_key[MoveList::kCapacity];  // at a lost node
     for (int i = 0; i < n; ++i) {
       ck[i] = w.sym.after(ks, mover, t.moves[i].point);
       if (v == Verdict::Loss) {
         int f;
-        w.tt.prefetch(w.sym.canonical(ck[i], &f));
+        child_key[i] = w.sym.canonical(ck[i], &f);
+        w.tt.prefetch(child_key[i]);
       }
     }
     // The moves the screening settles are lost without a table entry; the
@@ -638,12 +646,7 @@ struct ProofWalker {
       if (v == Verdict::Loss && lost[i]) {
         // The screening found the opponent's capture there: a leaf the
         // tactics would settle, counted without running them again.
-        if (seen.size() >= cap) {
-          capped = true;
-          continue;
-        }
-        int f;
-        seen.insert(w.sym.canonical(ck[i], &f));
+        count(child_key[i]);
         continue;
       }
       Verdict cv = settle(nm, nt, opponent(mover), ck[i]);
