@@ -86,7 +86,7 @@ TEST_CASE("solve --threat2: each mode, named in any case, reaches the search; ot
   CHECK(run({kBin, "solve", "--size", "4x3", "--threat2", "never"}, dir.path()).exit_code == 2);
 }
 
-TEST_CASE("solve --split-first-nodes, --split-growth: each reaches the split's budgets; bad values exit 2") {
+TEST_CASE("solve --split-first-nodes, --split-growth: each reaches the split's budgets; bad values, and --split-deepen-nodes's, exit 2") {
   TempDir dir("sgfpat-solve-cli");
   auto nodes = [&](std::vector<std::string> more) {
     std::vector<std::string> args = {kBin, "solve", "--size", "6x4", "--split-depth", "2", "--json"};
@@ -104,6 +104,7 @@ TEST_CASE("solve --split-first-nodes, --split-growth: each reaches the split's b
   CHECK(nodes({"--split-first-nodes", "200"}) != base);
   CHECK(run({kBin, "solve", "--size", "4x3", "--split-growth", "1"}, dir.path()).exit_code == 2);
   CHECK(run({kBin, "solve", "--size", "4x3", "--split-first-nodes", "-5"}, dir.path()).exit_code == 2);
+  CHECK(run({kBin, "solve", "--size", "4x3", "--split-deepen-nodes", "-1"}, dir.path()).exit_code == 2);
 }
 
 TEST_CASE("solve --trace-leaves, --split-stick: each search of a line traced; the stickiness reaches the split") {

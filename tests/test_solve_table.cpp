@@ -4,6 +4,7 @@
 // the RocksDB copy of a table read back whole.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <map>
 #include <random>
 #include <unordered_set>
@@ -361,6 +362,46 @@ TEST_CASE("table vs every move classified, one search per move or split down to 
   }
   MESSAGE("4x4: every move of ", positions, " positions classified at depths 1-3, 1 and 2 threads (", moves, " answers)");
   CHECK(positions > 100);
+}
+
+// A thread with no line to start splits the running line further
+// (SolveOptions::split_deepen_nodes): the answers stay the table's, and
+// lines deeper than the split are searched.
+TEST_CASE("table vs the split with running lines split further by an idle thread: 4x4, 2 threads") {
+  const RetroTable& t = table(4, 4);
+  const Geometry& g = t.geometry();
+  std::mt19937_64 rng(33);
+  std::vector<uint64_t> pick;
+  for (uint64_t idx : reachable(t))
+    if (popcount(t.position(idx).occupied()) <= 6 && rng() % 300 == 0) pick.push_back(idx);
+  std::atomic<int> deeper{0};
+  SolveOptions o = exact_options(2, 1);
+  o.split_depth = 2;
+  o.split_first_nodes = 20;  // lines searched many times, so that some runs alone
+  o.split_growth = 2;
+  o.split_deepen_nodes = 1;
+  o.on_leaf_searched = [&](const LeafSearch& ls) { deeper += ls.line.size() > 2; };
+  int wins = 0, moves = 0;
+  compare(t, pick, &wins, o);
+  for (uint64_t idx : pick) {
+    const Position pos = t.position(idx);
+    Solver solver(g, o);
+    for (const MoveResult& m : solver.solve_all_moves(pos)) {
+      MoveKind k = classify_move(g, pos, pos.to_move, m.move);
+      Verdict expect = k == MoveKind::Capture ? Verdict::Win
+                       : k == MoveKind::Suicide ? Verdict::Loss
+                       : table_verdict(t, play(pos, m.move)) == Verdict::Win ? Verdict::Loss
+                                                                               : Verdict::Win;
+      INFO("move ", g.name(m.move), " of\n", to_rows(g, pos));
+      CHECK(m.verdict == expect);
+      ++moves;
+    }
+  }
+  MESSAGE("4x4 split, deepened: ", pick.size(), " positions, ", wins, " wins, ", moves, " moves, ", deeper.load(),
+          " searches of deeper lines");
+  CHECK(pick.size() > 100);
+  CHECK(wins > 0);
+  CHECK(deeper > 0);
 }
 
 TEST_CASE("table in RocksDB: written, summarised and read back") {

@@ -37,6 +37,7 @@ struct Args {
   uint64_t split_first = SolveOptions{}.split_first_nodes;
   int split_growth = SolveOptions{}.split_growth;
   double split_stick = SolveOptions{}.split_stick;
+  uint64_t split_deepen = SolveOptions{}.split_deepen_nodes;
 };
 
 bool parse_size(const std::string& s, int* w, int* h) {
@@ -260,6 +261,13 @@ Runner register_solve(CLI::App& app) {
                   "smallest), instead of lines taking turns")
       ->check(CLI::Range(0.0, 100.0))
       ->capture_default_str();
+  cmd->add_option("--split-deepen-nodes", a->split_deepen,
+                  "With --split-depth 2 or more and 2 threads or more: a thread with no line left to start "
+                  "splits a running line whose search has a budget of this many nodes or more, and whose "
+                  "mover looks lost, one ply further, so that the threads share its moves (0: never; it helps "
+                  "that search instead)")
+      ->check(CLI::Range(uint64_t(0), uint64_t(1) << 40))
+      ->capture_default_str();
   cmd->add_option("--moves", a->moves,
                   "With --all-moves: search only these moves, comma-separated (e.g. C6,B5), and their mirror "
                   "images; the others are reported as not asked");
@@ -300,6 +308,7 @@ Runner register_solve(CLI::App& app) {
     opt.split_first_nodes = a->split_first;
     opt.split_growth = a->split_growth;
     opt.split_stick = a->split_stick;
+    opt.split_deepen_nodes = a->split_deepen;
     std::string mode = a->threat2;  // checked against the three names, in any case
     for (char& c : mode) c = char(std::tolower(static_cast<unsigned char>(c)));
     opt.threat2 = mode == "off"        ? SolveOptions::Threat2::Off

@@ -126,6 +126,17 @@ struct SolveOptions {
   // disproof number is at most (1 + split_stick) times the smallest of
   // theirs (0: always the smallest).
   double split_stick = 0;
+  // With several threads: a thread that finds no line left to start, while
+  // a line's search with a budget of at least this many nodes runs and
+  // that line's mover looks lost (pn > dn: every move of it is to be
+  // refuted), splits that line one ply further and stops its search, so
+  // that the threads share its moves (0: never).  Otherwise the thread
+  // joins the running search (helper_max_fill).  Not where the mover looks
+  // like winning: splitting there two plies, to reach replies that are all
+  // needed, took the empty 6x6 run's last line (C5 D3) 100M nodes where its
+  // one search takes 17M-34M, the lines moving from one candidate move to
+  // the next.
+  uint64_t split_deepen_nodes = 1'000'000;
   std::vector<int> only_moves{};  // solve_all_moves(): search these moves (and their images) only; empty: all
   // solve_all_moves(): called as each searched move is classified (`verdict`
   // for its player), from a search thread, one call at a time.

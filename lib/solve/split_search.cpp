@@ -64,6 +64,10 @@ struct SplitNode {
   int win_move = -1;  // once won: a capture, or the move of a kid proved lost
   uint64_t budget = 0;  // a leaf's last search, nodes (0: not searched yet)
   bool busy = false;  // a leaf a thread is searching
+  // A leaf split one ply further while the split ran
+  // (SolveOptions::split_deepen_nodes): its kids are leaves, and start from
+  // the numbers its searches left in the table (not 1 and 1).
+  bool deepened = false;
 };
 
 // A leaf being searched, with the split nodes above it (outermost first):
@@ -155,15 +159,19 @@ void Solver::expand(SplitNode& n) {
   sort_centre_first(g_, &moves);
   n.kids.resize(moves.size());
   for (size_t i = 0; i < moves.size(); ++i) {
-    n.kids[i].pos = with_stone(n.pos, moves[i]);
-    n.kids[i].move = moves[i];
+    SplitNode& k = n.kids[i];
+    k.pos = with_stone(n.pos, moves[i]);
+    k.move = moves[i];
+    // A deepened line's searches have already valued these positions.
+    if (n.deepened) estimate(k.pos, &k.pn, &k.dn);
   }
   decide(n);
 }
 
 SplitNode* Solver::select(SplitNode& n, int depth, std::vector<SplitNode*>* path, bool first_only) {
   if (n.verdict != Verdict::Unknown) return nullptr;
-  if (depth <= 0) return n.busy ? nullptr : &n;
+  if (depth <= 0 && !n.deepened) return n.busy ? nullptr : &n;
+  const int below = n.deepened ? 1 : depth;  // plies from n to its leaves
   if (n.kids.empty()) {
     expand(n);
     if (n.verdict != Verdict::Unknown) return nullptr;
@@ -180,7 +188,7 @@ SplitNode* Solver::select(SplitNode& n, int depth, std::vector<SplitNode*>* path
   // otherwise take turns, each search of one several times the last of the
   // other, and the one that does not prove the node costs about what the
   // one that does.
-  if (opt_.split_stick > 0 && depth == 1 && order.size() > 1) {
+  if (opt_.split_stick > 0 && below == 1 && order.size() > 1) {
     auto most = std::max_element(order.begin(), order.end(),
                                  [](const SplitNode* a, const SplitNode* b) { return a->budget < b->budget; });
     if ((*most)->budget > 0 && double((*most)->dn) <= double(order[0]->dn) * (1 + opt_.split_stick))
@@ -188,7 +196,7 @@ SplitNode* Solver::select(SplitNode& n, int depth, std::vector<SplitNode*>* path
   }
   path->push_back(&n);
   for (SplitNode* k : order) {
-    if (SplitNode* leaf = select(*k, depth - 1, path, first_only)) return leaf;
+    if (SplitNode* leaf = select(*k, below - 1, path, first_only)) return leaf;
     // The kid may have been settled on the way (its expansion found a
     // capture, or all its kids were settled so).
     decide(n);
@@ -274,6 +282,7 @@ void Solver::run_best_first(std::vector<SplitNode>& roots, const std::vector<int
         leaf.proof_size = r.proof_size;
         leaf.pn = pn;
         leaf.dn = dn;
+        decide(leaf);  // deepened while searched: its lines' numbers
         if (opt_.on_leaf_searched) {
           LeafSearch ls;
           const SplitNode* top = run->path.empty() ? &leaf : run->path.front();
@@ -297,7 +306,23 @@ void Solver::run_best_first(std::vector<SplitNode>& roots, const std::vector<int
           if (!still_needed(*other)) other->control.stop = true;
         continue;
       }
-      // Nothing left to start: join the oldest search still running.
+      // Nothing left to start.  The search with the largest budget, when
+      // that budget is large and its mover looks lost (every move of it
+      // is to be refuted), is split one ply further: its search stops, and
+      // the threads take its moves.  Else this thread joins the oldest
+      // search still running.
+      std::shared_ptr<SplitLeaf> largest;
+      for (const auto& r : running)
+        if (!r->control.stop.load() && (!largest || r->node->budget > largest->node->budget)) largest = r;
+      if (largest && opt_.split_deepen_nodes > 0 && largest->node->budget >= opt_.split_deepen_nodes) {
+        uint32_t pn, dn;  // as the running search has left them so far
+        estimate(largest->node->pos, &pn, &dn);
+        if (pn > dn) {
+          largest->node->deepened = true;
+          largest->control.stop = true;
+          continue;
+        }
+      }
       for (const auto& r : running)
         if (!r->control.stop.load()) {
           run = r;
