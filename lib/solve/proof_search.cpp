@@ -172,10 +172,13 @@ struct Worker {
     const uint8_t before = known && opt.screen_from_table ? *known : 0;
     if (known) *known = 0;
     const int n = t.moves.size();
-    std::fill(lost, lost + n, false);
-    if (!opt.threat_check || opt.capture_plies < 3) {
+    auto fetch_all = [&] {  // no move lost to a capture
       if (fetch)
         for (int i = 0; i < n; ++i) tt.prefetch(fetch[i]);
+    };
+    std::fill(lost, lost + n, false);
+    if (!opt.threat_check || opt.capture_plies < 3) {
+      fetch_all();
       return false;
     }
     int threat;
@@ -203,8 +206,7 @@ struct Worker {
       return true;
     }
     if (known) *known = TTEntry::kNoCapture;
-    if (fetch)
-      for (int i = 0; i < n; ++i) tt.prefetch(fetch[i]);
+    fetch_all();
     if (opt.threat2 == SolveOptions::Threat2::Every ||
         (opt.threat2 == SolveOptions::Threat2::Revisits && revisit)) {
       // No capture yet, but maybe a move after which none of our replies
@@ -651,14 +653,13 @@ struct ProofWalker {
     for (int i = 0; i < n; ++i) {
       const Candidate& c = t.moves[i];
       W nm = theirs, nt = mine | bit_of<W>(c.point);
-      if (v == Verdict::Loss && lost[i] && !(lost_to_capture && w.opt.walk_shortcuts)) {
-        if (!walk(nm, nt, opponent(mover), ck[i], Verdict::Win, reply[i])) return false;
-        continue;
-      }
       if (v == Verdict::Loss && lost[i]) {
-        // The screening found the opponent's capture there: a leaf the
-        // tactics would settle, counted without running them again.
-        count(child_key[i]);
+        if (lost_to_capture && w.opt.walk_shortcuts)
+          // The screening found the opponent's capture there: a leaf the
+          // tactics would settle, counted without running them again.
+          count(child_key[i]);
+        else if (!walk(nm, nt, opponent(mover), ck[i], Verdict::Win, reply[i]))
+          return false;
         continue;
       }
       Verdict cv = settle(nm, nt, opponent(mover), ck[i]);

@@ -48,6 +48,11 @@ template <class S>  // the table's private Slot
 bool used(const S& e) {
   return (e.pn | e.dn) != 0;  // pn = dn = 0 is an empty slot
 }
+// A live entry of the key with these halves.
+template <class S>
+bool holds(const S& e, uint32_t lo, uint32_t hi) {
+  return e.key_lo == lo && e.key_hi == hi && used(e);
+}
 template <class S>
 uint64_t keep_value(const S& e) {
   if (!used(e)) return 0;
@@ -90,7 +95,7 @@ bool TranspositionTable::lookup(uint64_t key, TTEntry* out) const {
   Slot bk[kWays];
   read(buckets_[bucket_of(key)], bk);
   for (const Slot& e : bk)
-    if (e.key_lo == lo && e.key_hi == hi && used(e)) {
+    if (holds(e, lo, hi)) {
       out->key = key;
       out->pn = e.pn;
       out->dn = e.dn;
@@ -124,7 +129,7 @@ void TranspositionTable::store(const TTEntry& entry) {
   // Only writers change a bucket, and this one holds it: plain reads.
   Slot* victim = nullptr;
   for (Slot& e : bk.e)
-    if (e.key_lo == lo && e.key_hi == hi && used(e)) victim = &e;
+    if (holds(e, lo, hi)) victim = &e;
   if (!victim) {
     victim = &bk.e[0];
     for (Slot& e : bk.e)
