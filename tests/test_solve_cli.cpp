@@ -129,7 +129,7 @@ TEST_CASE("solve --trace-leaves, --split-stick: each search of a line traced; th
   CHECK(run({kBin, "solve", "--size", "4x3", "--split-stick", "-1"}, dir.path()).exit_code == 2);
 }
 
-TEST_CASE("solve --init-dn-moves, --init-rank-cost: each reaches df-pn; bad values exit 2") {
+TEST_CASE("solve --init-dn-moves, --init-rank-cost, --lazy-child-reads: each reaches df-pn; bad values exit 2") {
   TempDir dir("sgfpat-solve-cli");
   auto nodes = [&](std::vector<std::string> more) {
     std::vector<std::string> args = {kBin, "solve", "--size", "6x4", "--json"};
@@ -144,6 +144,7 @@ TEST_CASE("solve --init-dn-moves, --init-rank-cost: each reaches df-pn; bad valu
   CHECK(nodes({"--init-dn-moves", "0", "--init-rank-cost", "8"}) == base);  // the defaults
   CHECK(nodes({"--init-dn-moves", "2"}) != base);
   CHECK(nodes({"--init-rank-cost", "1"}) != base);
+  CHECK(nodes({"--lazy-child-reads"}) != base);
   for (const char* bad : {"101", "-1"})
     CHECK(run({kBin, "solve", "--size", "4x3", "--init-dn-moves", bad}, dir.path()).exit_code == 2);
   for (const char* bad : {"1001", "-1"})

@@ -217,6 +217,39 @@ TEST_CASE("table vs proving search with other epsilons: 4x3 and 4x4 positions up
   CHECK(nodes[1] != nodes[2]);
 }
 
+// With lazy_child_reads a node's first visit reads its children's entries
+// only for the child it searches: the order df-pn works in changes, never
+// the answers, and the table is read less.
+TEST_CASE("table vs proving search with children read lazily at first visits: 4x4 up to 4 stones") {
+  const RetroTable& t = table(4, 4);
+  std::vector<uint64_t> pick;
+  for (uint64_t idx : reachable(t))
+    if (popcount(t.position(idx).occupied()) <= 4) pick.push_back(idx);
+  int wins = 0;
+  SolveOptions o = exact_options();
+  o.lazy_child_reads = true;
+  compare(t, pick, &wins, o);
+  MESSAGE("4x4, children read lazily at first visits: ", pick.size(), " positions, ", wins, " wins");
+  CHECK(pick.size() > 100);
+  CHECK(wins > 0);
+  std::vector<uint64_t> lookups;
+  std::vector<Verdict> verdicts;
+  for (bool lazy : {true, false}) {
+    SolveOptions so;
+    so.seconds = 0;
+    so.count_proof = false;
+    so.lazy_child_reads = lazy;
+    Solver solver(Geometry(5, 4), so);
+    SolveResult r = solver.solve(Position{});
+    CHECK(r.verdict != Verdict::Unknown);
+    verdicts.push_back(r.verdict);
+    lookups.push_back(r.stats.tt_lookups);
+  }
+  CHECK(verdicts[0] == verdicts[1]);
+  MESSAGE("empty 5x4, table look-ups with children read lazily or not: ", lookups[0], " ", lookups[1]);
+  CHECK(lookups[0] < lookups[1]);
+}
+
 // The starting numbers of unvisited moves, the disproof floor
 // (--init-dn-moves) and the cost of a move's rank (--init-rank-cost), only
 // change the order df-pn works in: the answers must stay the table's,

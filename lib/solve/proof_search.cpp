@@ -365,7 +365,10 @@ struct Worker {
     // search only spends effort on the others.
     bool lost[MoveList::kCapacity];
     uint8_t screened = seen ? self.flags : 0;
-    screen(chains, mover, raw, t, seen, lost, nullptr, child_key, &screened);
+    // With lazy_child_reads, a first visit reads a child's entry only
+    // before searching it.
+    const bool read_kids = seen || !opt.lazy_child_reads;
+    screen(chains, mover, raw, t, seen, lost, nullptr, read_kids ? child_key : nullptr, &screened);
     uint64_t nodes_before = stats.nodes;
     uint32_t pn = 1, dn = 1;
     int best_move = -1;
@@ -373,6 +376,7 @@ struct Worker {
     // child just searched changes (its own answer); every few rounds they
     // are read again for what other threads and transpositions changed.
     uint32_t kid_pn[MoveList::kCapacity], kid_dn[MoveList::kCapacity];
+    bool kid_read[MoveList::kCapacity] = {};
     for (int round = 0;; ++round) {
       if ((round & 7) == 0)
         for (int i = 0; i < n; ++i) {
@@ -380,7 +384,7 @@ struct Worker {
           if (lost[i]) {
             kid_pn[i] = 0;
             kid_dn[i] = kInf;
-          } else if (lookup(child_key[i], &e)) {
+          } else if ((round > 0 || read_kids) && lookup(child_key[i], &e)) {
             kid_pn[i] = e.pn;
             kid_dn[i] = e.dn;
           } else {
@@ -416,6 +420,15 @@ struct Worker {
       uint64_t c_thpn = uint64_t(thdn) - dn + best_pn;
       uint64_t c_thdn = std::min<uint64_t>(thpn, std::max<uint64_t>(dn2 + 1, dn2 + (dn2 * epsilon_1024 >> 10)));
       c_thpn = std::min<uint64_t>(c_thpn, kInf - 1);
+      if (!read_kids && !kid_read[best]) {  // settled or valued by a transposition: no visit
+        kid_read[best] = true;
+        TTEntry e;
+        if (lookup(child_key[best], &e)) {
+          kid_pn[best] = e.pn;
+          kid_dn[best] = e.dn;
+          continue;
+        }
+      }
       int p = t.moves[best].point;
       ++stats.moves_played;
       mid(theirs, mine | bit_of<W>(p), opponent(mover), sym.after(ks, mover, p), uint32_t(c_thpn), uint32_t(c_thdn), &kid_pn[best],

@@ -104,6 +104,17 @@ struct SolveOptions {
   // same search, fewer moves played; false (nothing read from the table)
   // only to measure that.
   bool screen_from_table = true;
+  // A node's first visit reads none of its children's entries: they start
+  // as unvisited ones, and a child's entry is read only when df-pn is about
+  // to search it (one settled, or valued by a transposition, is then taken
+  // from the table without a visit); later visits read them all.  The
+  // reads, a miss in the table's memory each, are a quarter of a search's
+  // time, and at first visits few children have entries in one search
+  // (2.5% of the reads on C4+D5), but many where searches share the table.
+  // One search, C4+D5 (all6's flags, one thread, 6 GB): 14.9M -> 13.3M
+  // nodes, 43.4 -> 26.9 s user.  The full 6x6 run (all6): 625M -> 907M
+  // nodes, 2.70 -> 2.11 us CPU a node, 925 -> 1,038 s: off by default.
+  bool lazy_child_reads = false;
   // The screening narrows a capture's zone to the points every capture
   // line the opponent has depends on (the same moves lost, fewer tested);
   // false only to measure that.
