@@ -185,6 +185,19 @@ TEST_CASE("table vs proving search: 4x4, all positions up to 5 stones and a rand
 // The 1+epsilon trick only changes which child df-pn works on and for how
 // long: any epsilon must give the same answers, and a different one must
 // change the search (else the option is not reaching it).
+// The empty 5x4 board solved without a time limit or proof walk, the
+// options as `set` changes them: a search whose figures show what an
+// option does.
+template <class F>
+SolveResult solve_empty_5x4(F set) {
+  SolveOptions o;
+  o.seconds = 0;
+  o.count_proof = false;
+  set(&o);
+  Solver solver(Geometry(5, 4), o);
+  return solver.solve(Position{});
+}
+
 TEST_CASE("table vs proving search with other epsilons: 4x3 and 4x4 positions up to 4 stones") {
   for (auto [w, h] : {std::pair{4, 3}, std::pair{4, 4}}) {
     const RetroTable& t = table(w, h);
@@ -203,12 +216,7 @@ TEST_CASE("table vs proving search with other epsilons: 4x3 and 4x4 positions up
   }
   std::vector<uint64_t> nodes;
   for (double eps : {0.0, SolveOptions{}.epsilon, 1.5}) {
-    SolveOptions o;
-    o.seconds = 0;
-    o.count_proof = false;
-    o.epsilon = eps;
-    Solver solver(Geometry(5, 4), o);
-    SolveResult r = solver.solve(Position{});
+    SolveResult r = solve_empty_5x4([&](SolveOptions* o) { o->epsilon = eps; });
     CHECK(r.verdict != Verdict::Unknown);
     nodes.push_back(r.stats.nodes);
   }
@@ -235,12 +243,7 @@ TEST_CASE("table vs proving search with children read lazily at first visits: 4x
   std::vector<uint64_t> lookups;
   std::vector<Verdict> verdicts;
   for (bool lazy : {true, false}) {
-    SolveOptions so;
-    so.seconds = 0;
-    so.count_proof = false;
-    so.lazy_child_reads = lazy;
-    Solver solver(Geometry(5, 4), so);
-    SolveResult r = solver.solve(Position{});
+    SolveResult r = solve_empty_5x4([&](SolveOptions* o) { o->lazy_child_reads = lazy; });
     CHECK(r.verdict != Verdict::Unknown);
     verdicts.push_back(r.verdict);
     lookups.push_back(r.stats.tt_lookups);
