@@ -66,6 +66,14 @@ const std::vector<uint64_t>& reachable(const RetroTable& t) {
   return out;
 }
 
+// The reachable positions (reachable()) with at most `stones` stones.
+std::vector<uint64_t> reachable_up_to(const RetroTable& t, int stones) {
+  std::vector<uint64_t> out;
+  for (uint64_t idx : reachable(t))
+    if (popcount(t.position(idx).occupied()) <= stones) out.push_back(idx);
+  return out;
+}
+
 Verdict table_verdict(const RetroTable& t, const Position& pos) {
   TableValue v;
   REQUIRE(t.lookup(pos, &v));
@@ -182,9 +190,6 @@ TEST_CASE("table vs proving search: 4x4, all positions up to 5 stones and a rand
   CHECK(pick.size() > 5000);
 }
 
-// The 1+epsilon trick only changes which child df-pn works on and for how
-// long: any epsilon must give the same answers, and a different one must
-// change the search (else the option is not reaching it).
 // The empty 5x4 board solved without a time limit or proof walk, the
 // options as `set` changes them: a search whose figures show what an
 // option does.
@@ -198,12 +203,13 @@ SolveResult solve_empty_5x4(F set) {
   return solver.solve(Position{});
 }
 
+// The 1+epsilon trick only changes which child df-pn works on and for how
+// long: any epsilon must give the same answers, and a different one must
+// change the search (else the option is not reaching it).
 TEST_CASE("table vs proving search with other epsilons: 4x3 and 4x4 positions up to 4 stones") {
   for (auto [w, h] : {std::pair{4, 3}, std::pair{4, 4}}) {
     const RetroTable& t = table(w, h);
-    std::vector<uint64_t> pick;
-    for (uint64_t idx : reachable(t))
-      if (popcount(t.position(idx).occupied()) <= 4) pick.push_back(idx);
+    const std::vector<uint64_t> pick = reachable_up_to(t, 4);
     for (double eps : {0.0, 1.5}) {
       int wins = 0;
       SolveOptions o = exact_options();
@@ -230,9 +236,7 @@ TEST_CASE("table vs proving search with other epsilons: 4x3 and 4x4 positions up
 // the answers, and the table is read less.
 TEST_CASE("table vs proving search with children read lazily at first visits: 4x4 up to 4 stones") {
   const RetroTable& t = table(4, 4);
-  std::vector<uint64_t> pick;
-  for (uint64_t idx : reachable(t))
-    if (popcount(t.position(idx).occupied()) <= 4) pick.push_back(idx);
+  const std::vector<uint64_t> pick = reachable_up_to(t, 4);
   int wins = 0;
   SolveOptions o = exact_options();
   o.lazy_child_reads = true;
@@ -261,9 +265,7 @@ TEST_CASE("table vs proving search with children read lazily at first visits: 4x
 // are above 1: from the first node, with values of (empty points - 1) / 2.
 TEST_CASE("table vs proving search with unvisited moves' floor and rank cost: 4x4 up to 4 stones, split or not") {
   const RetroTable& t = table(4, 4);
-  std::vector<uint64_t> pick;
-  for (uint64_t idx : reachable(t))
-    if (popcount(t.position(idx).occupied()) <= 4) pick.push_back(idx);
+  const std::vector<uint64_t> pick = reachable_up_to(t, 4);
   CHECK(pick.size() > 1000);
   struct Setting {
     int floor_k, rank_cost;
@@ -307,9 +309,7 @@ TEST_CASE("table vs proving search with unvisited moves' floor and rank cost: 4x
 TEST_CASE("table vs proving search with two-move threats on revisits or off, capture searches of 13, 5 and 3 plies: 4x4 up to 4 stones") {
   using T2 = SolveOptions::Threat2;
   const RetroTable& t = table(4, 4);
-  std::vector<uint64_t> pick;
-  for (uint64_t idx : reachable(t))
-    if (popcount(t.position(idx).occupied()) <= 4) pick.push_back(idx);
+  const std::vector<uint64_t> pick = reachable_up_to(t, 4);
   std::vector<uint64_t> played;
   const int deflt = SolveOptions{}.capture_plies;
   for (auto [threat2, plies] : {std::pair{T2::Every, deflt}, std::pair{T2::Off, deflt}, std::pair{T2::Off, 5},
@@ -340,9 +340,7 @@ TEST_CASE("table vs proving search with two-move threats on revisits or off, cap
 // settled by the earlier ones' searches), so each gets a new, small one.
 TEST_CASE("table vs proving search with two threads: 4x4 positions up to 3 stones") {
   const RetroTable& t = table(4, 4);
-  std::vector<uint64_t> pick;
-  for (uint64_t idx : reachable(t))
-    if (popcount(t.position(idx).occupied()) <= 3) pick.push_back(idx);
+  const std::vector<uint64_t> pick = reachable_up_to(t, 3);
   int wins = 0;
   for (uint64_t idx : pick) compare(t, {idx}, &wins, exact_options(2, 1));
   MESSAGE("4x4, two threads: ", pick.size(), " positions, ", wins, " wins");
