@@ -551,6 +551,43 @@ TEST_CASE("budget: an exhausted budget says unknown, never loss") {
   CHECK(r.verdict == Verdict::Unknown);
   CHECK(r.move == -1);
   CHECK(r.stats.nodes >= 2000);
+  // How far it got: the root's numbers as the search left them (the
+  // table keeps the root's older entry: none here), which a split reads
+  // to choose its next line.
+  CHECK(r.pn + r.dn > 2);
+  CHECK(r.pn < kInfiniteNumber);
+  CHECK(r.dn < kInfiniteNumber);
+  // Ten times the budget, further on: larger numbers.
+  o.max_nodes = 20'000;
+  SolveResult longer = Solver(g, o).solve(Position{});
+  CHECK(longer.verdict == Verdict::Unknown);
+  CHECK(uint64_t(longer.pn) + longer.dn > uint64_t(r.pn) + r.dn);
+}
+
+TEST_CASE("split: a line's next search is chosen by the numbers its last search got to") {
+  // Where a line's search never came back up to its root's children, the
+  // table kept their entries of its first search whatever the budget: the
+  // line's numbers read from the table stayed the same, search after search.
+  SolveOptions o;
+  o.seconds = 0;
+  o.table_mb = 64;
+  o.split_depth = 2;
+  o.split_first_nodes = 20;  // lines searched again and again, the budgets doubling
+  o.split_growth = 2;
+  std::map<std::vector<int>, std::vector<std::pair<uint32_t, uint32_t>>> numbers;  // line -> its open searches' numbers
+  o.on_leaf_searched = [&](const LeafSearch& l) {
+    if (l.verdict == Verdict::Unknown) numbers[l.line].push_back({l.pn, l.dn});
+  };
+  for (const MoveResult& m : Solver(Geometry(5, 4), o).solve_all_moves(Position{}))
+    CHECK(m.verdict != Verdict::Unknown);
+  int searched_again = 0, same = 0;
+  for (const auto& [line, seq] : numbers)
+    for (size_t i = 1; i < seq.size(); ++i) {
+      ++searched_again;
+      same += seq[i] == seq[i - 1];
+    }
+  CHECK(searched_again > 0);
+  CHECK(same == 0);
 }
 
 TEST_CASE("symmetries of a position") {

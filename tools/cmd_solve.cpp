@@ -54,6 +54,12 @@ bool parse_size(const std::string& s, int* w, int* h) {
 
 std::string side_name(Color c) { return c == Color::White ? "White" : "Black"; }
 
+// An open answer's numbers, for the side to move (or the move's player):
+// how far its searches got.
+std::string numbers_text(uint32_t pn, uint32_t dn) {
+  return " proof number " + std::to_string(pn) + ", disproof number " + std::to_string(dn);
+}
+
 // The position to solve, from --board, --sgf or --size.
 Status read_position(const Args& a, Geometry* g, Position* pos) {
   if (!a.board.empty()) {
@@ -361,14 +367,20 @@ Runner register_solve(CLI::App& app) {
       nlohmann::json list = nlohmann::json::array();
       for (const MoveResult& m : moves) {
         undecided |= m.verdict == Verdict::Unknown && m.asked;
+        const bool open = m.verdict == Verdict::Unknown && m.asked;
         list.push_back({{"move", g.name(m.move)},
                         {"result", verdict_name(m.verdict)},
                         {"reason", m.reason},
                         {"proof_size", m.proof_size},
                         {"stats", stats_json(m.stats)}});
+        if (open) {
+          list.back()["pn"] = m.pn;
+          list.back()["dn"] = m.dn;
+        }
         if (!a->json)
-          std::printf("  %-4s %-7s %s%s\n", g.name(m.move).c_str(), verdict_name(m.verdict), m.reason.c_str(),
-                      m.proof_size ? (" proof tree " + std::to_string(m.proof_size) + " nodes").c_str() : "");
+          std::printf("  %-4s %-7s %s%s%s\n", g.name(m.move).c_str(), verdict_name(m.verdict), m.reason.c_str(),
+                      m.proof_size ? (" proof tree " + std::to_string(m.proof_size) + " nodes").c_str() : "",
+                      open ? numbers_text(m.pn, m.dn).c_str() : "");
       }
       out["moves"] = list;
       out["stats"] = stats_json(total);
@@ -381,9 +393,13 @@ Runner register_solve(CLI::App& app) {
       out["proof_size"] = r.proof_size;
       out["proof_size_capped"] = r.proof_size_capped;
       out["stats"] = stats_json(r.stats);
+      if (undecided) {
+        out["pn"] = r.pn;
+        out["dn"] = r.dn;
+      }
       if (!a->json) {
         if (r.verdict == Verdict::Unknown)
-          std::printf("Result: unknown (no proof within the budget)\n");
+          std::printf("Result: unknown (no proof within the budget;%s)\n", numbers_text(r.pn, r.dn).c_str());
         else
           std::printf("Result: %s wins (proved)%s\n",
                       side_name(r.verdict == Verdict::Win ? pos.to_move : opponent(pos.to_move)).c_str(),

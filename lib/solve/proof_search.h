@@ -196,6 +196,10 @@ struct SolveResult {
   int move = -1;                       // a winning move (Win), else -1
   uint64_t proof_size = 0;             // distinct nodes of the proof tree (0 if not walked)
   bool proof_size_capped = false;      // the walk stopped at max_proof_nodes
+  // Unknown: how far the search got, as the proof and disproof numbers of
+  // "the side to move wins" it had come to when it stopped (a split
+  // solve's from its lines').
+  uint32_t pn = 1, dn = 1;
   SolveStats stats;
 };
 
@@ -204,6 +208,9 @@ struct MoveResult {
   Verdict verdict;  // for the side that plays `move`
   std::string reason;  // "self-atari", "suicide", "capture", "not asked", "" for searched moves
   uint64_t proof_size = 0;
+  // Unknown: the proof and disproof numbers of "the player of `move` wins"
+  // its searches got to.
+  uint32_t pn = 1, dn = 1;
   SolveStats stats;
   bool asked = true;  // false: left out by SolveOptions::only_moves (verdict Unknown)
 };
