@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <map>
 #include <random>
 #include <set>
@@ -375,23 +376,30 @@ TEST_CASE("split: with one thread the searches of growing budgets are the same e
   }
 }
 
-// Per parent line, how often a line's search came after a sibling's when
-// that line had been searched before (the lines took turns).
-int split_returns(double stick) {
+// Every move of the empty 5x4, split two plies, its lines searched again
+// and again (the first budget 20 nodes, doubling), each search reported
+// to `on_leaf`.
+void split_5x4_doubling(double stick, const std::function<void(const LeafSearch&)>& on_leaf) {
   SolveOptions o;
   o.seconds = 0;
   o.table_mb = 8;
   o.split_depth = 2;
-  o.split_first_nodes = 20;  // lines searched again and again, the budgets doubling
+  o.split_first_nodes = 20;
   o.split_growth = 2;
   o.split_stick = stick;
-  std::map<std::vector<int>, std::vector<int>> order;  // parent line -> its lines' last moves, as searched
-  o.on_leaf_searched = [&](const LeafSearch& l) {
-    REQUIRE(l.line.size() == 2);
-    order[{l.line[0]}].push_back(l.line[1]);
-  };
+  o.on_leaf_searched = on_leaf;
   Solver solver(Geometry(5, 4), o);  // 4x4 is too small: its lines settle in their first search
   for (const MoveResult& m : solver.solve_all_moves(Position{})) CHECK(m.verdict != Verdict::Unknown);
+}
+
+// Per parent line, how often a line's search came after a sibling's when
+// that line had been searched before (the lines took turns).
+int split_returns(double stick) {
+  std::map<std::vector<int>, std::vector<int>> order;  // parent line -> its lines' last moves, as searched
+  split_5x4_doubling(stick, [&](const LeafSearch& l) {
+    REQUIRE(l.line.size() == 2);
+    order[{l.line[0]}].push_back(l.line[1]);
+  });
   int returns = 0;
   for (const auto& [parent, seq] : order) {
     std::set<int> seen;
@@ -568,18 +576,10 @@ TEST_CASE("split: a line's next search is chosen by the numbers its last search 
   // Where a line's search never came back up to its root's children, the
   // table kept their entries of its first search whatever the budget: the
   // line's numbers read from the table stayed the same, search after search.
-  SolveOptions o;
-  o.seconds = 0;
-  o.table_mb = 64;
-  o.split_depth = 2;
-  o.split_first_nodes = 20;  // lines searched again and again, the budgets doubling
-  o.split_growth = 2;
   std::map<std::vector<int>, std::vector<std::pair<uint32_t, uint32_t>>> numbers;  // line -> its open searches' numbers
-  o.on_leaf_searched = [&](const LeafSearch& l) {
+  split_5x4_doubling(SolveOptions{}.split_stick, [&](const LeafSearch& l) {
     if (l.verdict == Verdict::Unknown) numbers[l.line].push_back({l.pn, l.dn});
-  };
-  for (const MoveResult& m : Solver(Geometry(5, 4), o).solve_all_moves(Position{}))
-    CHECK(m.verdict != Verdict::Unknown);
+  });
   int searched_again = 0, same = 0;
   for (const auto& [line, seq] : numbers)
     for (size_t i = 1; i < seq.size(); ++i) {
