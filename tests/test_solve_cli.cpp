@@ -156,7 +156,7 @@ TEST_CASE("solve: unknown within the budget exits 4; a bad position exits 3, a b
   auto r = run({kBin, "solve", "--size", "9x9", "--time", "0.2", "--json"}, dir.path());
   CHECK(r.exit_code == 4);
   CHECK(r.json()["result"] == "unknown");
-  // How far it got: the root's numbers the stopped search stored.
+  // How far it got: the root's numbers the stopped search had come to.
   CHECK(r.json()["pn"].get<uint32_t>() + r.json()["dn"].get<uint32_t>() > 2);
   auto bad = run({kBin, "solve", "--board", "XO/O."}, dir.path());
   CHECK(bad.exit_code == 3);

@@ -366,8 +366,8 @@ Runner register_solve(CLI::App& app) {
       auto moves = solver.solve_all_moves(pos, &total);
       nlohmann::json list = nlohmann::json::array();
       for (const MoveResult& m : moves) {
-        undecided |= m.verdict == Verdict::Unknown && m.asked;
         const bool open = m.verdict == Verdict::Unknown && m.asked;
+        undecided |= open;
         list.push_back({{"move", g.name(m.move)},
                         {"result", verdict_name(m.verdict)},
                         {"reason", m.reason},
