@@ -126,10 +126,12 @@ TEST_CASE("rules agree with the rules engine on random games") {
 // On positions of random games, boards 3x3 to 9x9 (the 9x9 ones past 64
 // bits): the moves analyse_node() lists are exactly those the rules engine
 // says leave the mover's chain at least two liberties (and, with a chain of
-// the mover in atari, only its liberty).
-TEST_CASE("tactics: the listed moves are the engine's non-self-ataris") {
+// the mover in atari, only its liberty), best first (higher score, then the
+// lower point); a move next to no enemy stone scores 3 a liberty (up to
+// four) plus 8 next to an own stone, 4 two steps from one.
+TEST_CASE("tactics: the listed moves are the engine's non-self-ataris, in order of their scores") {
   std::mt19937 rng(16);
-  int positions = 0, listed = 0, left_out = 0;
+  int positions = 0, listed = 0, left_out = 0, scored = 0;
   for (int game = 0; game < 300; ++game) {
     const int n = 3 + game % 7;
     Board board(n);
@@ -153,11 +155,24 @@ TEST_CASE("tactics: the listed moves are the engine's non-self-ataris") {
           Board after = board;
           bool expect = after.play(bp, c) == MoveError::None && after.liberties(bp) >= 2;
           if (saving >= 0 && board.index(bp) != saving) expect = false;
-          bool is_listed = false;
-          for (const Candidate& m : t.moves) is_listed |= m.point == p;
-          CHECK_MESSAGE(is_listed == expect, to_rows(g, pos), " ", g.name(p));
+          const Candidate* listed_as = nullptr;
+          for (const Candidate& m : t.moves)
+            if (m.point == p) listed_as = &m;
+          CHECK_MESSAGE((listed_as != nullptr) == expect, to_rows(g, pos), " ", g.name(p));
           ++(expect ? listed : left_out);
+          const Bits around = g.neighbours(bit(p));
+          if (listed_as && !(around & pos.stones(opponent(c)))) {
+            const Bits own = pos.stones(c);
+            const int near = (around & own) ? 8 : (g.neighbours(around) & own) ? 4 : 0;
+            CHECK_MESSAGE(listed_as->score == std::min(after.liberties(bp), 4) * 3 + near, to_rows(g, pos), " ",
+                          g.name(p));
+            ++scored;
+          }
         }
+        for (int i = 1; i < t.moves.size(); ++i)
+          CHECK_MESSAGE((t.moves[i - 1].score > t.moves[i].score ||
+                         (t.moves[i - 1].score == t.moves[i].score && t.moves[i - 1].point < t.moves[i].point)),
+                        to_rows(g, pos), " ", g.name(t.moves[i].point));
       }
       std::vector<int> normal;  // moves that neither capture nor are suicide
       for (Bits e = g.board() & ~pos.occupied(); e; e &= e - 1)
@@ -172,6 +187,7 @@ TEST_CASE("tactics: the listed moves are the engine's non-self-ataris") {
   CHECK(positions > 2000);
   CHECK(listed > 20000);
   CHECK(left_out > 1000);
+  CHECK(scored > 10000);
 }
 
 TEST_CASE("tactics: capture now, forced extension, two chains in atari, only self-ataris") {
@@ -703,11 +719,13 @@ TEST_CASE("symmetric keys: the keys of an image are the image's keys, in some or
     int p;
     do p = g.index(int(rng() % 5), int(rng() % 4));
     while (pos.occupied() & bit(p));
+    const uint64_t child = sym.canonical_after(ks, pos.to_move, p);
     ks = sym.after(ks, pos.to_move, p);
     pos = with_stone(pos, p);
     KeySet fresh = sym.keys(pos);
     int f1, f2;
     CHECK(sym.canonical(ks, &f1) == sym.canonical(fresh, &f2));
+    CHECK(child == sym.canonical(fresh, &f2));  // a child's key without its keys
     for (int s = 0; s < sym.count(); ++s) {
       CHECK(ks.k[s] == fresh.k[s]);  // incremental = from scratch
       CHECK(ks.k[s] == position_key(sym.image(s, pos)));

@@ -359,10 +359,7 @@ struct Worker {
     }
     const int n = int(t.moves.size());
     uint64_t child_key[MoveList::kCapacity];
-    for (int i = 0; i < n; ++i) {
-      int child_frame;
-      child_key[i] = sym.canonical(sym.after(ks, mover, t.moves[i].point), &child_frame);
-    }
+    for (int i = 0; i < n; ++i) child_key[i] = sym.canonical_after(ks, mover, t.moves[i].point);
     const Unvisited init = unvisited(mine, theirs);
     // The moves that leave on an opponent's capture or threat lose: the
     // search only spends effort on the others.
@@ -480,13 +477,12 @@ struct Worker {
     bool lost[MoveList::kCapacity];
     screen(chains, mover, ks.k[0], t, true, lost);
     for (int i = 0; i < int(t.moves.size()); ++i) {
-      int f;
       TTEntry e;
       uint32_t cpn = init.value, cdn = unvisited_dn(init, i);
       if (lost[i]) {
         cpn = 0;
         cdn = kInf;
-      } else if (lookup(sym.canonical(sym.after(ks, mover, t.moves[i].point), &f), &e)) {
+      } else if (lookup(sym.canonical_after(ks, mover, t.moves[i].point), &e)) {
         cpn = e.pn;
         cdn = e.dn;
       }

@@ -5,6 +5,7 @@
 // entry is in the coordinates of the image that gave that key (its frame)
 // and is mapped back through the same symmetry when read.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 #include "solve/atari_board.h"
@@ -37,6 +38,14 @@ class BoardSymmetries {
     const uint64_t* z = step_[mover == Color::Black ? 0 : 1][p];
     for (int s = 0; s < n_; ++s) out.k[s] = ks.k[s] ^ z[s];
     return out;
+  }
+  // The canonical key after `mover` puts a stone on p (a child's table
+  // key, without its frame): a node computes one for each of its moves.
+  uint64_t canonical_after(const KeySet& ks, Color mover, int p) const {
+    const uint64_t* z = step_[mover == Color::Black ? 0 : 1][p];
+    uint64_t best = ks.k[0] ^ z[0];
+    for (int s = 1; s < n_; ++s) best = std::min(best, ks.k[s] ^ z[s]);
+    return best;
   }
   // The smallest key; *frame gets the symmetry that gives it.
   uint64_t canonical(const KeySet& ks, int* frame) const {

@@ -24,51 +24,109 @@ void analyse_node(const Geometry& g, const ChainSet<W>& mine, const ChainSet<W>&
     out->capture_point = lowest(theirs.libs(at));
     return;
   }
-  int score[128] = {};
-  for (int i = 0; i < theirs.size(); ++i) {
-    const int n = popcount(theirs.libs(i));
-    const int w = n < 6 ? kTakeWeight[n] : 2;
-    for (W l = theirs.libs(i); l; l &= l - 1) score[lowest(l)] += w;
-  }
   // Own chains in atari: their liberty is the only move that does not lose.
   const W atari_libs = mine.short_libs(1);
   if (popcount(atari_libs) >= 2) {
     out->verdict = Verdict::Loss;
     return;
   }
-  W own = 0;
-  for (int i = 0; i < mine.size(); ++i) own |= mine.stones(i);
+  // The per-point arrays below are set only on the points they are read
+  // at (liberties), not cleared over the whole board.
+  constexpr int kPoints = int(sizeof(W) * 8);
+  // score[p]: what taking liberty p from the enemy chains is worth.
+  int score[kPoints];
+  W enemy_libs = 0;
+  for (int i = 0; i < theirs.size(); ++i) enemy_libs |= theirs.libs(i);
+  for (W l = enemy_libs; l; l &= l - 1) score[lowest(l)] = 0;
+  for (int i = 0; i < theirs.size(); ++i) {
+    const int n = popcount(theirs.libs(i));
+    const int w = n < 6 ? kTakeWeight[n] : 2;
+    for (W l = theirs.libs(i); l; l &= l - 1) score[lowest(l)] += w;
+  }
+  // joined[p]: the liberties of the own chains a stone on p joins.  An
+  // empty point is next to a chain exactly when it is one of its
+  // liberties, so a point off every own liberty joins none.
+  W joined[kPoints];
+  W own = 0, own_libs = 0;
+  for (int i = 0; i < mine.size(); ++i) own |= mine.stones(i), own_libs |= mine.libs(i);
+  for (W l = own_libs; l; l &= l - 1) joined[lowest(l)] = 0;
+  for (int i = 0; i < mine.size(); ++i)
+    for (W l = mine.libs(i); l; l &= l - 1) joined[lowest(l)] |= mine.libs(i);
   const W near_mine = g.neighbours(own);
   const W cands = atari_libs ? atari_libs : empty;
   const W near2_mine = g.neighbours(near_mine) | near_mine;
-  // Each move as one sort key: its score (below 2^24), then the lower
-  // point first (points are below 128).
-  int32_t keys[MoveList::kCapacity];
-  int n = 0;
-  for (W c = cands; c; c &= c - 1) {
+  // The moves best first: by score, then the lower point first.  Most
+  // scores are small (moves that take little from the enemy): those are
+  // bucketed by score, each bucket a set of points, read from the highest
+  // score down.  The few larger ones are sorted as keys (score << 7 | 127 -
+  // point, all different) by counting, for each, the keys above it: no
+  // data-dependent branch, where an insertion sort of a node's 20-30 moves
+  // mispredicted most of its comparisons.
+  constexpr int kBuckets = 64;
+  W bucket[kBuckets];
+  uint64_t used = 0;  // the buckets in use
+  int32_t high[MoveList::kCapacity + 3];
+  int n = 0, nh = 0;
+  // A quiet move, next to no chain of either side, has as many liberties
+  // as empty neighbours and scores by that and its distance to our
+  // stones: its bucket comes from counting every point's empty neighbours
+  // at once (four shifted copies of `empty` added bit by bit).
+  const W quiet = cands & ~own_libs & ~enemy_libs;
+  {
+    const int s = g.stride();
+    const W a = empty << 1, b = empty >> 1, c = empty << s, d = empty >> s;
+    const W ones1 = a ^ b, twos1 = a & b, ones2 = c ^ d, twos2 = c & d;
+    const W ones = ones1 ^ ones2, carry = ones1 & ones2;
+    const W twos = twos1 ^ twos2 ^ carry, fours = (twos1 & twos2) | (carry & (twos1 ^ twos2));
+    const W two_plus = quiet & (twos | fours), three_plus = quiet & ((twos & ones) | fours), four = quiet & fours;
+    const W by_libs[3] = {two_plus & ~three_plus, three_plus & ~four, four};  // 2, 3, 4 liberties
+    for (int k = 0; k < 3; ++k) {
+      const W far = by_libs[k] & ~near2_mine, near = by_libs[k] & near2_mine;
+      const int sc = (k + 2) * 3;
+      if (far) bucket[sc] = far, used |= uint64_t(1) << sc, n += popcount(far);
+      if (near) bucket[sc + 4] = near, used |= uint64_t(1) << (sc + 4), n += popcount(near);
+    }
+  }
+  for (W c = cands & ~quiet; c; c &= c - 1) {
     const int p = lowest(c);
+    const W pb = bit_of<W>(p);
     // A stone on p joins the chains next to it.
-    const int libs = popcount(mine.libs_after_stone(p, g.neighbours(bit_of<W>(p)), empty));
+    W after = g.neighbours(pb) & empty;
+    if (own_libs & pb) after |= joined[p];
+    const int libs = popcount(after & ~pb);
     if (libs < 2) continue;  // suicide or self-atari
-    int sc = score[p] * 4 + std::min(libs, 4) * 3;
-    if (near_mine & bit_of<W>(p)) sc += 8;
-    else if (near2_mine & bit_of<W>(p)) sc += 4;
-    keys[n++] = sc << 7 | (127 - p);
+    int sc = (enemy_libs & pb ? score[p] * 4 : 0) + std::min(libs, 4) * 3;
+    if (near_mine & pb) sc += 8;
+    else if (near2_mine & pb) sc += 4;
+    ++n;
+    if (sc < kBuckets) {
+      const uint64_t b = uint64_t(1) << sc;
+      bucket[sc] = (used & b ? bucket[sc] : W(0)) | pb;
+      used |= b;
+    } else {
+      high[nh++] = sc << 7 | (127 - p);
+    }
   }
   if (n == 0) {
     out->verdict = Verdict::Loss;
     return;
   }
-  // Sorted by counting, for each key, the keys above it (they are all
-  // different): no data-dependent branch, where an insertion sort of a
-  // node's 20-30 moves mispredicted most of its comparisons.
+  // Padded to a multiple of four with -1 (below every key): the count runs
+  // in whole vectors.
+  const int padded = (nh + 3) & ~3;
+  for (int i = nh; i < padded; ++i) high[i] = -1;
   int32_t sorted[MoveList::kCapacity];
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < nh; ++i) {
     int rank = 0;
-    for (int j = 0; j < n; ++j) rank += keys[j] > keys[i];
-    sorted[rank] = keys[i];
+    for (int j = 0; j < padded; ++j) rank += high[j] > high[i];
+    sorted[rank] = high[i];
   }
-  for (int i = 0; i < n; ++i) out->moves.push_back(Candidate{127 - int(sorted[i] & 127), int(sorted[i] >> 7)});
+  for (int i = 0; i < nh; ++i) out->moves.push_back(Candidate{127 - int(sorted[i] & 127), int(sorted[i] >> 7)});
+  while (used) {
+    const int sc = 63 - __builtin_clzll(used);
+    used &= ~(uint64_t(1) << sc);
+    for (W b = bucket[sc]; b; b &= b - 1) out->moves.push_back(Candidate{lowest(b), sc});
+  }
 }
 
 template <class W>
