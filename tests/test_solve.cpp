@@ -79,6 +79,28 @@ TEST_CASE("geometry: names and rows round trip on a rectangular board") {
 
 // Random atari-go games on the rules engine: every move's kind (capture,
 // suicide, normal) must be what the engine says, until the first capture.
+// Every point's neighbours in a set, counted for the whole board at once,
+// against one point at a time; boards on one word and on two.
+TEST_CASE("geometry: neighbour counts of every point at once match each point's") {
+  std::mt19937_64 rng(21);
+  for (auto [w, h] : {std::pair{6, 6}, {7, 5}, {2, 9}, {9, 9}}) {
+    Geometry g(w, h);
+    for (int trial = 0; trial < 200; ++trial) {
+      Bits b = 0;
+      for (Bits e = g.board(); e; e &= e - 1)
+        if (rng() % 3) b |= bit(lowest(e));
+      Bits two, three, four;
+      g.neighbour_counts(b, &two, &three, &four);
+      for (int p = 0; p < 128; ++p) {
+        const int n = (g.board() & bit(p)) ? popcount(g.neighbours(bit(p)) & b) : 0;
+        CHECK(bool(two & bit(p)) == (n >= 2));
+        CHECK(bool(three & bit(p)) == (n >= 3));
+        CHECK(bool(four & bit(p)) == (n >= 4));
+      }
+    }
+  }
+}
+
 TEST_CASE("rules agree with the rules engine on random games") {
   std::mt19937 rng(15);
   int captures = 0, suicides = 0, moves = 0;

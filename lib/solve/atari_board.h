@@ -80,6 +80,22 @@ class Geometry {
   // neighbours() and chain() on one word; the board must fit it (fits64()).
   uint64_t neighbours(uint64_t w) const { return spread(w) & uint64_t(board_); }
   uint64_t chain(uint64_t stones, int p) const { return fill(stones, p); }
+  // The on-board points with at least two, three and four of their
+  // neighbours in b, for every point at once (W as in board_as()).
+  template <class W>
+  void neighbour_counts(W b, W* two_plus, W* three_plus, W* four) const {
+    const int s = width_ + 1;
+    const W l = b << 1, r = b >> 1, u = b << s, d = b >> s;
+    // The four shifted copies added bit by bit: each point's count as
+    // ones, twos and fours.
+    const W ones1 = l ^ r, twos1 = l & r, ones2 = u ^ d, twos2 = u & d;
+    const W ones = ones1 ^ ones2, carry = ones1 & ones2;
+    const W twos = twos1 ^ twos2 ^ carry, fours = (twos1 & twos2) | (carry & (twos1 ^ twos2));
+    const W on = board_as<W>();
+    *two_plus = (twos | fours) & on;
+    *three_plus = ((twos & ones) | fours) & on;
+    *four = fours & on;
+  }
 
   // GTP-style name: column letter (I skipped) and row counted from the bottom.
   std::string name(int i) const;

@@ -69,16 +69,13 @@ void analyse_node(const Geometry& g, const ChainSet<W>& mine, const ChainSet<W>&
   int n = 0, nh = 0;
   // A quiet move, next to no chain of either side, has as many liberties
   // as empty neighbours and scores by that and its distance to our
-  // stones: its bucket comes from counting every point's empty neighbours
-  // at once (four shifted copies of `empty` added bit by bit).
+  // stones: its bucket comes from every point's empty neighbours, counted
+  // at once.
   const W quiet = cands & ~own_libs & ~enemy_libs;
   {
-    const int s = g.stride();
-    const W a = empty << 1, b = empty >> 1, c = empty << s, d = empty >> s;
-    const W ones1 = a ^ b, twos1 = a & b, ones2 = c ^ d, twos2 = c & d;
-    const W ones = ones1 ^ ones2, carry = ones1 & ones2;
-    const W twos = twos1 ^ twos2 ^ carry, fours = (twos1 & twos2) | (carry & (twos1 ^ twos2));
-    const W two_plus = quiet & (twos | fours), three_plus = quiet & ((twos & ones) | fours), four = quiet & fours;
+    W two_plus, three_plus, four;
+    g.neighbour_counts(empty, &two_plus, &three_plus, &four);
+    two_plus &= quiet, three_plus &= quiet, four &= quiet;
     const W by_libs[3] = {two_plus & ~three_plus, three_plus & ~four, four};  // 2, 3, 4 liberties
     for (int k = 0; k < 3; ++k) {
       const W far = by_libs[k] & ~near2_mine, near = by_libs[k] & near2_mine;
