@@ -758,7 +758,7 @@ TEST_CASE("symmetric keys: the keys of an image are the image's keys, in some or
   }
 }
 
-TEST_CASE("transposition table: a full bucket gives up its smallest subtree, not the open nodes to settled leaves") {
+TEST_CASE("transposition table: a full bucket gives up its smallest subtree, not the open nodes to settled leaves; settled stays settled") {
   TranspositionTable tt(0);  // the smallest table: 1024 buckets of three
   REQUIRE(TranspositionTable::kWays == 3);
   REQUIRE(tt.capacity() == 1024 * 3);
@@ -811,6 +811,11 @@ TEST_CASE("transposition table: a full bucket gives up its smallest subtree, not
   REQUIRE(tt.lookup(c + 3 * stride, &e));
   CHECK(e.work == 900);
   CHECK(e.pn == 0);
+  // Settled, it stays settled: open numbers of the same key leave it.
+  tt.store(entry(c + 3 * stride, 5000, false));
+  REQUIRE(tt.lookup(c + 3 * stride, &e));
+  CHECK(e.pn == 0);
+  CHECK(e.work == 900);
   // Large subtrees are stored coarsely but keep their order: the smallest
   // of three goes.
   const uint64_t big = in_bucket(20);

@@ -70,6 +70,28 @@ TEST_CASE("solve: JSON answer agrees with the retrograde table, every first move
   }
 }
 
+// --line-walk-nodes reaches the searches: walked at every node, the lines of
+// --all-moves's searches (which share the table) settle nodes; never
+// walked, none.  The answers are the same.
+TEST_CASE("solve --line-walk-nodes: 1 settles nodes on the main lines, 0 none, the same answers") {
+  TempDir dir("sgfpat-solve-cli");
+  std::vector<uint64_t> settled;
+  std::vector<std::vector<std::string>> answers;
+  for (const char* n : {"1", "0"}) {
+    auto r = run({kBin, "solve", "--size", "5x4", "--all-moves", "--threads", "1", "--line-walk-nodes", n, "--json"},
+                 dir.path());
+    REQUIRE(r.exit_code == 0);
+    auto j = r.json();
+    settled.push_back(j["stats"]["line_settled"].get<uint64_t>());
+    answers.emplace_back();
+    for (const auto& m : j["moves"]) answers.back().push_back(m["result"].get<std::string>());
+  }
+  CHECK(settled[0] > 0);
+  CHECK(settled[1] == 0);
+  CHECK(answers[0] == answers[1]);
+  CHECK(answers[0].size() == 20);
+}
+
 TEST_CASE("solve --threat2: each mode, named in any case, reaches the search; other names exit 2") {
   TempDir dir("sgfpat-solve-cli");
   std::vector<uint64_t> played;

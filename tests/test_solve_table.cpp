@@ -348,6 +348,39 @@ TEST_CASE("table vs proving search with two threads: 4x4 positions up to 3 stone
   CHECK(wins > 0);
 }
 
+// The walks of the main line (SolveOptions::line_walk_nodes) store settled
+// a node that its children's entries decide while its own entry is open.
+// One solver for all positions, so that each search meets what the earlier
+// ones settled, and a walk at every node, so that small searches walk at
+// all: the answers stay the table's, the winning moves win, and the walks
+// settled nodes (with one thread, the same ones every run).
+TEST_CASE("table vs proving search with the main line walked at every node: 4x4 up to 4 stones, 1 and 2 threads") {
+  const RetroTable& t = table(4, 4);
+  const std::vector<uint64_t> pick = reachable_up_to(t, 4);
+  for (int threads : {1, 2}) {
+    SolveOptions o = exact_options(threads, 1);
+    o.line_walk_nodes = 1;
+    Solver solver(t.geometry(), o);
+    uint64_t settled = 0;
+    int wins = 0;
+    for (uint64_t idx : pick) {
+      const Position pos = t.position(idx);
+      const SolveResult r = solver.solve(pos);
+      settled += r.stats.line_settled;
+      INFO(threads, " threads, position ", idx, "\n", to_rows(t.geometry(), pos));
+      CHECK(r.verdict == table_verdict(t, pos));
+      if (r.verdict != Verdict::Win) continue;
+      ++wins;
+      REQUIRE(r.move >= 0);
+      check_winning_line(t, pos, r.move);
+    }
+    MESSAGE("4x4, main line walked, ", threads, " threads: ", pick.size(), " positions, ", wins, " wins, ", settled,
+            " nodes settled by the walks");
+    CHECK(wins > 0);
+    CHECK(settled > 0);
+  }
+}
+
 // Split, a position is won by its first move proved (the others left
 // open): the verdict and that move must still be the table's.
 TEST_CASE("table vs the position solved by splitting down to two or three plies, 1 or 2 threads") {

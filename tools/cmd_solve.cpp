@@ -39,6 +39,7 @@ struct Args {
   int split_growth = SolveOptions{}.split_growth;
   double split_stick = SolveOptions{}.split_stick;
   uint64_t split_deepen = SolveOptions{}.split_deepen_nodes;
+  uint64_t line_walk = SolveOptions{}.line_walk_nodes;
 };
 
 bool parse_size(const std::string& s, int* w, int* h) {
@@ -105,7 +106,8 @@ Status parse_moves(const Geometry& g, const Position& pos, const std::string& te
 }
 
 nlohmann::json stats_json(const SolveStats& s) {
-  return {{"nodes", s.nodes},     {"helper_nodes", s.helper_nodes}, {"moves_played", s.moves_played},
+  return {{"nodes", s.nodes},     {"helper_nodes", s.helper_nodes}, {"line_settled", s.line_settled},
+          {"moves_played", s.moves_played},
           {"tt_lookups", s.tt_lookups}, {"tt_hits", s.tt_hits},     {"seconds", s.seconds},
           {"cpu_seconds", s.cpu_seconds}, {"proof_cpu_seconds", s.proof_cpu_seconds},
           {"proof_nodes", s.proof_nodes}};
@@ -249,6 +251,11 @@ Runner register_solve(CLI::App& app) {
                   "is this full (1: never), as its entries would then push out the open nodes of that search")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
+  cmd->add_option("--line-walk-nodes", a->line_walk,
+                  "df-pn: every this many nodes a search walks its principal line and settles the nodes whose "
+                  "moves' table entries already decide them (0: never)")
+      ->check(CLI::Range(uint64_t(0), uint64_t(1) << 40))
+      ->capture_default_str();
   auto* all_moves = cmd->add_flag("--all-moves", a->all_moves, "Classify every move of the side to move");
   cmd->add_option("--split-depth", a->split_depth,
                   "Solve the moves and replies one by one down to this many plies (each line its own search, "
@@ -316,6 +323,7 @@ Runner register_solve(CLI::App& app) {
     opt.lazy_child_reads = a->lazy_child_reads;
     opt.epsilon = a->epsilon;
     opt.helper_max_fill = a->helper_fill;
+    opt.line_walk_nodes = a->line_walk;
     opt.split_depth = a->split_depth;
     opt.split_first_nodes = a->split_first;
     opt.split_growth = a->split_growth;

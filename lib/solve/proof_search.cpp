@@ -237,7 +237,14 @@ struct Worker {
 
   bool out_of_budget() {
     if (stopped()) return true;
-    if ((++local_nodes & 1023) == 0) {
+    ++local_nodes;
+    if (line_root && local_nodes >= next_line_walk) {
+      next_line_walk = local_nodes + opt.line_walk_nodes;
+      while (walk_line(*line_root, false) == LineWalk::Settled && !stopped()) {
+      }
+      if (stopped()) return true;
+    }
+    if ((local_nodes & 1023) == 0) {
       if (helper && table_too_full(local_nodes)) {
         stand_down = true;
         return true;
@@ -494,89 +501,125 @@ struct Worker {
     *out_dn = infinite ? kInf : uint32_t(std::min<uint64_t>(sum_pn, kInf - 1));
   }
 
-  // A helper on a search another thread runs from this root: instead of a
-  // second df-pn on the same root (which mostly follows the first one's
-  // path), it walks the principal line (the child df-pn would take at the
-  // likely winner's nodes) down to the first node whose mover looks lost,
-  // where the proof needs every child, and works on the open child the
-  // main search would come to last.  Its settled entries are proofs either
-  // way; they save the main search work when that line holds.
-  void help_line(W root_mine, W root_theirs, Color root_mover, const KeySet& root_ks) {
+  // The position a search starts from, for the walks down its main line.
+  struct Root {
+    W mine, theirs;
+    Color mover;
+    KeySet ks;
+  };
+  const Root* line_root = nullptr;  // set: this thread's search walks its main line (SolveOptions::line_walk_nodes)
+  uint64_t next_line_walk = 0;
+
+  // What one walk down the main line did.
+  enum class LineWalk { Settled, Worked, Idle };
+
+  // Walks the search's principal line from `root` (the child df-pn would
+  // take at each node: the smallest disproof number, unvisited children
+  // valued as mid() values them).  A node on it that its children's
+  // entries decide (a child lost for its mover, or none left open) while
+  // its own entry is still open is stored settled, and the walk ends there
+  // (Settled; the root settled stops the search): the children were
+  // settled from elsewhere (a sibling's subtree, another search, a helper)
+  // and the search, working under another child, would not look at them
+  // before its thresholds send it back.  With `work` (a helper), at the
+  // first node whose mover looks lost, where the proof needs every child,
+  // it searches the open child the main search would come to last (the
+  // last in move order) for a while (Worked).  Else Idle.
+  LineWalk walk_line(const Root& root, bool work) {
     constexpr int kMaxDepth = 12;
+    W mine = root.mine, theirs = root.theirs;
+    Color mover = root.mover;
+    KeySet ks = root.ks;
+    bool mover_wins = true;  // the root's likely verdict, from its children below
+    for (int depth = 0; depth < kMaxDepth; ++depth) {
+      NodeTactics t;
+      const PositionChains<W> chains(g, mine, theirs);
+      analyse_node(g, chains.mine, chains.theirs, chains.empty, &t);
+      if (t.verdict != Verdict::Unknown) return LineWalk::Idle;
+      const int n = t.moves.size();
+      // main_pick: the child df-pn takes; far_pick: the last open child in
+      // move order besides it; won_by: a child lost for its mover.
+      int main_pick = -1, far_pick = -1, won_by = -1;
+      uint64_t main_dn = ~0ull, sum_pn = 0;
+      bool main_seen = false;
+      const Unvisited init = unvisited(mine, theirs);
+      KeySet kid_ks[MoveList::kCapacity];
+      bool open[MoveList::kCapacity], lost[MoveList::kCapacity];
+      screen(chains, mover, ks.k[0], t, true, lost);
+      for (int i = 0; i < n; ++i) {
+        kid_ks[i] = sym.after(ks, mover, t.moves[i].point);
+        open[i] = false;
+        if (lost[i]) continue;
+        int f;
+        TTEntry e;
+        const bool seen = lookup(sym.canonical(kid_ks[i], &f), &e);
+        if (seen && e.dn == 0 && won_by < 0) won_by = i;
+        open[i] = !seen || (e.pn != 0 && e.dn != 0);
+        if (!open[i]) continue;
+        const uint64_t dn = seen ? e.dn : unvisited_dn(init, i);
+        sum_pn += seen ? e.pn : init.value;
+        if (dn < main_dn) main_dn = dn, main_pick = i, main_seen = seen;
+      }
+      if (won_by >= 0 || main_pick < 0) {
+        int frame;
+        TTEntry e;
+        e.key = sym.canonical(ks, &frame);
+        e.pn = won_by >= 0 ? 0 : kInf;
+        e.dn = won_by >= 0 ? kInf : 0;
+        e.work = 1;
+        e.best = won_by >= 0 ? to_frame(frame, t.moves[won_by].point) : int16_t(-1);
+        e.flags = TTEntry::kCaptureSearched;  // a searched node: the proof walk goes into it
+        tt.store(e);
+        ++stats.line_settled;
+        if (depth == 0) shared.stop = true;
+        return LineWalk::Settled;
+      }
+      if (depth == 0) mover_wins = main_dn <= sum_pn;
+      for (int i = n - 1; i >= 0 && far_pick < 0; --i)
+        if (open[i] && i != main_pick) far_pick = i;
+      const bool go_far = work && !mover_wins && far_pick >= 0;
+      // Without work, the walk ends where the search has not been.
+      if (!work && !main_seen) return LineWalk::Idle;
+      const int go = go_far ? far_pick : main_pick;
+      const W played = mine | bit_of<W>(t.moves[go].point);
+      mine = theirs;
+      theirs = played;
+      mover = opponent(mover);
+      ks = kid_ks[go];
+      mover_wins = !mover_wins;
+      if (go_far) {
+        TTEntry e;
+        e.pn = e.dn = 1;
+        int frame;
+        lookup(sym.canonical(ks, &frame), &e);
+        uint32_t pn = e.pn, dn = e.dn;
+        // Back to the walk when its numbers have doubled: the main
+        // search may have left this line by then.
+        mid(mine, theirs, mover, ks, uint32_t(std::min<uint64_t>(2ull * e.pn + 16, kInf - 1)),
+            uint32_t(std::min<uint64_t>(2ull * e.dn + 16, kInf - 1)), &pn, &dn);
+        return LineWalk::Worked;
+      }
+    }
+    return LineWalk::Idle;
+  }
+
+  // A helper on a search another thread runs from `root`: instead of a
+  // second df-pn on the same root (which mostly follows the first one's
+  // path), it walks the principal line (walk_line()), settling what the
+  // children decide and working where the proof needs every child.  Its
+  // settled entries are proofs either way; they save the main search work
+  // when that line holds.
+  void help_line(const Root& root) {
     helper = true;
     while (!shared.stop.load(std::memory_order_relaxed)) {
       if (stand_down || table_too_full(salt + local_nodes)) {
-        // A full table stays full: wait for the search to end.
+        // A full table stays full: no more searching, only the walks that
+        // settle (a few entries each) until the search ends.
         stand_down = true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        if (walk_line(root, false) != LineWalk::Settled) std::this_thread::sleep_for(std::chrono::milliseconds(5));
         continue;
       }
-      W mine = root_mine, theirs = root_theirs;
-      Color mover = root_mover;
-      KeySet ks = root_ks;
-      bool mover_wins = true;  // the root's likely verdict, from its children below
-      bool worked = false;
-      for (int depth = 0; depth < kMaxDepth && !worked; ++depth) {
-        NodeTactics t;
-        const PositionChains<W> chains(g, mine, theirs);
-        analyse_node(g, chains.mine, chains.theirs, chains.empty, &t);
-        if (t.verdict != Verdict::Unknown) break;
-        const int n = t.moves.size();
-        // main_pick: the child df-pn takes (the smallest disproof number,
-        // unvisited children valued as mid() values them); far_pick: the
-        // last open child in move order besides it.
-        int main_pick = -1, far_pick = -1;
-        uint64_t main_dn = ~0ull, sum_pn = 0;
-        const Unvisited init = unvisited(mine, theirs);
-        KeySet kid_ks[MoveList::kCapacity];
-        bool open[MoveList::kCapacity], lost[MoveList::kCapacity];
-        screen(chains, mover, ks.k[0], t, true, lost);
-        for (int i = 0; i < n; ++i) {
-          kid_ks[i] = sym.after(ks, mover, t.moves[i].point);
-          if (lost[i]) {
-            open[i] = false;
-            continue;
-          }
-          int f;
-          TTEntry e;
-          const bool seen = lookup(sym.canonical(kid_ks[i], &f), &e);
-          open[i] = !seen || (e.pn != 0 && e.dn != 0);
-          if (!open[i]) {
-            if (e.dn == 0) main_dn = 0;  // a won child
-            continue;
-          }
-          const uint64_t dn = seen ? e.dn : unvisited_dn(init, i);
-          sum_pn += seen ? e.pn : init.value;
-          if (dn < main_dn) main_dn = dn, main_pick = i;
-        }
-        if (depth == 0) mover_wins = main_dn <= sum_pn;
-        for (int i = n - 1; i >= 0 && far_pick < 0; --i)
-          if (open[i] && i != main_pick) far_pick = i;
-        if (main_pick < 0) break;
-        int go = main_pick;
-        if (!mover_wins && far_pick >= 0) {
-          go = far_pick;
-          worked = true;
-        }
-        const W played = mine | bit_of<W>(t.moves[go].point);
-        mine = theirs;
-        theirs = played;
-        mover = opponent(mover);
-        ks = kid_ks[go];
-        mover_wins = !mover_wins;
-        if (worked) {
-          TTEntry e;
-          e.pn = e.dn = 1;
-          int frame;
-          lookup(sym.canonical(ks, &frame), &e);
-          uint32_t pn = e.pn, dn = e.dn;
-          // Back to the walk when its numbers have doubled: the main
-          // search may have left this line by then.
-          mid(mine, theirs, mover, ks, uint32_t(std::min<uint64_t>(2ull * e.pn + 16, kInf - 1)),
-              uint32_t(std::min<uint64_t>(2ull * e.dn + 16, kInf - 1)), &pn, &dn);
-        }
-      }
-      if (!worked) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      if (walk_line(root, true) == LineWalk::Idle) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
   }
 };
@@ -734,6 +777,7 @@ SolveResult Solver::search_w(const Position& pos, SearchControl& shared, int nth
   workers.reserve(nthreads);
   for (int i = 0; i < nthreads; ++i)
     workers.push_back(Worker<W>{g_, opt_, sym_, tt_, shared, i == 0 ? 0 : mix(0x5eed + i), {}, 0, tactics_caches<W>().lease()});
+  const typename Worker<W>::Root root{mine, theirs, mover, ks};
   uint32_t root_pn = 1, root_dn = 1;  // as the first thread's search left them
   auto run = [&](Worker<W>& w) {
     const double c0 = thread_cpu_seconds();
@@ -741,10 +785,11 @@ SolveResult Solver::search_w(const Position& pos, SearchControl& shared, int nth
     // The second thread helps along the main line; any further ones run
     // df-pn on the root, their ties broken their own way.
     if (&w == &workers[1]) {
-      w.help_line(mine, theirs, mover, ks);
+      w.help_line(root);
       w.stats.cpu_seconds = thread_cpu_seconds() - c0;
       return;
     }
+    if (opt_.line_walk_nodes) w.line_root = &root;
     w.mid(mine, theirs, mover, ks, kInf - 1, kInf - 1, &pn, &dn);
     root_pn = pn;
     root_dn = dn;
@@ -809,7 +854,7 @@ template <class W>
 SolveStats Solver::help_w(const Position& pos, SearchControl& shared, uint64_t salt) {
   const double c0 = thread_cpu_seconds();
   Worker<W> w{g_, opt_, sym_, tt_, shared, salt | 1, {}, 0, tactics_caches<W>().lease()};
-  w.help_line(W(pos.stones(pos.to_move)), W(pos.stones(opponent(pos.to_move))), pos.to_move, sym_.keys(pos));
+  w.help_line({W(pos.stones(pos.to_move)), W(pos.stones(opponent(pos.to_move))), pos.to_move, sym_.keys(pos)});
   w.stats.cpu_seconds = thread_cpu_seconds() - c0;
   w.stats.helper_nodes = w.stats.nodes;
   return w.stats;

@@ -12,7 +12,9 @@
 // solve() runs several threads over the shared table: the first searches
 // the root; the second helps along its main line, proving the open
 // children of the first node there whose mover looks lost (the proof needs
-// them all) from the last in move order, where the first thread comes last;
+// them all) from the last in move order, where the first thread comes last,
+// and storing settled the nodes of that line whose children's entries
+// decide them (every search walks its own line so now and then too);
 // any further threads search the root too, breaking ties between equally
 // promising moves their own way.  solve_all_moves() runs separate searches
 // side by side over that table.
@@ -126,6 +128,13 @@ struct SolveOptions {
   // (whose 14 GB table fills in its first minutes) took 1,676 s with idle
   // threads waiting against 1,855 s with them helping, the same night.
   double helper_max_fill = 0.9;
+  // Every this many nodes a search walks its own principal line from its
+  // root and stores settled the nodes there that their children's entries
+  // decide while their own entries are still open (0: never); a helper
+  // walks it between its searches.  A search working under one child does
+  // not see a sibling's subtree settled from elsewhere (another thread, a
+  // transposition) until its thresholds send it back up.
+  uint64_t line_walk_nodes = 65536;
   // Plies solved move by move above the searches (> 1: solve() splits the
   // position's moves too, and solve_all_moves() each move's replies).
   int split_depth = 1;
@@ -167,6 +176,7 @@ struct SolveOptions {
 struct SolveStats {
   uint64_t nodes = 0;         // df-pn node visits
   uint64_t helper_nodes = 0;  // of those, the ones of threads other than the search's first
+  uint64_t line_settled = 0;  // nodes the walks of the main line settled from their children's entries
   uint64_t moves_played = 0;  // stones placed by the search and the capture search
   uint64_t tt_lookups = 0;
   uint64_t tt_hits = 0;
@@ -181,6 +191,7 @@ struct SolveStats {
   void add(const SolveStats& o) {
     nodes += o.nodes;
     helper_nodes += o.helper_nodes;
+    line_settled += o.line_settled;
     moves_played += o.moves_played;
     tt_lookups += o.tt_lookups;
     tt_hits += o.tt_hits;

@@ -393,7 +393,7 @@ std::vector<MoveResult> Solver::solve_all_moves(const Position& pos, SolveStats*
     int p = lowest(e);
     int r = representative(syms, p);
     rep[p] = r;
-    MoveResult mr{p, Verdict::Unknown, "", 0, {}, true};
+    MoveResult mr{p, Verdict::Unknown, "", 0, 1, 1, {}, true};
     switch (classify_move(g_, pos, pos.to_move, p)) {
       case MoveKind::Capture: mr.verdict = Verdict::Win; mr.reason = "capture"; break;
       case MoveKind::Suicide: mr.verdict = Verdict::Loss; mr.reason = "suicide (illegal)"; break;

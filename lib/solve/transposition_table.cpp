@@ -130,6 +130,14 @@ void TranspositionTable::store(const TTEntry& entry) {
   Slot* victim = nullptr;
   for (Slot& e : bk.e)
     if (holds(e, lo, hi)) victim = &e;
+  // A settled entry is a proof, final in a game without repetitions: a
+  // search that comes back up through a node another thread settled
+  // meanwhile (Worker::walk_line()) would store its stale open numbers.
+  const bool settles = entry.pn == 0 || entry.dn == 0;
+  if (victim && !settles && (victim->pn == 0 || victim->dn == 0)) {
+    end_write(bk);
+    return;
+  }
   if (!victim) {
     victim = &bk.e[0];
     for (Slot& e : bk.e)

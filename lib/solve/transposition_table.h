@@ -44,6 +44,8 @@ class TranspositionTable {
   // Copies the entry for `key` into *out; false if the table has none.
   // `work` comes back rounded down above 32,767 (it only ranks entries).
   bool lookup(uint64_t key, TTEntry* out) const;
+  // Stores `e` over the key's entry, else over the bucket's least worth
+  // keeping; an open `e` never replaces its key's settled entry.
   void store(const TTEntry& e);
   // Starts loading the bucket of `key` into the cache (a lookup soon after
   // then waits less on memory).
