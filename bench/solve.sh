@@ -124,7 +124,7 @@ EOF
       ;;
     all6)
       # --helper-fill 1: the idle thread helps the last line's search to the end
-      # (session 55: 871-938 s against 1,042-1,319 s standing down at 90%).
+      # (session 55: 871-982 s against 1,042-1,319 s standing down at 90%).
       flags="${ALL6_FLAGS:---threat2 off --capture-plies 5 --split-growth 8 --tactics-cache-mb 512 --init-dn-moves 2 --split-stick 1 --helper-fill 1}"
       echo "== 6x6 empty, every first move classified, two threads, table ${TABLE_MB:-8000} MB, $flags"
       echo "   (issue 15's target: every winning first move proved in 600 s)"
