@@ -77,8 +77,6 @@ TEST_CASE("geometry: names and rows round trip on a rectangular board") {
   CHECK_FALSE(parse_rows("X?./...", &g2, &p2).ok());  // unknown point
 }
 
-// Random atari-go games on the rules engine: every move's kind (capture,
-// suicide, normal) must be what the engine says, until the first capture.
 // Every point's neighbours in a set, counted for the whole board at once,
 // against one point at a time; boards on one word and on two.
 TEST_CASE("geometry: neighbour counts of every point at once match each point's") {
@@ -101,6 +99,8 @@ TEST_CASE("geometry: neighbour counts of every point at once match each point's"
   }
 }
 
+// Random atari-go games on the rules engine: every move's kind (capture,
+// suicide, normal) must be what the engine says, until the first capture.
 TEST_CASE("rules agree with the rules engine on random games") {
   std::mt19937 rng(15);
   int captures = 0, suicides = 0, moves = 0;
