@@ -458,9 +458,30 @@ struct Worker {
     *out_dn = dn;
   }
 
+  // A node's children's numbers as mid() starts from them (no search): a
+  // move the screening finds lost is pn 0, dn infinite; a child with an
+  // entry has the entry's numbers (`seen`); an unvisited one is valued as
+  // mid() values it.
+  struct KidNumbers {
+    uint32_t pn[MoveList::kCapacity], dn[MoveList::kCapacity];
+    bool seen[MoveList::kCapacity];
+  };
+  void read_kids(W mine, W theirs, Color mover, const KeySet& ks, const PositionChains<W>& chains,
+                 const NodeTactics& t, KidNumbers* out) {
+    const Unvisited init = unvisited(mine, theirs);
+    bool lost[MoveList::kCapacity];
+    screen(chains, mover, ks.k[0], t, true, lost);
+    for (int i = 0; i < int(t.moves.size()); ++i) {
+      TTEntry e;
+      out->seen[i] = lost[i] || lookup(sym.canonical_after(ks, mover, t.moves[i].point), &e);
+      out->pn[i] = lost[i] ? 0 : out->seen[i] ? e.pn : init.value;
+      out->dn[i] = lost[i] ? kInf : out->seen[i] ? e.dn : unvisited_dn(init, i);
+    }
+  }
+
   // The proof and disproof numbers of a position as mid() would start from
   // them: from its own entry when settled, else from its children's
-  // entries (unvisited children valued as mid() values them).  No search.
+  // (read_kids()).  No search.
   void numbers(W mine, W theirs, Color mover, const KeySet& ks, uint32_t* out_pn, uint32_t* out_dn) {
     int frame;
     TTEntry self;
@@ -478,24 +499,14 @@ struct Worker {
       *out_dn = win ? kInf : 0;
       return;
     }
-    const Unvisited init = unvisited(mine, theirs);
+    KidNumbers kids;
+    read_kids(mine, theirs, mover, ks, chains, t, &kids);
     uint64_t min_dn = kInf, sum_pn = 0;
     bool infinite = false;
-    bool lost[MoveList::kCapacity];
-    screen(chains, mover, ks.k[0], t, true, lost);
     for (int i = 0; i < int(t.moves.size()); ++i) {
-      TTEntry e;
-      uint32_t cpn = init.value, cdn = unvisited_dn(init, i);
-      if (lost[i]) {
-        cpn = 0;
-        cdn = kInf;
-      } else if (lookup(sym.canonical_after(ks, mover, t.moves[i].point), &e)) {
-        cpn = e.pn;
-        cdn = e.dn;
-      }
-      min_dn = std::min<uint64_t>(min_dn, cdn);
-      sum_pn += cpn;
-      infinite |= cpn == kInf;
+      min_dn = std::min<uint64_t>(min_dn, kids.dn[i]);
+      sum_pn += kids.pn[i];
+      infinite |= kids.pn[i] == kInf;
     }
     *out_pn = uint32_t(min_dn);
     *out_dn = infinite ? kInf : uint32_t(std::min<uint64_t>(sum_pn, kInf - 1));
@@ -541,24 +552,15 @@ struct Worker {
       // move order besides it; won_by: a child lost for its mover.
       int main_pick = -1, far_pick = -1, won_by = -1;
       uint64_t main_dn = ~0ull, sum_pn = 0;
-      bool main_seen = false;
-      const Unvisited init = unvisited(mine, theirs);
-      KeySet kid_ks[MoveList::kCapacity];
-      bool open[MoveList::kCapacity], lost[MoveList::kCapacity];
-      screen(chains, mover, ks.k[0], t, true, lost);
+      bool open[MoveList::kCapacity];
+      KidNumbers kids;
+      read_kids(mine, theirs, mover, ks, chains, t, &kids);
       for (int i = 0; i < n; ++i) {
-        kid_ks[i] = sym.after(ks, mover, t.moves[i].point);
-        open[i] = false;
-        if (lost[i]) continue;
-        int f;
-        TTEntry e;
-        const bool seen = lookup(sym.canonical(kid_ks[i], &f), &e);
-        if (seen && e.dn == 0 && won_by < 0) won_by = i;
-        open[i] = !seen || (e.pn != 0 && e.dn != 0);
+        if (kids.dn[i] == 0 && won_by < 0) won_by = i;
+        open[i] = kids.pn[i] != 0 && kids.dn[i] != 0;
         if (!open[i]) continue;
-        const uint64_t dn = seen ? e.dn : unvisited_dn(init, i);
-        sum_pn += seen ? e.pn : init.value;
-        if (dn < main_dn) main_dn = dn, main_pick = i, main_seen = seen;
+        sum_pn += kids.pn[i];
+        if (kids.dn[i] < main_dn) main_dn = kids.dn[i], main_pick = i;
       }
       if (won_by >= 0 || main_pick < 0) {
         int frame;
@@ -579,13 +581,13 @@ struct Worker {
         if (open[i] && i != main_pick) far_pick = i;
       const bool go_far = work && !mover_wins && far_pick >= 0;
       // Without work, the walk ends where the search has not been.
-      if (!work && !main_seen) return LineWalk::Idle;
+      if (!work && !kids.seen[main_pick]) return LineWalk::Idle;
       const int go = go_far ? far_pick : main_pick;
       const W played = mine | bit_of<W>(t.moves[go].point);
       mine = theirs;
       theirs = played;
+      ks = sym.after(ks, mover, t.moves[go].point);
       mover = opponent(mover);
-      ks = kid_ks[go];
       mover_wins = !mover_wins;
       if (go_far) {
         TTEntry e;
