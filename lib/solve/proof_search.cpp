@@ -460,8 +460,8 @@ struct Worker {
 
   // A node's children's numbers as mid() starts from them (no search): a
   // move the screening finds lost is pn 0, dn infinite; a child with an
-  // entry has the entry's numbers (`seen`); an unvisited one is valued as
-  // mid() values it.
+  // entry has the entry's numbers; an unvisited one is valued as mid()
+  // values it.  `seen`: not unvisited (lost, or an entry).
   struct KidNumbers {
     uint32_t pn[MoveList::kCapacity], dn[MoveList::kCapacity];
     bool seen[MoveList::kCapacity];
