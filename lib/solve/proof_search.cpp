@@ -297,6 +297,19 @@ struct Worker {
     return std::max(u.value, u.dn_floor) + uint32_t(rank) * uint32_t(opt.init_rank_cost);
   }
 
+  // Stores the node whose table key is `key` settled: won (with its
+  // winning move `best`, in the table's frame) or lost.
+  void store_settled(uint64_t key, bool win, int16_t best, uint8_t flags) {
+    TTEntry e;
+    e.key = key;
+    e.pn = win ? 0 : kInf;
+    e.dn = win ? kInf : 0;
+    e.work = 1;
+    e.best = best;
+    e.flags = flags;
+    tt.store(e);
+  }
+
   // Settles the node by its tactics if they decide it: Win or Loss, with the
   // winning move in *move.
   Verdict tactics(uint64_t key, const PositionChains<W>& c, NodeTactics* t, int* move) {
@@ -353,15 +366,10 @@ struct Worker {
                     ? (analyse_node(g, chains.mine, chains.theirs, chains.empty, &t), t.verdict)
                     : tactics(raw, chains, &t, &move);
     if (v != Verdict::Unknown) {
-      TTEntry e;
-      e.key = key;
-      e.pn = v == Verdict::Win ? 0 : kInf;
-      e.dn = v == Verdict::Win ? kInf : 0;
-      e.work = 1;
-      e.best = to_frame(frame, move);
-      tt.store(e);
-      *out_pn = e.pn;
-      *out_dn = e.dn;
+      // A leaf of the proof: no kCaptureSearched (ProofWalker stops there).
+      store_settled(key, v == Verdict::Win, to_frame(frame, move), 0);
+      *out_pn = v == Verdict::Win ? 0 : kInf;
+      *out_dn = v == Verdict::Win ? kInf : 0;
       return;
     }
     const int n = int(t.moves.size());
@@ -564,14 +572,10 @@ struct Worker {
       }
       if (won_by >= 0 || main_pick < 0) {
         int frame;
-        TTEntry e;
-        e.key = sym.canonical(ks, &frame);
-        e.pn = won_by >= 0 ? 0 : kInf;
-        e.dn = won_by >= 0 ? kInf : 0;
-        e.work = 1;
-        e.best = won_by >= 0 ? to_frame(frame, t.moves[won_by].point) : int16_t(-1);
-        e.flags = TTEntry::kCaptureSearched;  // a searched node: the proof walk goes into it
-        tt.store(e);
+        const uint64_t key = sym.canonical(ks, &frame);
+        // A searched node: the proof walk goes into it.
+        store_settled(key, won_by >= 0, won_by >= 0 ? to_frame(frame, t.moves[won_by].point) : int16_t(-1),
+                      TTEntry::kCaptureSearched);
         ++stats.line_settled;
         if (depth == 0) shared.stop = true;
         return LineWalk::Settled;
@@ -590,15 +594,12 @@ struct Worker {
       mover = opponent(mover);
       mover_wins = !mover_wins;
       if (go_far) {
-        TTEntry e;
-        e.pn = e.dn = 1;
-        int frame;
-        lookup(sym.canonical(ks, &frame), &e);
-        uint32_t pn = e.pn, dn = e.dn;
-        // Back to the walk when its numbers have doubled: the main
-        // search may have left this line by then.
-        mid(mine, theirs, mover, ks, uint32_t(std::min<uint64_t>(2ull * e.pn + 16, kInf - 1)),
-            uint32_t(std::min<uint64_t>(2ull * e.dn + 16, kInf - 1)), &pn, &dn);
+        // The child's numbers as read above (an open child: its entry, or
+        // 1 and 1 unvisited).  Back to the walk when they have doubled: the
+        // main search may have left this line by then.
+        uint32_t pn = kids.seen[go] ? kids.pn[go] : 1, dn = kids.seen[go] ? kids.dn[go] : 1;
+        mid(mine, theirs, mover, ks, uint32_t(std::min<uint64_t>(2ull * pn + 16, kInf - 1)),
+            uint32_t(std::min<uint64_t>(2ull * dn + 16, kInf - 1)), &pn, &dn);
         return LineWalk::Worked;
       }
     }
