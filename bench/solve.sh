@@ -24,10 +24,13 @@
 #   all6       the empty 6x6 board, every first move classified on two
 #              threads with the flags of empty6, --split-stick 1 and
 #              --helper-fill 1
-#              (issue 15's 600 s target; 9-11 minutes and an 8 GB table,
-#              which ran faster than 14 GB: its nodes are cheaper;
-#              the times of the first moves as they are settled go to
-#              stderr; not repeatable to the node)
+#              (issue 15's 600 s target; 10-16 minutes and an 8 GB table,
+#              which ran faster than 14 GB on the VMs of sessions 47-56 (its
+#              nodes were cheaper; on session 57's the same); the times of
+#              the first moves as they are settled go to stderr, and each
+#              first move's two lines that took the most nodes (B5's
+#              refutation C4, C5's last line D3) are printed at the end;
+#              not repeatable to the node)
 #
 #   bench/solve.sh [crosscuts] [work] [centre] [empty6] [all6]  (default: crosscuts work)
 #
@@ -128,24 +131,34 @@ EOF
       flags="${ALL6_FLAGS:---threat2 off --capture-plies 5 --split-growth 8 --tactics-cache-mb 512 --init-dn-moves 2 --split-stick 1 --helper-fill 1}"
       echo "== 6x6 empty, every first move classified, two threads, table ${TABLE_MB:-8000} MB, $flags"
       echo "   (issue 15's target: every winning first move proved in 600 s)"
-      out=$(mktemp)
+      out=$(mktemp) trace=$(mktemp)
+      # The searches of the lines go to $trace (the first moves as they are
+      # settled to the terminal too): which lines took the nodes.
       # shellcheck disable=SC2086  # the flags are words
-      "$sgfpat" solve --size 6x6 --all-moves --split-depth 2 --threads 2 --time "${ALL6_SECONDS:-1800}" \
-        --table-mb "${TABLE_MB:-8000}" $flags --progress --json >"$out" || true
-      python3 - "$out" <<'EOF'
-import json, sys
+      { "$sgfpat" solve --size 6x6 --all-moves --split-depth 2 --threads 2 --time "${ALL6_SECONDS:-1800}" \
+          --table-mb "${TABLE_MB:-8000}" $flags --progress --trace-leaves --json 2>&1 >"$out" |
+          tee "$trace" | grep --line-buffered -v '^  leaf ' >&2; } || true
+      python3 - "$out" "$trace" <<'EOF'
+import collections, json, re, sys
 d = json.load(open(sys.argv[1])); s = d["stats"]
+lines = collections.Counter()  # (first move, reply) -> nodes over the line's searches
+for t in open(sys.argv[2]):
+    if m := re.match(r"\s*leaf (\S+) (\S+)\s+budget \d+: (\d+) nodes", t):
+        lines[m.group(1), m.group(2)] += int(m.group(3))
 for m in d["moves"]:
     if not m["reason"]:
-        print("  %-3s %-7s proof %9d  %11d nodes  %7.1f CPU s" % (
-            m["move"], m["result"], m["proof_size"], m["stats"]["nodes"], m["stats"]["cpu_seconds"]))
+        top = sorted(((n, r) for (f, r), n in lines.items() if f == m["move"]), reverse=True)[:2]
+        print("  %-3s %-7s proof %9d  %11d nodes  %7.1f CPU s   largest lines: %s" % (
+            m["move"], m["result"], m["proof_size"], m["stats"]["nodes"], m["stats"]["cpu_seconds"],
+            ", ".join("%s %.1fM" % (r, n / 1e6) for n, r in top)))
+print("the helper (an idle thread on a running search): %d nodes" % s.get("helper_nodes", 0))
 won = sorted(m["move"] for m in d["moves"] if m["result"] == "win")
 print("wall %.1f s, CPU %.1f s, %d nodes, %d moves played, table on 1 GB pages: %d GB" % (
     s["seconds"], s["cpu_seconds"], s["nodes"], s["moves_played"], d.get("table_gb_pages", 0)))
 print("winning first moves (%d): %s; open: %s" % (len(won), " ".join(won),
       [m["move"] for m in d["moves"] if m["result"] == "unknown"] or "none"))
 EOF
-      rm -f "$out"
+      rm -f "$out" "$trace"
       ;;
     *) echo "bench/solve.sh: unknown part '$part' (crosscuts, work, centre, empty6, all6)" >&2; exit 2 ;;
   esac
