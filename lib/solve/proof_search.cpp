@@ -393,6 +393,7 @@ struct Worker {
     uint32_t kid_pn[MoveList::kCapacity], kid_dn[MoveList::kCapacity];
     bool kid_read[MoveList::kCapacity] = {};
     for (int round = 0;; ++round) {
+      if ((round & 7) == 0 && (round > 0 || read_kids)) tt.load_buckets(child_key, lost, n);
       if ((round & 7) == 0)
         for (int i = 0; i < n; ++i) {
           TTEntry e;
@@ -479,9 +480,13 @@ struct Worker {
     const Unvisited init = unvisited(mine, theirs);
     bool lost[MoveList::kCapacity];
     screen(chains, mover, ks.k[0], t, true, lost);
-    for (int i = 0; i < int(t.moves.size()); ++i) {
+    const int n = t.moves.size();
+    uint64_t child_key[MoveList::kCapacity];
+    for (int i = 0; i < n; ++i) child_key[i] = sym.canonical_after(ks, mover, t.moves[i].point);
+    tt.load_buckets(child_key, lost, n);
+    for (int i = 0; i < n; ++i) {
       TTEntry e;
-      out->seen[i] = lost[i] || lookup(sym.canonical_after(ks, mover, t.moves[i].point), &e);
+      out->seen[i] = lost[i] || lookup(child_key[i], &e);
       out->pn[i] = lost[i] ? 0 : out->seen[i] ? e.pn : init.value;
       out->dn[i] = lost[i] ? kInf : out->seen[i] ? e.dn : unvisited_dn(init, i);
     }

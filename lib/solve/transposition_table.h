@@ -50,6 +50,18 @@ class TranspositionTable {
   // Starts loading the bucket of `key` into the cache (a lookup soon after
   // then waits less on memory).
   void prefetch(uint64_t key) const { __builtin_prefetch(&buckets_[bucket_of(key)]); }
+  // Loads the buckets of keys[i] for every i < n with !skip[i], all at
+  // once, with plain loads whose values nothing waits for: the look-ups
+  // that follow then wait for about one miss, not for each in turn.  A
+  // node reads its children's entries one after the other, and prefetch()
+  // a moment before did not spare those waits: C4+D5 (one thread, a 6 GB
+  // table) 26.1-26.4 s of CPU without these loads, 20.0-21.6 s with them.
+  void load_buckets(const uint64_t* keys, const bool* skip, int n) const {
+    uint32_t any = 0;
+    for (int i = 0; i < n; ++i)
+      if (!skip[i]) any ^= std::atomic_ref<uint32_t>(buckets_[bucket_of(keys[i])].version).load(std::memory_order_relaxed);
+    asm volatile("" ::"r"(any));  // the loads are kept, and nothing waits for them
+  }
   size_t capacity() const { return buckets_n_ * kWays; }
   // How many GB of the table are on 1 GB pages (those the system had
   // reserved when it was made; the rest is on 2 MB pages where offered).
