@@ -24,7 +24,8 @@
 #   all6       the empty 6x6 board, every first move classified on two
 #              threads with the flags of empty6, --split-stick 1 and
 #              --helper-fill 1
-#              (issue 15's 600 s target; 10-16 minutes and an 8 GB table,
+#              (issue 15's 600 s target; 8-10 minutes on session 58's VM,
+#              15-22 on the slower ones before, and an 8 GB table,
 #              which ran faster than 14 GB on the VMs of sessions 47-56 (its
 #              nodes were cheaper; on session 57's the same); the times of
 #              the first moves as they are settled go to stderr, and each

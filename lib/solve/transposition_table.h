@@ -55,7 +55,7 @@ class TranspositionTable {
   // that follow then wait for about one miss, not for each in turn.  A
   // node reads its children's entries one after the other, and prefetch()
   // a moment before did not spare those waits: C4+D5 (one thread, a 6 GB
-  // table) 26.1-26.4 s of CPU without these loads, 20.0-21.6 s with them.
+  // table) 25.0-26.4 s of CPU without these loads, 20.0-21.6 s with them.
   void load_buckets(const uint64_t* keys, const bool* skip, int n) const {
     uint32_t any = 0;
     for (int i = 0; i < n; ++i)
