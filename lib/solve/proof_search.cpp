@@ -297,6 +297,12 @@ struct Worker {
     return std::max(u.value, u.dn_floor) + uint32_t(rank) * uint32_t(opt.init_rank_cost);
   }
 
+  // The table keys of the node's children (`ks`, its keys; `t`, its
+  // moves), in move order.
+  void child_keys(const KeySet& ks, Color mover, const NodeTactics& t, uint64_t* out) const {
+    for (int i = 0; i < int(t.moves.size()); ++i) out[i] = sym.canonical_after(ks, mover, t.moves[i].point);
+  }
+
   // Stores the node whose table key is `key` settled: won (with its
   // winning move `best`, in the table's frame) or lost.
   void store_settled(uint64_t key, bool win, int16_t best, uint8_t flags) {
@@ -374,7 +380,7 @@ struct Worker {
     }
     const int n = int(t.moves.size());
     uint64_t child_key[MoveList::kCapacity];
-    for (int i = 0; i < n; ++i) child_key[i] = sym.canonical_after(ks, mover, t.moves[i].point);
+    child_keys(ks, mover, t, child_key);
     const Unvisited init = unvisited(mine, theirs);
     // The moves that leave on an opponent's capture or threat lose: the
     // search only spends effort on the others.
@@ -393,8 +399,8 @@ struct Worker {
     uint32_t kid_pn[MoveList::kCapacity], kid_dn[MoveList::kCapacity];
     bool kid_read[MoveList::kCapacity] = {};
     for (int round = 0;; ++round) {
-      if ((round & 7) == 0 && (round > 0 || read_kids)) tt.load_buckets(child_key, lost, n);
-      if ((round & 7) == 0)
+      if ((round & 7) == 0) {
+        if (round > 0 || read_kids) tt.load_buckets(child_key, lost, n);
         for (int i = 0; i < n; ++i) {
           TTEntry e;
           if (lost[i]) {
@@ -408,6 +414,7 @@ struct Worker {
             kid_dn[i] = unvisited_dn(init, i);
           }
         }
+      }
       uint64_t min_dn = kInf, dn2 = kInf, sum_pn = 0;
       uint64_t best_tie = ~0ull;
       int best = -1;
@@ -482,7 +489,7 @@ struct Worker {
     screen(chains, mover, ks.k[0], t, true, lost);
     const int n = t.moves.size();
     uint64_t child_key[MoveList::kCapacity];
-    for (int i = 0; i < n; ++i) child_key[i] = sym.canonical_after(ks, mover, t.moves[i].point);
+    child_keys(ks, mover, t, child_key);
     tt.load_buckets(child_key, lost, n);
     for (int i = 0; i < n; ++i) {
       TTEntry e;
