@@ -1,0 +1,42 @@
+// One version number per stored format, and one check of it.
+//
+// Every file or record sgfpat writes and later reads back carries its
+// format's version.  The numbers live here, together, so that a reader of
+// docs/formats.md and a reader of the code see one list; each format's
+// reader calls check_format_version() at open, which is the one place that
+// accepts (oldest..current) or refuses (NotSupported, naming the format, the
+// version found and the versions this program reads).  A reader that
+// accepts an older version upgrades it right after the check.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "core/status.h"
+
+namespace sgfpat {
+
+struct FormatVersion {
+  const char* name;  // for people: "pattern database", "priors file", ...
+  uint32_t current;  // what this program writes
+  uint32_t oldest;   // the oldest it still reads (and upgrades)
+};
+
+// The formats and their versions.  A change to a format's bytes raises its
+// `current`; `oldest` rises when the reading of an old version is dropped.
+inline constexpr FormatVersion kDatabaseFormat{"pattern database", 1, 1};
+inline constexpr FormatVersion kGameRecordFormat{"stored game record", 1, 1};
+inline constexpr FormatVersion kPriorsFormat{"priors file", 3, 2};
+
+// OK when `found` is between format.oldest and format.current; otherwise
+// NotSupported: "<where>: <name> format version <found>, this sgfpat reads
+// <oldest> to <current>".
+inline Status check_format_version(const FormatVersion& format, uint32_t found, const std::string& where) {
+  if (found >= format.oldest && found <= format.current) return Status::OK();
+  std::string reads = format.oldest == format.current
+                          ? "version " + std::to_string(format.current)
+                          : "versions " + std::to_string(format.oldest) + " to " + std::to_string(format.current);
+  return Status::NotSupported(where + ": " + format.name + " format version " + std::to_string(found) +
+                              ", this sgfpat reads " + reads);
+}
+
+}  // namespace sgfpat
