@@ -35,7 +35,7 @@ inline std::vector<std::string> position_entries(const std::string& path) {
 // (about a tenth of the games are in two files, so in two shards' reading),
 // with the hand-made records spread over them.  Returns their paths.
 inline std::vector<std::string> write_corpus(const std::string& dir, size_t games) {
-  const std::vector<std::string> lines = gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, games);
+  const std::vector<std::string> lines = sample_lines(0, games);
   REQUIRE(lines.size() == games);
   const size_t third = games / 3, overlap = games / 10;
   auto slice = [&](size_t from, size_t to) {

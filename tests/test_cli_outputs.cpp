@@ -6,7 +6,6 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
-#include <future>
 #include <set>
 
 #include "test_util.h"
@@ -21,7 +20,7 @@ struct Built {
   std::string priors = dir / "reference.priors";
   std::string tsv;
   Built() {
-    write_file(dir / "g.sgf", join(gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, 40)));
+    write_file(dir / "g.sgf", join(sample_lines(0, 40)));
     RunResult r = run_cli({"ingest", "--db", db, "--quiet", "--threads", "1", dir / "g.sgf"}, dir.path());
     if (r.exit_code != 0) throw std::runtime_error("building the test database failed: " + r.err);
     r = run_cli({"export", "--db", db, "-o", priors}, dir.path());
@@ -74,11 +73,13 @@ TEST_CASE("a FIFO output is written through, and stays a FIFO") {
   TempDir dir("sgfpat-out-fifo");
   const std::string fifo = dir / "pipe";
   REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
-  auto reader = std::async(std::launch::async, [&] { return read_file(fifo); });
+  FifoReader reader(fifo);
   RunResult r = run_cli(export_args("tsv", fifo), dir.path());
   INFO("stderr: " << r.err);
   CHECK(r.exit_code == 0);
-  CHECK(reader.get() == built().tsv);
+  const std::string got = reader.get();
+  CHECK_FALSE(reader.timed_out());
+  CHECK(got == built().tsv);
   CHECK(fs::is_fifo(fifo));
 }
 

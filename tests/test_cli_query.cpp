@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "corpus.h"
 #include "pattern/diamond.h"
 #include "pattern/key_scheme.h"
 #include "pattern/pattern_string.h"
@@ -71,8 +72,8 @@ struct Fixture {
     games = dir + "/games.sgf";
     db = dir + "/db";
     tsv = dir + "/patterns.tsv";
-    std::string src = std::string(SGFPAT_CORPUS_DIR) + "/tygem-dev/tygem-2005-11.sgf.gz";
-    REQUIRE_MESSAGE(std::filesystem::exists(src), "the shared corpus is missing: " << src);
+    std::string src = testutil::sample_path();
+    REQUIRE_MESSAGE(std::filesystem::exists(src), "the sample is missing: " << src);
     REQUIRE(std::system(("zcat " + quote(src) + " | head -200 > " + quote(games)).c_str()) == 0);
     Run r = run("ingest --db " + quote(db) + " " + quote(games) + " -j 2 -q --json");
     REQUIRE_MESSAGE(r.code == 0, r.err);

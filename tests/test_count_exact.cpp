@@ -176,7 +176,7 @@ const char* kHandMade[] = {
 };
 
 std::vector<std::string> test_lines() {
-  std::vector<std::string> lines = gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, kCorpusGames);
+  std::vector<std::string> lines = sample_lines(0, kCorpusGames);
   REQUIRE(lines.size() == kCorpusGames);
   for (const char* g : kHandMade) lines.push_back(std::string(g) + "\n");
   return lines;

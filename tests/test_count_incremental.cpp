@@ -25,7 +25,7 @@ const char* const kIllegal = "(;GM[1]SZ[19]RE[B+R];B[dd];W[dd])\n";
 const char* const kSmall = "(;GM[1]SZ[9]RE[W+R];B[ee];W[cc];B[gg];W[cg])\n";
 
 std::vector<std::string> corpus_lines() {
-  static std::vector<std::string> lines = gz_lines(corpus_path("tygem-dev/tygem-2006-02.sgf.gz"), 0, 160);
+  static std::vector<std::string> lines = sample_lines(1000, 160);
   return lines;
 }
 
@@ -168,16 +168,16 @@ TEST_CASE("a night whose resident table takes more than half the count's budget 
   // with half, the nights of a corpus whose table passed half the budget
   // (~700k Tygem games at the default 2 GiB) were all counted in full, and
   // the catch-up of a 600k-game archive ran on one thread.  Budgets of
-  // 12-40 MiB, around that table's size, are tried (the database's share and
+  // 8-40 MiB, around that table's size, are tried (the database's share and
   // fixed reserve come off each), until one counts the night
   // incrementally with a table over half of what counting gets.
-  const auto lines = gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, 2200);
+  const auto lines = sample_lines(0, kSampleGames);
   TempDir tmp("sgfpat-incr-budget");
   const std::string archive = tmp / "archive.sgf", night = tmp / "night.sgf";
-  write_file(archive, join(std::vector<std::string>(lines.begin(), lines.begin() + 2000)));
-  write_file(night, join(std::vector<std::string>(lines.begin() + 2000, lines.end())));
+  write_file(archive, join(std::vector<std::string>(lines.begin(), lines.begin() + 1800)));
+  write_file(night, join(std::vector<std::string>(lines.begin() + 1800, lines.end())));
   bool over_half = false;
-  for (int mb = 12; mb <= 40 && !over_half; ++mb) {
+  for (int mb = 8; mb <= 40 && !over_half; ++mb) {
     CAPTURE(mb);
     const std::string db = tmp / ("db" + std::to_string(mb));
     const std::vector<std::string> flags = {"--memory-mb", std::to_string(mb), "--threads", "2"};
@@ -187,7 +187,7 @@ TEST_CASE("a night whose resident table takes more than half the count's budget 
     if (j.contains("counted_in_full_because")) continue;
     const size_t count_bytes = sgfpat::split_memory(size_t(mb) << 20).count_bytes;
     const size_t table = sgfpat::ResidentTable::bytes_for(j["count"]["kept_keys"].get<size_t>());
-    INFO("table " << table << " bytes of " << count_bytes << " for counting");
+    MESSAGE(mb << " MiB: table " << table << " bytes of " << count_bytes << " for counting");
     over_half = table > count_bytes / 2;
     if (over_half) {
       const std::string full = tmp / "full";
@@ -261,43 +261,54 @@ TEST_CASE("an incremental ingest killed with SIGKILL, then run again, gives the 
   const std::vector<std::string> flags = {"--levels", "6", "--threads", "2"};
   ingest_ok(tmp / "full", flags, {tmp / "a.sgf", tmp / "b.sgf"}, tmp.path());
   ingest_ok(tmp / "base", flags, {tmp / "a.sgf"}, tmp.path());
-  // How long the uninterrupted incremental ingest takes, on a copy.
-  fs::copy(tmp / "base", tmp / "timed", fs::copy_options::recursive);
-  auto t0 = std::chrono::steady_clock::now();
-  nlohmann::json j = ingest_ok(tmp / "timed", flags, {tmp / "b.sgf"}, tmp.path());
-  const double whole = seconds_since(t0);
+  // The uninterrupted incremental ingest, on a copy.
+  fs::copy(tmp / "base", tmp / "whole", fs::copy_options::recursive);
+  nlohmann::json j = ingest_ok(tmp / "whole", flags, {tmp / "b.sgf"}, tmp.path());
   REQUIRE(j["count_plan"] == "incremental");
-  require_same_counts(tmp / "timed", tmp / "full");
-  // The uninterrupted run takes a fraction of a second, so under load a
-  // run can end before its kill: such a point is tried again with half the
-  // delay (the checks hold for either outcome), and three of the four
-  // points must have been killed mid-run.
-  int killed = 0;
-  for (double at : {0.15, 0.4, 0.65, 0.9}) {
-    for (int attempt = 0; attempt < 3; ++attempt) {
-      const std::string db = tmp / ("kill" + std::to_string(int(at * 100)) + "-" + std::to_string(attempt));
-      fs::copy(tmp / "base", db, fs::copy_options::recursive);
-      pid_t pid = spawn(ingest_args(db, flags, {tmp / "b.sgf"}), db + ".out", db + ".err");
-      std::this_thread::sleep_for(std::chrono::duration<double>(at * whole / double(1 << attempt)));
-      ::kill(pid, SIGKILL);
-      int status = 0;
-      waitpid(pid, &status, 0);
-      const bool was_killed = WIFSIGNALED(status);
-      // A reader sees a whole generation: the base's counts or the new ones.
-      DbSnapshot s = read_db(db);
-      REQUIRE(s.opened);
-      CHECK(!s.reported().empty());
-      nlohmann::json again = ingest_ok(db, flags, {tmp / "b.sgf"}, tmp.path());
-      // (A run killed after its switch has nothing left to count.)
-      if (again.contains("count")) CHECK(again["count"]["games"].get<uint64_t>() == again["games_in_db"].get<uint64_t>());
-      else CHECK(again["count_plan"] == "none");
-      require_same_counts(db, tmp / "full");
-      if (was_killed) {
-        ++killed;
-        break;
-      }
+  require_same_counts(tmp / "whole", tmp / "full");
+  // Killed where the night's games are stored (a fail point) and at the
+  // start of each step of its count (a progress line).
+  struct Kill {
+    std::string fail_point, line;  // one of the two
+  };
+  const std::vector<Kill> kills = {{"import.batch_stored@1", ""},
+                                   {"", "count: sketch of played patterns"},
+                                   {"", "count: exact counts"},
+                                   {"", "count: catch-up of newly kept patterns"},
+                                   {"", "count: writing the counts"}};
+  int killed = 0, serial = 0;
+  for (const Kill& k : kills) {
+    CAPTURE(k.fail_point);
+    CAPTURE(k.line);
+    const std::string db = tmp / ("kill" + std::to_string(++serial));
+    fs::copy(tmp / "base", db, fs::copy_options::recursive);
+    std::vector<std::string> progress_flags = flags;
+    progress_flags.push_back("--progress");
+    bool hit = false;
+    if (!k.fail_point.empty()) {
+      Child c(ingest_args(db, progress_flags, {tmp / "b.sgf"}), tmp.path(), "kill" + std::to_string(serial),
+              {fail_point_env(k.fail_point)});
+      const RunResult r = c.wait();
+      INFO(r.err);
+      hit = died_at_fail_point(r, k.fail_point);
+      CHECK(hit);
+    } else {
+      Child c(ingest_args(db, progress_flags, {tmp / "b.sgf"}), tmp.path(), "kill" + std::to_string(serial));
+      hit = c.kill_at_line(k.line);
+      INFO(c.err_text());
+      if (k.line != "count: writing the counts") CHECK(hit);  // a small commit may end before the kill lands
     }
+    killed += hit;
+    // A reader sees a whole generation: the base's counts or the new ones.
+    DbSnapshot s = read_db(db);
+    REQUIRE(s.opened);
+    CHECK(!s.reported().empty());
+    nlohmann::json again = ingest_ok(db, flags, {tmp / "b.sgf"}, tmp.path());
+    // (A run killed after its switch has nothing left to count.)
+    if (again.contains("count")) CHECK(again["count"]["games"].get<uint64_t>() == again["games_in_db"].get<uint64_t>());
+    else CHECK(again["count_plan"] == "none");
+    require_same_counts(db, tmp / "full");
   }
-  MESSAGE(killed << " of 4 runs killed before they ended (uninterrupted: " << whole << " s)");
-  CHECK(killed >= 3);
+  MESSAGE(killed << " of " << kills.size() << " runs killed where the test said");
+  CHECK(killed >= 4);
 }

@@ -105,7 +105,7 @@ TEST_CASE("kept records: a collector's lists, one record a pattern, flags or-ed,
 TEST_CASE("the one listing of a count in parts: the same kept file in one run or in many; from a point on, only the rest") {
   TempDir tmp("sgfpat-kept-listing");
   const std::string input = tmp / "games.sgf";
-  write_file(input, join(gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, 200)));
+  write_file(input, join(sample_lines(0, 200)));
   ingest_ok(tmp / "db", {"--levels", "6"}, {input}, tmp.path());
   std::unique_ptr<PatternDb> db;
   REQUIRE(PatternDb::Open(tmp / "db", OpenOptions{}, &db).ok());

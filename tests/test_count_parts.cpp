@@ -57,7 +57,7 @@ struct Counted {
   const size_t part_bytes = size_t(3200) << 10;
   explicit Counted(const std::string& name) : tmp(name) {
     const std::string input = tmp / "games.sgf";
-    write_file(input, join(gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, 1000)));
+    write_file(input, join(sample_lines(0, 1000)));
     const nlohmann::json j = ingest_ok(tmp / "db", {"--levels", "6"}, {input}, tmp.path());
     REQUIRE(j["count"]["mode"] == "resident");
     resident = j["count"]["patterns_per_level"].get<std::vector<uint64_t>>();

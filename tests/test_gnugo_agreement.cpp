@@ -1,15 +1,19 @@
-// Integration: our SGF parser + replay() must end every recorded game of the
-// tygem-2006-01 corpus on exactly the position GNU Go (an independent
-// engine) reaches from the same file.  Games our replay rejects as illegal
-// are listed, must be rare, and GNU Go is asked whether the offending move is
+// Integration: our SGF parser + replay() must end every recorded game on
+// exactly the position GNU Go (an independent engine) reaches from the same
+// file: the 2,000 games of the shipped sample, and (a corpus case) every game
+// of the corpus's tygem-2006-01.  Games our replay rejects as illegal are
+// listed, must be rare, and GNU Go is asked whether the offending move is
 // legal for it too.
 //
-// Needs the corpus (../shared/corpus) and gnugo on PATH or /usr/games: the
-// test fails, not skips, when either is missing.
+// Needs gnugo on PATH or /usr/games (scripts/deps.sh installs it): the test
+// fails, not skips, when it is missing.  Every answer of GNU Go is awaited
+// at most kAnswerSeconds.
 #include <doctest/doctest.h>
 
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <zlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,15 +30,18 @@
 
 #include "board/replay.h"
 #include "sgf/parser.h"
+#include "corpus.h"
 
 using namespace sgfpat;
 namespace fs = std::filesystem;
 
 namespace {
 
-const char* const kSetupHint =
-    "run scripts/deps.sh (or scripts/setup.sh), which installs gnugo; the corpus must be in "
-    "../shared/corpus beside the project";
+const char* const kSetupHint = "run scripts/deps.sh (or scripts/setup.sh), which installs gnugo";
+
+// The longest GNU Go may take to answer one command (a loadsgf of a whole
+// game takes milliseconds).
+constexpr int kAnswerSeconds = 60;
 
 std::string find_gnugo() {
   if (const char* env = getenv("GNUGO"); env && access(env, X_OK) == 0) return env;
@@ -88,14 +95,22 @@ class GtpEngine {
     close(to_child[0]);
     close(from_child[1]);
     to_ = to_child[1];
-    from_ = fdopen(from_child[0], "r");
+    from_ = from_child[0];
   }
   ~GtpEngine() {
     std::string ignored;
     if (alive_) command("quit", &ignored);
     if (to_ >= 0) close(to_);
-    if (from_) fclose(from_);
-    if (pid_ > 0) waitpid(pid_, nullptr, 0);
+    if (from_ >= 0) close(from_);
+    if (pid_ > 0) {
+      // Bounded: an engine that does not quit is killed.
+      int status = 0;
+      for (int i = 0; i < 200 && waitpid(pid_, &status, WNOHANG) == 0; ++i) usleep(10000);
+      if (waitpid(pid_, &status, WNOHANG) == 0) {
+        kill(pid_, SIGKILL);
+        waitpid(pid_, &status, 0);
+      }
+    }
   }
   bool alive() const { return alive_; }
 
@@ -111,15 +126,12 @@ class GtpEngine {
       done += size_t(n);
     }
     bool first = true, success = false;
-    char* buf = nullptr;
-    size_t cap = 0;
     while (true) {
-      ssize_t n = getline(&buf, &cap, from_);
-      if (n < 0) {
+      std::string text;
+      if (!read_line(&text)) {
         alive_ = false;
         break;
       }
-      std::string text(buf, size_t(n));
       while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
       if (first) {
         if (text.empty()) continue;  // stray blank line
@@ -132,14 +144,41 @@ class GtpEngine {
         *answer += "\n" + text;
       }
     }
-    free(buf);
     return alive_ && success;
   }
 
  private:
+  // One line of the engine's output; false when it ended, failed, or said
+  // nothing for kAnswerSeconds (then the check that follows fails).
+  bool read_line(std::string* line) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kAnswerSeconds);
+    for (;;) {
+      const size_t eol = pending_.find('\n');
+      if (eol != std::string::npos) {
+        *line = pending_.substr(0, eol + 1);
+        pending_.erase(0, eol + 1);
+        return true;
+      }
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) {
+        FAIL_CHECK("GNU Go gave no answer for " << kAnswerSeconds << " s");
+        return false;
+      }
+      pollfd p{from_, POLLIN, 0};
+      const int r = poll(&p, 1, int(left.count()));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) continue;  // the deadline is checked above
+      char buf[4096];
+      const ssize_t n = read(from_, buf, sizeof buf);
+      if (n <= 0) return false;
+      pending_.append(buf, size_t(n));
+    }
+  }
+
   pid_t pid_ = -1;
   int to_ = -1;
-  FILE* from_ = nullptr;
+  int from_ = -1;
+  std::string pending_;
   bool alive_ = true;
 };
 
@@ -238,23 +277,12 @@ std::string sgf_move(const std::string& move, int size) {
 
 }  // namespace
 
-TEST_CASE("replaying every game of tygem-2006-01 agrees with GNU Go") {
+// Replays every game of `files` (one game each), and checks it against GNU Go
+// (see the top of this file).  `what` names the games in messages.
+void check_agreement(const std::vector<fs::path>& files, const TempDir& tmp, const std::string& what) {
   const auto start = std::chrono::steady_clock::now();
   const std::string gnugo = find_gnugo();
   REQUIRE_MESSAGE(!gnugo.empty(), "gnugo not found on PATH or in /usr/games: ", kSetupHint);
-  const fs::path archive = fs::path(SGFPAT_CORPUS_DIR) / "tygem-2006-01.tar.gz";
-  REQUIRE_MESSAGE(fs::exists(archive), archive.string(), " is missing: ", kSetupHint);
-
-  TempDir tmp;
-  const std::string untar = "tar -xzf '" + archive.string() + "' -C '" + tmp.path.string() + "'";
-  REQUIRE_MESSAGE(system(untar.c_str()) == 0, "failed: ", untar);
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(tmp.path / "2006-01"))
-    if (e.path().extension() == ".sgf") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  CHECK_MESSAGE(files.size() == 6967, "the corpus README says 6,967 games");
-  REQUIRE(files.size() >= 1500);
-
   GtpEngine gg(gnugo, tmp.path / "gnugo.stderr");
   std::string answer;
   REQUIRE_MESSAGE(gg.command("name", &answer), "gnugo does not answer GTP: ", gnugo);
@@ -308,16 +336,52 @@ TEST_CASE("replaying every game of tygem-2006-01 agrees with GNU Go") {
   for (const auto& r : gnugo_accepts_rejected) report += "\n  GNU GO DISAGREES: " + r;
   for (const auto& r : parse_failures) report += "\n  PARSE FAILURE " + r;
   for (size_t i = 0; i < mismatches.size() && i < 50; ++i) report += "\n  MISMATCH " + mismatches[i];
-  MESSAGE("gnugo agreement: ", files.size(), " games, ", compared, " compared (", moves, " moves), ",
+  MESSAGE("gnugo agreement on ", what, ": ", files.size(), " games, ", compared, " compared (", moves, " moves), ",
           agreed, " agreed, ", mismatches.size(), " differ, ", rejected.size(),
           " rejected as illegal, ", parse_failures.size(), " unparsable; ", seconds, " s", report);
 
-  CHECK_MESSAGE(parse_failures.empty(), "the corpus is clean SGF: every game must parse");
+  CHECK_MESSAGE(parse_failures.empty(), "the games are clean SGF: every one must parse");
   CHECK_MESSAGE(mismatches.empty(), "every accepted game must end on GNU Go's position");
   CHECK_MESSAGE(agreed == compared, "agreed ", agreed, " of ", compared);
   CHECK_MESSAGE(rejected.size() * 100 < files.size(), "rejected games must stay under 1%");
   CHECK_MESSAGE(gnugo_accepts_rejected.empty(),
                 "for every move we reject, GNU Go's is_legal must say 0 in the same position");
+}
+
+TEST_CASE("replaying every game of the shipped sample agrees with GNU Go") {
+  TempDir tmp;
+  const fs::path sample = fs::path(SGFPAT_SOURCE_DIR) / "data" / "tygem-sample.sgf.gz";
+  gzFile in = gzopen(sample.c_str(), "rb");
+  REQUIRE_MESSAGE(in != nullptr, "cannot open ", sample.string());
+  std::vector<fs::path> files;
+  std::string text;
+  char buf[1 << 16];
+  for (int n; (n = gzread(in, buf, sizeof buf)) > 0;) text.append(buf, size_t(n));
+  gzclose(in);
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    char name[32];
+    std::snprintf(name, sizeof name, "g%04zu.sgf", files.size());
+    files.push_back(tmp.path / name);
+    std::ofstream(files.back()) << line << "\n";
+  }
+  CHECK_MESSAGE(files.size() == 2000, "data/README.md says 2,000 games");
+  check_agreement(files, tmp, "the sample");
+}
+
+TEST_CASE("corpus: replaying every game of tygem-2006-01 agrees with GNU Go") {
+  const fs::path archive = fs::path(testutil::corpus_path("tygem-2006-01.tar.gz"));
+  REQUIRE_MESSAGE(fs::exists(archive), archive.string(), " is missing");
+  TempDir tmp;
+  const std::string untar = "tar -xzf '" + archive.string() + "' -C '" + tmp.path.string() + "'";
+  REQUIRE_MESSAGE(system(untar.c_str()) == 0, "failed: ", untar);
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(tmp.path / "2006-01"))
+    if (e.path().extension() == ".sgf") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  CHECK_MESSAGE(files.size() == 6967, "the corpus README says 6,967 games");
+  REQUIRE(files.size() >= 1500);
+  check_agreement(files, tmp, "tygem-2006-01");
 }
 
 TEST_CASE("GNU Go agrees with the moves replay() rejects, on hand-made records") {

@@ -39,10 +39,11 @@ Reference reference_of(const std::string& name, const std::string& db_path) {
   // Summary and counts agree: every counted position adds one `played` at
   // every level, so no level can hold more played than there were positions,
   // and the patterns of level 1 (a few dozen, all frequent) hold them all.
-  std::vector<uint64_t> played(7, 0);
+  const int levels = s.settings.scheme.levels;
+  std::vector<uint64_t> played(size_t(levels) + 1, 0);
   for (const auto& [k, c] : s.counts) played[size_t(k.first)] += c.played;
   CHECK(played[1] == r.positions);
-  for (int i = 2; i <= 6; ++i) CHECK(played[size_t(i)] <= r.positions);
+  for (int i = 2; i <= levels; ++i) CHECK(played[size_t(i)] <= r.positions);
   return r;
 }
 
@@ -70,67 +71,11 @@ std::string classify(const DbSnapshot& s, const std::vector<const Reference*>& r
          " games matches no complete count:\n" + why_all;
 }
 
-// A running ingest started at `start`.
-struct Child {
-  pid_t pid = -1;
-  std::chrono::steady_clock::time_point start;
-  std::string out, err;
-  bool done = false;
-  RunResult result;
-
-  Child(const std::vector<std::string>& args, const std::string& dir, const std::string& tag) {
-    out = dir + "/" + tag + ".out";
-    err = dir + "/" + tag + ".err";
-    start = std::chrono::steady_clock::now();
-    pid = spawn(args, out, err);
-  }
-  bool running() {
-    if (done) return false;
-    int status = 0;
-    pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) {
-      done = true;
-      decode_status(status, &result);
-      result.out = read_file(out);
-      result.err = read_file(err);
-      return false;
-    }
-    return true;
-  }
-  double elapsed() const { return seconds_since(start); }
-  // Kills the child with SIGKILL; true if it was still running.
-  bool kill9() {
-    if (!running()) return false;
-    ::kill(pid, SIGKILL);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    done = true;
-    decode_status(status, &result);
-    return result.signal == SIGKILL;
-  }
-  RunResult wait() {
-    if (!done) {
-      int status = 0;
-      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-      }
-      done = true;
-      decode_status(status, &result);
-      result.out = read_file(out);
-      result.err = read_file(err);
-    }
-    return result;
-  }
-};
-
-// True once the child's stderr (written with --progress) shows `step`.
-bool reached(const Child& child, const std::string& step) { return read_file(child.err).find(step) != std::string::npos; }
-
 // Opens readers on `db` again and again while `child` runs, until it ends or
 // its progress shows `step` ("" for no step); records what each saw.
 void poll_readers(Child& child, const std::string& db, const std::string& step,
                   const std::vector<const Reference*>& refs, std::map<std::string, int>* seen) {
-  while (child.running() && (step.empty() || !reached(child, step))) {
+  while (child.running() && (step.empty() || child.err_text().find(step) == std::string::npos)) {
     DbSnapshot s = read_db(db);
     ++(*seen)[classify(s, refs)];
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -139,10 +84,7 @@ void poll_readers(Child& child, const std::string& db, const std::string& step,
 
 // Waits until the child's progress shows `step`, then kills it; true if it
 // was killed there (false: it ended first).
-bool kill_at_step(Child& child, const std::string& step) {
-  while (child.running() && !reached(child, step)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  return child.kill9();
-}
+bool kill_at_step(Child& child, const std::string& step) { return child.kill_at_line(step); }
 
 // The steps that ingest --progress announces, in order.
 const std::string kImportStep = "import: ";
@@ -159,8 +101,8 @@ struct Phases {
 // The uninterrupted run of the whole month, made once for every test case.
 struct Shared {
   TempDir tmp{"sgfpat-crash"};
-  std::string full = corpus_path("tygem-dev/tygem-2005-11.sgf.gz");
-  std::string part;  // the first 1800 games, as a plain file
+  std::string full = sample_path();
+  std::string part;  // the first 1200 games, as a plain file
   Phases ph;
   uint64_t full_games = 0;
   Reference ref_full;
@@ -169,8 +111,8 @@ Shared& shared() {
   static std::unique_ptr<Shared> sh;  // destroyed at exit, with its directory
   if (sh) return *sh;
   sh = std::make_unique<Shared>();
-  sh->part = sh->tmp / "first-1800.sgf";
-  write_file(sh->part, join(gz_lines(sh->full, 0, 1800)));
+  sh->part = sh->tmp / "first-1200.sgf";
+  write_file(sh->part, join(sample_lines(0, 1200)));
   auto t0 = std::chrono::steady_clock::now();
   nlohmann::json jr = ingest_ok(sh->tmp / "ref-full", kFlags, {sh->full}, sh->tmp.path());
   Phases& ph = sh->ph;
@@ -182,7 +124,7 @@ Shared& shared() {
   MESSAGE("reference run: " << seconds_since(t0) << " s (import " << ph.import_s << ", pass 1 " << ph.pass1
                             << ", pass 2 " << ph.pass2 << ", commit " << ph.commit << ")");
   sh->full_games = jr["games_in_db"].get<uint64_t>();
-  CHECK(sh->full_games + jr["rejected"].get<uint64_t>() + jr["duplicates"].get<uint64_t>() == 3710);
+  CHECK(sh->full_games + jr["rejected"].get<uint64_t>() + jr["duplicates"].get<uint64_t>() == kSampleGames);
   sh->ref_full = reference_of("full", sh->tmp / "ref-full");
   CHECK(sh->ref_full.games == sh->full_games);
   return *sh;
@@ -190,40 +132,27 @@ Shared& shared() {
 
 TEST_CASE("ingest killed in import, pass 1 and pass 2 of successive runs; a complete run then gives exactly the uninterrupted counts") {
   Shared& sh = shared();
-  const Phases& ph = sh.ph;
   const std::string& full = sh.full;
   const uint64_t full_games = sh.full_games;
   const Reference& ref_full = sh.ref_full;
   TempDir tmp("sgfpat-crash");
   {
     const std::string db = tmp / "chain";
-    // First a kill in the middle of the import of new games: find a moment
-    // that leaves some but not all games stored (they are written in
-    // batches), starting over on a fresh database until one does.
-    double t = std::max(0.05, ph.startup + 0.5 * ph.import_s);
-    uint64_t partial = 0;
-    double lo = 0, hi = 0;
-    for (int attempt = 0; attempt < 10 && partial == 0; ++attempt) {
-      fs::remove_all(db);
-      Child c(ingest_args(db, kFlags, {full}), tmp.path(), "import" + std::to_string(attempt));
-      std::this_thread::sleep_until(c.start + std::chrono::duration<double>(t));
-      bool hit = c.kill9();
+    // First a kill in the middle of the import of new games: right after
+    // its first batch of 1,000 games is stored (a fail point), so some but
+    // not all games are stored.
+    {
+      Child c(ingest_args(db, kFlags, {full}), tmp.path(), "import", {fail_point_env("import.batch_stored@1")});
+      const RunResult r = c.wait();
+      INFO(r.err);
+      REQUIRE(died_at_fail_point(r, "import.batch_stored@1"));
       DbSnapshot s = read_db(db);
-      MESSAGE("kill during the import at " << t << " s: " << std::string(hit ? "killed" : "had already ended")
-                                           << ", " << s.game_count << " games stored, reader: "
-                                           << (s.opened ? classify(s, {&ref_full}) : s.error));
+      MESSAGE("killed after the import's first batch: " << s.game_count << " games stored, reader: "
+                                                         << (s.opened ? classify(s, {&ref_full}) : s.error));
       if (s.opened) CHECK(classify(s, {&ref_full}) == "none");
-      if (hit && s.game_count > 0 && s.game_count < full_games) {
-        partial = s.game_count;
-      } else if (s.game_count == 0) {  // too early: bisect towards the last too-late moment
-        lo = t;
-        t = hi > 0 ? (lo + hi) / 2 : t * 1.6;
-      } else {  // too late
-        hi = t;
-        t = (lo + hi) / 2;
-      }
+      CHECK(s.game_count > 0);
+      CHECK(s.game_count < full_games);
     }
-    CHECK(partial > 0);
 
     // Then kills in later runs on that database: while importing again
     // (only duplicates and the rest), in count pass 1, in pass 2 and in
@@ -251,8 +180,8 @@ TEST_CASE("ingest killed in import, pass 1 and pass 2 of successive runs; a comp
 
     nlohmann::json j = ingest_ok(db, kFlags, {full}, tmp.path());
     CHECK(j["games_in_db"].get<uint64_t>() == full_games);
-    CHECK(j["games_read"].get<uint64_t>() == 3710);
-    CHECK(j["ingested"].get<uint64_t>() + j["duplicates"].get<uint64_t>() + j["rejected"].get<uint64_t>() == 3710);
+    CHECK(j["games_read"].get<uint64_t>() == kSampleGames);
+    CHECK(j["ingested"].get<uint64_t>() + j["duplicates"].get<uint64_t>() + j["rejected"].get<uint64_t>() == kSampleGames);
     DbSnapshot s = read_db(db);
     CHECK(classify(s, {&ref_full}) == "full");
     CHECK(s.game_count == full_games);
@@ -280,7 +209,7 @@ TEST_CASE("a recount killed in pass 2 leaves the previous counts intact; readers
     const std::string db = tmp / "two-step";
     nlohmann::json ja = ingest_ok(db, kFlags, {part}, tmp.path());
     CHECK(ja["games_in_db"].get<uint64_t>() + ja["rejected"].get<uint64_t>() + ja["duplicates"].get<uint64_t>() ==
-          1800);
+          1200);
     Reference ref_a = reference_of("A", db);
     DbSnapshot before = read_db(db);
     REQUIRE(ref_a.games < ref_full.games);
@@ -380,17 +309,21 @@ TEST_CASE("a count in parts killed after a part goes on from the next part, to e
   Shared& sh = shared();
   TempDir tmp("sgfpat-crash-parts");
   const std::string db = tmp / "parts";
-  // A budget that counts the month in a few parts (levels 6).
-  std::vector<std::string> flags = kFlagsProgress;
-  flags.insert(flags.end(), {"--memory-mb", "11"});
+  // A budget that counts the sample in several parts: levels 16 (more
+  // patterns a move than the other cases' 6), 11 MiB; its own reference.
+  const std::vector<std::string> whole_flags = {"--levels", "16", "--min-played", "2", "--threads", "2"};
+  ingest_ok(tmp / "reference", whole_flags, {sh.full}, tmp.path());
+  const Reference ref = reference_of("full", tmp / "reference");
+  std::vector<std::string> flags = whole_flags;
+  flags.insert(flags.end(), {"--progress", "--memory-mb", "11"});
   const std::string kCounting2 = "count: exact counts of part 2";
   const std::string kCounting3 = "count: exact counts of part 3";
 
   // Killed while part 2 is counted: part 1 is written and recorded.
   Child c1(ingest_args(db, flags, {sh.full}), tmp.path(), "run1");
   const bool hit1 = kill_at_step(c1, kCounting2);
-  REQUIRE_MESSAGE(hit1, "the first run ended before its second part: " << read_file(c1.err));
-  CHECK(classify(read_db(db), {&sh.ref_full}) == "none");
+  REQUIRE_MESSAGE(hit1, "the first run ended before its second part: " << c1.err_text());
+  CHECK(classify(read_db(db), {&ref}) == "none");
   // stats tells that the next ingest goes on from there.
   {
     const RunResult st = run_cli({"stats", "--db", db, "--json", "--top", "0"}, tmp.path());
@@ -406,14 +339,14 @@ TEST_CASE("a count in parts killed after a part goes on from the next part, to e
   // Run again, killed while part 3 is counted.
   Child c2(ingest_args(db, flags, {sh.full}), tmp.path(), "run2");
   const bool hit2 = kill_at_step(c2, kCounting3);
-  const std::string err2 = read_file(c2.err);
+  const std::string err2 = c2.err_text();
   INFO(err2);
   CHECK(err2.find("of part 1:") == std::string::npos);  // part 1 is not counted again
   CHECK(err2.find("count: sketch of played patterns:") == std::string::npos);
   // The kept file the first run listed is taken up, not listed again.
   CHECK(err2.find("count: listing the kept patterns") == std::string::npos);
   CHECK(err2.find("count: exact counts of part 2:") != std::string::npos);
-  if (hit2) CHECK(classify(read_db(db), {&sh.ref_full}) == "none");
+  if (hit2) CHECK(classify(read_db(db), {&ref}) == "none");
 
   // And to the end: parts 3.. (or the commit only).
   Child c3(ingest_args(db, flags, {sh.full}), tmp.path(), "run3");
@@ -429,14 +362,14 @@ TEST_CASE("a count in parts killed after a part goes on from the next part, to e
   CHECK(j["count"]["parts"].get<uint64_t>() >= 3);
   CHECK(j["count"]["resumed_parts"].get<uint64_t>() >= (hit2 ? 2u : 1u));
   CHECK(j["count"]["games"].get<uint64_t>() == sh.full_games);
-  CHECK(j["count"]["positions"].get<uint64_t>() == sh.ref_full.positions);
+  CHECK(j["count"]["positions"].get<uint64_t>() == ref.positions);
   CHECK(r.err.find("of part 1:") == std::string::npos);
   CHECK(r.err.find("of part 2:") == std::string::npos);
 
   DbSnapshot after = read_db(db);
-  CHECK(classify(after, {&sh.ref_full}) == "full");
+  CHECK(classify(after, {&ref}) == "full");
   std::string why;
-  CHECK_MESSAGE(diff_counts(sh.ref_full.reported, after.reported(), &why) == 0, why);
+  CHECK_MESSAGE(diff_counts(ref.reported, after.reported(), &why) == 0, why);
   // Nothing of the interrupted runs is left to resume, nor their kept files.
   CHECK_FALSE(run_cli({"stats", "--db", db, "--json", "--top", "0"}, tmp.path()).json().contains("interrupted_count"));
   for (const auto& e : std::filesystem::directory_iterator(db))
@@ -455,7 +388,7 @@ TEST_CASE("readers opened while ingests commit new generations see whole generat
   TempDir tmp("sgfpat-crash");
   const std::string db = tmp / "db";
   const std::vector<std::string> flags = {"--levels", "2", "--min-played", "1", "--threads", "1"};
-  std::vector<std::string> lines = gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, 60);
+  std::vector<std::string> lines = sample_lines(0, 60);
   REQUIRE(lines.size() == 60);
   ingest_ok(db, flags, {}, tmp.path());  // creates the database
 
@@ -521,7 +454,7 @@ TEST_CASE("readers opened while ingests commit new generations see whole generat
 TEST_CASE("a reader removes the scratch folders of readers killed before they could") {
   TempDir tmp("sgfpat-crash");
   const std::string db = tmp / "db";
-  std::vector<std::string> lines = gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, 5);
+  std::vector<std::string> lines = sample_lines(0, 5);
   const std::string f = tmp / "games.sgf";
   std::string text;
   for (const auto& l : lines) text += l + "\n";

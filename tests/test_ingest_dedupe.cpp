@@ -29,7 +29,7 @@ std::string with_other_metadata(std::string line) {
 
 struct Corpus {
   TempDir tmp{"sgfpat-dedupe"};
-  std::vector<std::string> lines;  // 600 games of 2005-12
+  std::vector<std::string> lines;  // 600 games of the sample
   std::vector<std::string> a, b, super;
   std::string file_a, file_b, file_ab, file_super, file_a_copy, file_a_renamed;
 };
@@ -38,7 +38,7 @@ Corpus& corpus() {
   static std::unique_ptr<Corpus> c;  // destroyed at exit, with its directory
   if (c) return *c;
   c = std::make_unique<Corpus>();
-  c->lines = gz_lines(corpus_path("tygem-dev/tygem-2005-12.sgf.gz"), 0, 600);
+  c->lines = sample_lines(1000, 600);
   REQUIRE(c->lines.size() == 600);
   // A: games 0..299, plus an illegal record and a renamed copy of game 5.
   c->a.assign(c->lines.begin(), c->lines.begin() + 300);

@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "corpus.h"
 #include "io/game_splitter.h"
 #include "io/game_text_reader.h"
 #include "sgf/game_stream.h"
@@ -748,7 +749,7 @@ namespace {
 
 std::map<std::string, std::pair<uint64_t, uint64_t>> corpus_counts() {
   std::map<std::string, std::pair<uint64_t, uint64_t>> m;
-  std::ifstream in(std::string(SGFPAT_CORPUS_DIR) + "/counts.tsv");
+  std::ifstream in(testutil::corpus_path("counts.tsv"));
   std::string line;
   std::getline(in, line);  // header
   while (std::getline(in, line)) {
@@ -760,9 +761,8 @@ std::map<std::string, std::pair<uint64_t, uint64_t>> corpus_counts() {
   return m;
 }
 
-void check_corpus_file(const std::string& rel, uint64_t want_games, uint64_t want_moves) {
-  std::string path = std::string(SGFPAT_CORPUS_DIR) + "/" + rel;
-  REQUIRE_MESSAGE(fs::exists(path), "corpus file missing: " << path);
+void check_game_file(const std::string& path, uint64_t want_games, uint64_t want_moves) {
+  REQUIRE_MESSAGE(fs::exists(path), "file missing: " << path);
   GameStream stream({path});
   Game g;
   Status s;
@@ -776,13 +776,21 @@ void check_corpus_file(const std::string& rel, uint64_t want_games, uint64_t wan
     ++games;
     moves += uint64_t(g.move_count());
   }
-  INFO(rel << " first error: " << first_error);
+  INFO(path << " first error: " << first_error);
   CHECK(errors == 0);
   CHECK(games == want_games);
   CHECK(moves == want_moves);
 }
 
+void check_corpus_file(const std::string& rel, uint64_t want_games, uint64_t want_moves) {
+  check_game_file(testutil::corpus_path(rel), want_games, want_moves);
+}
+
 }  // namespace
+
+TEST_CASE("the shipped sample has the 2,000 games and 432,338 moves data/README.md says") {
+  check_game_file(testutil::sample_path(), 2000, 432338);
+}
 
 TEST_CASE("corpus: tygem-2006-01.tar.gz has 6967 games and 1493600 moves") {
   check_corpus_file("tygem-2006-01.tar.gz", 6967, 1493600);

@@ -32,9 +32,9 @@ struct Fixture {
   std::string priors_path = dir / "p.priors";
   std::string test_games = dir / "test.sgf";
   Fixture() {
-    auto lines = testutil::gz_lines(testutil::corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, 400);
+    auto lines = testutil::sample_lines(0, 400);
     testutil::write_file(dir / "train.sgf", testutil::join(lines));
-    auto test = testutil::gz_lines(testutil::corpus_path("tygem-dev/tygem-2005-12.sgf.gz"), 0, 12);
+    auto test = testutil::sample_lines(1900, 12);
     testutil::write_file(test_games, testutil::join(test));
     testutil::ingest_ok(db_path, {"--levels", "8", "--min-played", "2", "--memory-mb", "64"}, {dir / "train.sgf"},
                         dir.path());

@@ -24,7 +24,7 @@ struct Built {
   std::string db = dir / "pristine";
   std::string tsv, priors;
   Built() {
-    const auto lines = gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 0, kBatches * kPerBatch);
+    const auto lines = sample_lines(0, kBatches * kPerBatch);
     for (int b = 0; b < kBatches; ++b) {
       const std::string in = dir / ("in" + std::to_string(b));
       fs::create_directories(in);

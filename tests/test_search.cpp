@@ -22,10 +22,10 @@ using namespace testutil;
 
 namespace {
 
-// Games of a tygem-dev file (one per line), parsed.
-std::vector<Game> corpus_games(size_t first, size_t count) {
+// Games of the sample from its 300th on (one per line), parsed.
+std::vector<Game> sample_games(size_t first, size_t count) {
   std::vector<Game> games;
-  for (const std::string& line : gz_lines(corpus_path("tygem-dev/tygem-2007-01.sgf.gz"), first, count)) {
+  for (const std::string& line : sample_lines(300 + first, count)) {
     Game g;
     if (parse_game(line, &g).ok()) games.push_back(std::move(g));
   }
@@ -171,7 +171,7 @@ TEST_CASE("symmetries: inverse and composition; the canonical hash is the same u
 TEST_CASE("exact search finds a position stored under each of the 8 symmetries, colours exchanged or not") {
   TempDir dir("sgfpat-search");
   auto db = open_db(dir / "db");
-  std::vector<Game> games = corpus_games(0, 12);
+  std::vector<Game> games = sample_games(0, 12);
   REQUIRE(games.size() >= 10);
   const Game original = games[0];
   const int n = 24;
@@ -216,7 +216,7 @@ TEST_CASE("exact search finds a position stored under each of the 8 symmetries, 
 
 TEST_CASE("a database stored without the index gets it built, equal to the one kept by ingest") {
   TempDir dir("sgfpat-search");
-  std::vector<Game> games = corpus_games(20, 15);
+  std::vector<Game> games = sample_games(20, 15);
   // The ingest also meets duplicates (within a batch of 7 and across
   // batches) and an illegal game, whose replays gather index entries that
   // must not stay.
@@ -246,7 +246,7 @@ TEST_CASE("a database stored without the index gets it built, equal to the one k
 
 TEST_CASE("index entries written in many runs equal one run's; an import cut before its run is written leaves the index incomplete, never wrong") {
   TempDir dir("sgfpat-search");
-  const std::vector<Game> games = corpus_games(60, 40);
+  const std::vector<Game> games = sample_games(60, 40);
   auto one = open_db(dir / "one");
   import(one.get(), games);
   const std::set<std::string> want = all_index_entries(one.get());
@@ -304,7 +304,7 @@ TEST_CASE("index entries written in many runs equal one run's; an import cut bef
 
 TEST_CASE("--no-position-index: none kept, counts unchanged, searches refused by name; --position-index builds it") {
   TempDir dir("sgfpat-search");
-  const auto lines = gz_lines(corpus_path("tygem-dev/tygem-2007-03.sgf.gz"), 0, 120);
+  const auto lines = sample_lines(500, 120);
   const std::string first = dir / "first.sgf", second = dir / "second.sgf";
   write_file(first, join({lines.begin(), lines.begin() + 80}));
   write_file(second, join({lines.begin() + 80, lines.end()}));
@@ -354,21 +354,14 @@ TEST_CASE("--no-position-index: none kept, counts unchanged, searches refused by
 TEST_CASE("the index survives kill -9 of an ingest: it matches the stored games, before and after a rerun") {
   TempDir dir("sgfpat-search");
   const std::string input = dir / "games.sgf";
-  write_file(input, join(gz_lines(corpus_path("tygem-dev/tygem-2007-02.sgf.gz"), 0, 2500)));
+  write_file(input, join(sample_lines(0, kSampleGames)));
   const std::string db_path = dir / "db";
   auto args = ingest_args(db_path, {"--levels", "2", "--threads", "1"}, {input});
-  pid_t pid = spawn(args, dir / "out", dir / "err");
-  // Kill once some games are stored (or after 20 s).
-  const auto t0 = std::chrono::steady_clock::now();
-  for (;;) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(30));
-    std::unique_ptr<PatternDb> r;
-    if (PatternDb::OpenReader(db_path, &r).ok() && r->game_count() >= 1000) break;
-    if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(20)) break;
-  }
-  ::kill(pid, SIGKILL);
-  int status = 0;
-  waitpid(pid, &status, 0);
+  // Killed right after its first batch of games is stored (a fail point).
+  Child c(args, dir.path(), "killed", {fail_point_env("import.batch_stored@1")});
+  const RunResult killed = c.wait();
+  INFO(killed.err);
+  REQUIRE(died_at_fail_point(killed, "import.batch_stored@1"));
   // Killed before its run of index entries was written, the index is
   // recorded incomplete (searches refuse it) and the rerun builds it.
   auto check = [&](const char* when) {
@@ -414,7 +407,7 @@ TEST_CASE("the index survives kill -9 of an ingest: it matches the stored games,
                 }).ok());
     return true;
   };
-  check("after the kill");
+  CHECK_FALSE(check("after the kill"));  // the index was left incomplete
   RunResult again = run(args, dir.path());
   INFO(again.err);
   REQUIRE(again.exit_code == 0);
@@ -424,9 +417,9 @@ TEST_CASE("the index survives kill -9 of an ingest: it matches the stored games,
 TEST_CASE("nearest scan: distances, games, positions and symmetries equal a from-scratch recomputation") {
   TempDir dir("sgfpat-search");
   auto db = open_db(dir / "db");
-  std::vector<Game> games = corpus_games(40, 30);
+  std::vector<Game> games = sample_games(40, 30);
   import(db.get(), games);
-  std::vector<Game> outside = corpus_games(100, 3);
+  std::vector<Game> outside = sample_games(100, 3);
   REQUIRE(outside.size() == 3);
 
   std::vector<DistanceQuery> queries;
@@ -501,8 +494,8 @@ TEST_CASE("nearest scan: distances, games, positions and symmetries equal a from
 
 TEST_CASE("sgfpat accuracy --knn measures the k-NN predictor without a priors file") {
   TempDir dir("sgfpat-search");
-  write_file(dir / "stored.sgf", join(gz_lines(corpus_path("tygem-dev/tygem-2007-01.sgf.gz"), 0, 40)));
-  write_file(dir / "test.sgf", join(gz_lines(corpus_path("tygem-dev/tygem-2007-01.sgf.gz"), 0, 2)));
+  write_file(dir / "stored.sgf", join(sample_lines(300, 40)));
+  write_file(dir / "test.sgf", join(sample_lines(300, 2)));
   RunResult r = run_cli({"ingest", "--db", dir / "db", "--quiet", "--levels", "3", dir / "stored.sgf"}, dir.path());
   INFO(r.err);
   REQUIRE(r.exit_code == 0);

@@ -174,23 +174,18 @@ TEST_CASE("count steps with a budget too small for the kept set count it in part
   // A count in parts killed half-way leaves parts' files; the rerun (whole,
   // now) replaces them and the split's files, and removes them.
   {
-    const auto t0 = std::chrono::steady_clock::now();
     auto j = shard_step({"count", "--work", work, "--shard", "1", "--threads", "1", "--memory-mb", "8"}, dir.path());
     CHECK(j["parts"].get<uint64_t>() > 1);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const pid_t pid = spawn({sgfpat_binary(), "shard", "count", "--work", work, "--shard", "0", "--threads", "1",
-                             "--memory-mb", "8"},
-                            dir / "kill.out", dir / "kill.err");
-    std::this_thread::sleep_for(std::chrono::duration<double>(seconds * 0.6));
-    ::kill(pid, SIGKILL);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    WARN(WIFSIGNALED(status));  // killed, not done first (timing on a loaded machine)
+    // Killed once its second part is counted: the first part's file is written.
+    Child c({sgfpat_binary(), "shard", "count", "--work", work, "--shard", "0", "--threads", "1", "--memory-mb", "8"},
+            dir.path(), "kill", {fail_point_env("shard.count.part_counted@2")});
+    const RunResult killed = c.wait();
+    INFO(killed.err);
+    CHECK(died_at_fail_point(killed, "shard.count.part_counted@2"));
     bool leftovers = false;
     for (const auto& e : testutil::fs::directory_iterator(work + "/shard-0"))
       leftovers |= e.path().filename().string().find(".part-") != std::string::npos;
-    WARN(leftovers);  // killed after its first parts were written (not sure on a loaded machine)
+    CHECK(leftovers);
     shard_step({"count", "--work", work, "--shard", "0", "--threads", "1"}, dir.path());
     for (const auto& e : testutil::fs::directory_iterator(work + "/shard-0")) {
       CHECK(e.path().filename().string().find(".part-") == std::string::npos);
@@ -220,7 +215,7 @@ TEST_CASE("the combined database takes later games incrementally, like the singl
   TempDir dir("sgfpat-shard-inc");
   auto inputs = write_corpus(dir.path(), 300);
   const std::string more = dir / "more.sgf";
-  write_file(more, join(gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), 250, 100)) + kIllegal);
+  write_file(more, join(sample_lines(250, 100)) + kIllegal);
   const std::string single = dir / "single", db = dir / "sharded";
   ingest_ok(single, {}, inputs, dir.path());
   run_shards(dir / "work", db, 2, {}, inputs, dir.path());
@@ -274,60 +269,33 @@ TEST_CASE("shard steps killed with SIGKILL and run again give the uninterrupted 
   plan.insert(plan.end(), inputs.begin(), inputs.end());
   shard_step(plan, dir.path());
 
-  // Starts `sgfpat shard ARGS`, kills it after `fraction` of `full` seconds;
-  // true if it was killed (not ended first).
-  auto kill_after = [&](std::vector<std::string> args, double seconds) {
+  // Runs `sgfpat shard ARGS` to die at fail point `point`; true if it did.
+  auto kill_at = [&](std::vector<std::string> args, const std::string& point) {
     args.insert(args.begin(), {sgfpat_binary(), "shard"});
-    const pid_t pid = spawn(args, dir / "kill.out", dir / "kill.err");
-    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-    ::kill(pid, SIGKILL);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+    Child c(args, dir.path(), "kill", {fail_point_env(point)});
+    const RunResult r = c.wait();
+    INFO(r.err);
+    return died_at_fail_point(r, point);
   };
-  auto timed = [&](const std::vector<std::string>& args) {
-    const auto t0 = std::chrono::steady_clock::now();
-    shard_step(args, dir.path());
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  };
-  // Import of shard 0: killed in the middle, then completed by a rerun.
-  // Its uninterrupted time is learned from shard 1's import.  Two
-  // threads: the sketch is made while the games are stored, and the rerun,
-  // which finds games stored, makes it after the import over all of them.
-  const double import_time = timed({"import", "--work", work, "--shard", "1", "--threads", "2", "-q"});
-  int kills = 0;
-  for (double f : {0.5, 0.3, 0.15})
-    if (kill_after({"import", "--work", work, "--shard", "0", "--threads", "2", "-q"}, f * import_time)) {
-      ++kills;
-      MESSAGE("import killed after " << f * import_time << " s");
-      break;
-    }
-  CHECK(kills == 1);
-  timed({"import", "--work", work, "--shard", "0", "--threads", "2", "-q"});
+  // Import of shard 0: killed once its games are stored, then completed by
+  // a rerun.  Two threads: the sketch is made while the games are stored,
+  // and the rerun, which finds games stored, makes it after the import over
+  // all of them.
+  CHECK(kill_at({"import", "--work", work, "--shard", "0", "--threads", "2", "-q"}, "import.batch_stored@1"));
+  shard_step({"import", "--work", work, "--shard", "0", "--threads", "2", "-q"}, dir.path());
+  shard_step({"import", "--work", work, "--shard", "1", "--threads", "2", "-q"}, dir.path());
   shard_step({"sum-sketches", "--work", work}, dir.path());
   for (const char* s : {"0", "1"}) shard_step({"kept", "--work", work, "--shard", s, "--threads", "1"}, dir.path());
   shard_step({"merge-kept", "--work", work}, dir.path());
-  const double count_time = timed({"count", "--work", work, "--shard", "1", "--threads", "1"});
-  kills = 0;
-  for (double f : {0.5, 0.3, 0.15})
-    if (kill_after({"count", "--work", work, "--shard", "0", "--threads", "1"}, f * count_time)) {
-      ++kills;
-      break;
-    }
-  CHECK(kills == 1);
+  shard_step({"count", "--work", work, "--shard", "1", "--threads", "1"}, dir.path());
+  // Count of shard 0: killed with its counts made and not written.
+  CHECK(kill_at({"count", "--work", work, "--shard", "0", "--threads", "1"}, "shard.count.part_counted@1"));
   shard_step({"count", "--work", work, "--shard", "0", "--threads", "1"}, dir.path());
-  // finish, killed mid-way: no database at --db, a leftover .partial that
-  // the rerun replaces.
-  const double finish_time = timed({"finish", "--work", work, "--db", dir / "probe"});
-  kills = 0;
-  for (double f : {0.5, 0.3, 0.15})
-    if (kill_after({"finish", "--work", work, "--db", db}, f * finish_time)) {
-      ++kills;
-      CHECK(!testutil::fs::exists(db));
-      break;
-    }
-  CHECK(kills == 1);
+  // finish, killed with the games copied: no database at --db, a leftover
+  // .partial that the rerun replaces.
+  CHECK(kill_at({"finish", "--work", work, "--db", db}, "shard.finish.games_copied"));
+  CHECK(!testutil::fs::exists(db));
+  CHECK(testutil::fs::exists(db + ".partial"));
   shard_step({"finish", "--work", work, "--db", db}, dir.path());
   CHECK(!testutil::fs::exists(db + ".partial"));
   CHECK(export_tsv(db, dir.path()) == expected);
@@ -347,7 +315,7 @@ TEST_CASE("shard steps killed with SIGKILL and run again give the uninterrupted 
   // the new games, and finish refuses the steps that no longer fit together.
   {
     std::ofstream(inputs[0], std::ios::app)
-        << join(gz_lines(corpus_path("tygem-dev/tygem-2005-12.sgf.gz"), 0, 30));
+        << join(sample_lines(1950, 30));
     for (const char* s : {"0", "1"}) shard_step({"import", "--work", work, "--shard", s, "-q"}, dir.path());
     RunResult r = run_cli({"shard", "finish", "--work", work, "--db", dir / "fourth"}, dir.path());
     CHECK(r.exit_code == 2);

@@ -23,7 +23,7 @@ using namespace testutil;
 namespace {
 
 std::string corpus_games(size_t first, size_t n) {
-  return join(gz_lines(corpus_path("tygem-dev/tygem-2005-11.sgf.gz"), first, n));
+  return join(sample_lines(first, n));
 }
 
 // name -> size of the files of a directory (LOG files aside: RocksDB's own

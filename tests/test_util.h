@@ -14,13 +14,16 @@
 #include <rocksdb/table_properties.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -29,6 +32,7 @@
 #include <utility>
 #include <vector>
 
+#include "corpus.h"
 #include "core/coding.h"
 #include "sgf/game.h"
 #include "sgf/parser.h"
@@ -76,8 +80,6 @@ inline void write_file(const std::string& path, const std::string& text) {
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
-inline std::string corpus_path(const std::string& rel) { return std::string(SGFPAT_CORPUS_DIR) + "/" + rel; }
-
 // The lines [first, first + count) of a gzip (or plain) file; every corpus
 // collection holds one game per line.  Each returned line ends in '\n'.
 inline std::vector<std::string> gz_lines(const std::string& path, size_t first = 0, size_t count = SIZE_MAX) {
@@ -102,11 +104,76 @@ inline std::vector<std::string> gz_lines(const std::string& path, size_t first =
   return lines;
 }
 
+// The games [first, first + count) of the shipped sample (corpus.h), one a
+// line; there must be that many.
+inline std::vector<std::string> sample_lines(size_t first, size_t count) {
+  std::vector<std::string> lines = gz_lines(sample_path(), first, count);
+  if (lines.size() != count)
+    throw std::runtime_error("the sample " + sample_path() + " has no games " + std::to_string(first) + ".." +
+                             std::to_string(first + count - 1));
+  return lines;
+}
+
 inline std::string join(const std::vector<std::string>& lines) {
   std::string s;
   for (const auto& l : lines) s += l;
   return s;
 }
+
+// Reads everything written into the FIFO at `path`, on a thread of its own,
+// so that a child can write into it.  The wait is bounded: when no writer
+// came, or the last one did not close, within `seconds` of get() (or by the
+// destructor), the reader is released by opening the FIFO for writing
+// itself, and timed_out() says so.  Never blocks for good, also when the
+// test fails before get().
+class FifoReader {
+ public:
+  explicit FifoReader(std::string path) : path_(std::move(path)) {
+    thread_ = std::thread([this] {
+      std::string text = read_file(path_);
+      std::lock_guard<std::mutex> lock(mu_);
+      text_ = std::move(text);
+      done_ = true;
+      cv_.notify_all();
+    });
+  }
+  ~FifoReader() { get(10); }
+  FifoReader(const FifoReader&) = delete;
+  FifoReader& operator=(const FifoReader&) = delete;
+
+  std::string get(double seconds = 60) {
+    if (!thread_.joinable()) return text_;
+    std::unique_lock<std::mutex> lock(mu_);
+    if (!cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) {
+      timed_out_ = true;
+      lock.unlock();
+      // A reader waiting in open() is let through by a writer that opens
+      // and closes at once; one waiting in read() has a writer still
+      // connected, whose end (bounded by run()) gives it its end of file.
+      for (int i = 0; i < 1000; ++i) {
+        const int fd = ::open(path_.c_str(), O_WRONLY | O_NONBLOCK);
+        if (fd >= 0) ::close(fd);
+        lock.lock();
+        const bool done = cv_.wait_for(lock, std::chrono::milliseconds(50), [this] { return done_; });
+        lock.unlock();
+        if (done) break;
+      }
+    } else {
+      lock.unlock();
+    }
+    thread_.join();  // the reader has ended (or the loop above gave up: then this is where a bug would show)
+    return text_;
+  }
+  bool timed_out() const { return timed_out_; }
+
+ private:
+  std::string path_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false, timed_out_ = false;
+  std::string text_;
+  std::thread thread_;
+};
 
 // ---------------------------------------------------------------- processes
 
@@ -121,8 +188,10 @@ struct RunResult {
 };
 
 // Starts `args` (args[0] the executable path) with stdout/stderr going to the
-// given files.  Returns the child's pid.
-inline pid_t spawn(const std::vector<std::string>& args, const std::string& out_path, const std::string& err_path) {
+// given files, and `env` ("NAME=value" each) added to its environment.
+// Returns the child's pid.
+inline pid_t spawn(const std::vector<std::string>& args, const std::string& out_path, const std::string& err_path,
+                   const std::vector<std::string>& env = {}) {
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
@@ -133,6 +202,7 @@ inline pid_t spawn(const std::vector<std::string>& args, const std::string& out_
     dup2(i, 0);
     dup2(o, 1);
     dup2(e, 2);
+    for (const auto& kv : env) putenv(const_cast<char*>(kv.c_str()));
     std::vector<char*> argv;
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -151,21 +221,144 @@ inline void decode_status(int status, RunResult* r) {
   }
 }
 
-// Runs `args` to completion.  `scratch` is a directory for the output files.
+// The longest a test waits for a child process (seconds): past it the child
+// is killed and the test fails, naming it.  $SGFPAT_TEST_CHILD_SECONDS sets
+// it (default 600: no sgfpat run of the tests comes near it).
+inline double child_limit_seconds() {
+  const char* env = std::getenv("SGFPAT_TEST_CHILD_SECONDS");
+  const double s = env && *env ? std::atof(env) : 0;
+  return s > 0 ? s : 600;
+}
+
+// Waits for `pid` to end, at most `seconds`; a child still running then is
+// killed (SIGKILL) and reaped, and false returned.  *status as waitpid's.
+inline bool wait_bounded(pid_t pid, int* status, double seconds = child_limit_seconds()) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (auto pause = std::chrono::microseconds(200);; pause = std::min(pause * 2, std::chrono::microseconds(50000))) {
+    const pid_t r = waitpid(pid, status, WNOHANG);
+    if (r == pid) return true;
+    if (r < 0 && errno != EINTR) return true;  // not our child (already reaped)
+    if (std::chrono::steady_clock::now() > deadline) break;
+    std::this_thread::sleep_for(pause);
+  }
+  ::kill(pid, SIGKILL);
+  while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
+  }
+  return false;
+}
+
+// Runs `args` to completion (a child that outlives child_limit_seconds() is
+// killed and the test fails).  `scratch` is a directory for the output files.
 inline RunResult run(const std::vector<std::string>& args, const std::string& scratch) {
   static int serial = 0;
   std::string o = scratch + "/run" + std::to_string(++serial) + ".out";
   std::string e = scratch + "/run" + std::to_string(serial) + ".err";
   pid_t pid = spawn(args, o, e);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  const bool ended = wait_bounded(pid, &status);
   RunResult r;
   decode_status(status, &r);
   r.out = read_file(o);
   r.err = read_file(e);
+  if (!ended) {
+    std::string line;
+    for (const auto& a : args) line += " " + a;
+    FAIL_CHECK("killed after " << child_limit_seconds() << " s, still running:" << line << "\nstderr: " << r.err);
+  }
   return r;
 }
+
+// The environment entry that makes a child die at fail point `point`
+// ("name" or "name@N", lib/core/fail_point.h).
+inline std::string fail_point_env(const std::string& point) { return "SGFPAT_FAIL_POINT=" + point; }
+
+// What a child that died at fail point `name` wrote last: the kill was
+// that fail point's, not a crash nor another kill.
+inline bool died_at_fail_point(const RunResult& r, const std::string& name) {
+  return r.signal == SIGKILL && r.err.find("sgfpat: fail point " + name) != std::string::npos;
+}
+
+// A child process the test watches and may kill at a progress line.  Every
+// wait is bounded by child_limit_seconds() (past it the child is killed and
+// the test fails).
+class Child {
+ public:
+  Child(const std::vector<std::string>& args, const std::string& dir, const std::string& tag,
+        const std::vector<std::string>& env = {})
+      : out_(dir + "/" + tag + ".out"), err_(dir + "/" + tag + ".err") {
+    start_ = std::chrono::steady_clock::now();
+    pid_ = spawn(args, out_, err_, env);
+  }
+  ~Child() {
+    if (!done_) kill9();
+  }
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+
+  bool running() {
+    if (done_) return false;
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      end(status);
+      return false;
+    }
+    return true;
+  }
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+  const std::string& err_path() const { return err_; }
+  std::string err_text() const { return read_file(err_); }
+  // Kills the child with SIGKILL; true if it was still running.
+  bool kill9() {
+    if (!running()) return false;
+    ::kill(pid_, SIGKILL);
+    int status = 0;
+    while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    end(status);
+    return result_.signal == SIGKILL;
+  }
+  // Waits until the child's stderr holds `text` (a progress line, written
+  // with --progress), then kills it: true if it was killed there, false if
+  // it ended first.
+  bool kill_at_line(const std::string& text) {
+    const auto deadline = start_ + std::chrono::duration<double>(child_limit_seconds());
+    while (running() && err_text().find(text) == std::string::npos) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        FAIL_CHECK("no \"" << text << "\" after " << child_limit_seconds() << " s; stderr: " << err_text());
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return kill9();
+  }
+  // Waits for the end (bounded).
+  RunResult wait() {
+    if (!done_) {
+      int status = 0;
+      const double left = std::max(1.0, child_limit_seconds() - elapsed());
+      if (!wait_bounded(pid_, &status, left))
+        FAIL_CHECK("killed after " << child_limit_seconds() << " s, still running; stderr: " << err_text());
+      end(status);
+    }
+    return result_;
+  }
+  const RunResult& result() const { return result_; }
+
+ private:
+  void end(int status) {
+    done_ = true;
+    decode_status(status, &result_);
+    result_.out = read_file(out_);
+    result_.err = read_file(err_);
+  }
+  std::string out_, err_;
+  pid_t pid_ = -1;
+  std::chrono::steady_clock::time_point start_;
+  bool done_ = false;
+  RunResult result_;
+};
 
 // Opens the database at `path` with RocksDB alone, behind PatternDb's back,
 // and calls f(db, handle of `family`) ("default" for meta): for writing

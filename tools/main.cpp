@@ -6,6 +6,7 @@
 #include <map>
 
 #include "commands.h"
+#include "config_path.h"
 #include "core/version.h"
 
 namespace {
@@ -26,13 +27,13 @@ int main(int argc, char** argv) {
   CLI::App app{"sgfpat: turn Go game records (SGF) into a database of local move patterns and move priors"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("sgfpat ") + sgfpat::kVersion);
-  // The default configuration: $SGFPAT_CONFIG, else the project's config/.
-  // A file named by $SGFPAT_CONFIG must exist, like one named by --config;
-  // a key or section that no command knows is an error naming it.
-  const char* env_config = std::getenv("SGFPAT_CONFIG");
-  if (env_config && !*env_config) env_config = nullptr;
-  app.set_config("--config", env_config ? env_config : SGFPAT_DEFAULT_CONFIG,
-                 "Configuration file (TOML; [ingest] etc. sections, keys named like the flags)", env_config != nullptr);
+  // The default configuration (config_path.h).  A file named by
+  // $SGFPAT_CONFIG must exist, like one named by --config; a key or section
+  // that no command knows is an error naming it.
+  bool config_from_env = false;
+  const std::string config = default_config_path(&config_from_env);
+  app.set_config("--config", config,
+                 "Configuration file (TOML; [ingest] etc. sections, keys named like the flags)", config_from_env);
   app.allow_config_extras(CLI::config_extras_mode::error);
   std::map<CLI::App*, Runner> runners;
   auto add = [&](Runner (*reg)(CLI::App&)) {

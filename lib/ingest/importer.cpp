@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "board/replay.h"
+#include "core/fail_point.h"
 #include "search/position_index.h"
 
 namespace sgfpat {
@@ -89,6 +90,8 @@ Status Importer::write_batch() {
   if (batch_.empty()) return Status::OK();
   Status s = db_->add_games(batch_, batch_moves_, batch_positions_);
   if (!s.ok()) return s;
+  // Crash tests: a kill with this batch stored and the next not begun.
+  fail_point("import.batch_stored");
   stats_.ingested += batch_.size();
   stats_.moves_ingested += batch_moves_;
   if (stored_) {

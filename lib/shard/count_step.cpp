@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/fail_point.h"
 #include "count/game_feed.h"
 #include "count/key_parts.h"
 #include "count/part_range.h"
@@ -98,6 +99,9 @@ Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, co
                         // at another part's split-level pattern.
                         restricted ? kSplitLevel + 1 : 0, /*share_openings=*/true);
     if (!st.ok()) return st;
+    // Crash tests: a kill with this part counted and not written (the
+    // earlier parts' files written).
+    fail_point("shard.count.part_counted");
 
     RecordWriter out;
     st = out.open(part_path(p), RecordKind::kCounts, levels);

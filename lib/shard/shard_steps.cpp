@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/fail_point.h"
 #include "count/count_steps.h"
 #include "count/game_feed.h"
 #include "count/kept_file.h"
@@ -337,6 +338,8 @@ Status finish_unguarded(const ShardPaths& paths, const ShardPlan& plan, const st
     if (!st.ok()) return st;
     st = copy_games(paths, plan, options.memory_budget, options.merge_fan_in, db.get());
     if (!st.ok()) return st;
+    // Crash tests: a kill with the games copied into the partial database.
+    fail_point("shard.finish.games_copied");
 
     CountSummary summary;
     summary.mode = CountMode::kSharded;
