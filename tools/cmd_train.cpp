@@ -12,6 +12,7 @@
 #include "priors/model_writer.h"
 #include "priors/priors_file.h"
 #include "progress.h"
+#include "tuning.h"
 #include "store/pattern_db.h"
 #include "train/game_sample.h"
 #include "train/mm.h"
@@ -139,11 +140,12 @@ Runner register_train(CLI::App& app) {
   cmd->add_option("--smoothing,-a", a->sample.smoothing, "`a` of the smoothed pattern rate the weights go with")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--iterations", a->iterations, "Most MM sweeps over every feature group")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--freeze", a->freeze, "Feature group to leave at weight 0 (repeatable): pattern, level, capture, "
-                                         "extension, atari, self-atari, liberties, dist-prev, dist-prev2, edge, ko");
+  tuning(cmd, cmd->add_option("--iterations", a->iterations, "Most MM sweeps over every feature group")
+                  ->capture_default_str()
+                  ->check(CLI::PositiveNumber));
+  tuning(cmd, cmd->add_option("--freeze", a->freeze,
+                              "Feature group to leave at weight 0 (repeatable): pattern, level, capture, extension, "
+                              "atari, self-atari, liberties, dist-prev, dist-prev2, edge, ko"));
   cmd->add_flag("--json", a->json, "Summary, log-likelihoods and weights as JSON");
   return [a]() { return run_train(*a); };
 }
