@@ -9,6 +9,7 @@
 #include <random>
 #include <unordered_set>
 
+#include "core/format_version.h"
 #include "solve/proof_search.h"
 #include "solve/retrograde.h"
 #include "solve/table_build.h"
@@ -542,6 +543,33 @@ TEST_CASE("ensure_table: built and written once, then taken from the database") 
   TableSummary read;
   CHECK(reader.summary(4, 3, &read).ok());
   CHECK(read.positions == sum.positions);
+  // A database of a format version from the future is refused: not read,
+  // not written, not built into.
+  {
+    std::string future(4, '\0');
+    future[3] = char(kRetroTableFormat.current + 1);
+    testutil::with_raw_family(db, "default", [&](rocksdb::DB& raw, rocksdb::ColumnFamilyHandle* cf) {
+      REQUIRE(raw.Put(rocksdb::WriteOptions(), cf, "format", future).ok());
+    });
+    TableReader refused;
+    Status st = refused.open(db);
+    CHECK(st.is_not_supported());
+    CHECK(st.message().find("retrograde table database format version " +
+                            std::to_string(kRetroTableFormat.current + 1)) != std::string::npos);
+    building = 0;
+    CHECK(ensure_table(db, 2, 3, events, &again, &built).is_not_supported());
+    CHECK(building == 0);
+    CHECK(write_table(db, table(3, 3), &again).is_not_supported());
+    // Version 1 written as a record, and no record at all, both read.
+    testutil::with_raw_family(db, "default", [&](rocksdb::DB& raw, rocksdb::ColumnFamilyHandle* cf) {
+      REQUIRE(raw.Put(rocksdb::WriteOptions(), cf, "format", std::string("\0\0\0\1", 4)).ok());
+    });
+    CHECK(TableReader().open(db).ok());
+    testutil::with_raw_family(db, "default", [&](rocksdb::DB& raw, rocksdb::ColumnFamilyHandle* cf) {
+      REQUIRE(raw.Delete(rocksdb::WriteOptions(), cf, "format").ok());
+    });
+    CHECK(TableReader().open(db).ok());
+  }
   // A size the table cannot hold is refused, nothing written.
   CHECK_FALSE(ensure_table(dir / "big", 5, 5, TableBuildEvents{}, &again, &built).ok());
   CHECK_FALSE(built);

@@ -6,8 +6,15 @@ Status ensure_table(const std::string& dir, int width, int height, const TableBu
                     TableSummary* summary, bool* built) {
   *built = false;
   {
+    // Built when the database or the table is missing; a database of
+    // another format version or a damaged summary is no reason to build.
     TableReader probe;
-    if (probe.open(dir).ok() && probe.summary(width, height, summary).ok()) return Status::OK();
+    Status st = probe.open(dir);
+    if (st.is_not_supported()) return st;
+    if (st.ok()) {
+      st = probe.summary(width, height, summary);
+      if (st.ok() || !st.is_not_found()) return st;
+    }
   }
   if (events.building) events.building();
   RetroTable table;

@@ -19,7 +19,9 @@ struct TableBuildEvents {
 // The summary of the width x height table of the database at `dir`; when
 // the database is missing or does not hold that table complete, the table
 // is built and written first (*built true).  The database at `dir` then
-// holds it complete: TableReader::open(dir) can look positions up.
+// holds it complete: TableReader::open(dir) can look positions up.  A
+// database of a format version this sgfpat does not read (NotSupported) or
+// with a damaged summary (Corruption) is an error, nothing built.
 Status ensure_table(const std::string& dir, int width, int height, const TableBuildEvents& events,
                     TableSummary* summary, bool* built);
 
