@@ -22,8 +22,8 @@
 #              move for a given table size (6-7 minutes, an 8 GB table)
 #
 #   all6       the empty 6x6 board, every first move classified on two
-#              threads with the flags of empty6, --split-stick 1 and
-#              --helper-fill 1
+#              threads with the tuning of empty6, split-stick = 1 and
+#              helper-fill = 1
 #              (issue 15's 600 s target; 8-10 minutes on session 58's VM,
 #              15-22 on the slower ones before, and an 8 GB table,
 #              which ran faster than 14 GB on the VMs of sessions 47-56 (its
@@ -45,13 +45,25 @@
 # 4096)]"`, then ask again.)
 # Environment: SGFPAT (binary, default build/sgfpat), TABLE_MB (for
 # `centre`, 14000; for `empty6` and `all6`, 8000), WORK_SECONDS (per
-# position of `work`, 150), EMPTY6_FLAGS (the search's flags for
-# `empty6`, default the ones that play the fewest moves there),
-# ALL6_FLAGS and ALL6_SECONDS (`all6`'s flags and budget, 1800 s).
+# position of `work`, 150), EMPTY6_TUNING (the search's tuning settings for
+# `empty6`, the [solve] section's keys separated by ';', default the ones
+# that play the fewest moves there), ALL6_TUNING and ALL6_SECONDS (`all6`'s
+# settings and budget, 1800 s).  The settings go to the search through a
+# configuration file of their own (sgfpat --config FILE solve ...).
 set -euo pipefail
 sgfpat="${SGFPAT:-$(dirname "$0")/../build/sgfpat}"
 parts=("$@")
 [ ${#parts[@]} -eq 0 ] && parts=(crosscuts work)
+
+# Sets `config` to a new configuration file whose [solve] section holds the
+# settings SETTINGS (keys separated by ';'); the files go at exit.
+tuning_files=()
+trap 'rm -f "${tuning_files[@]}"' EXIT
+tuning_config() {
+  config=$(mktemp --suffix=.toml)
+  tuning_files+=("$config")
+  { echo "[solve]"; tr ';' '\n' <<<"$1" | sed 's/^ *//'; } >"$config"
+}
 
 # The 6x6 board after Black C4 and White's REPLY (a point name), rows top first.
 after_centre() {
@@ -119,25 +131,25 @@ EOF
       rm -f "$out"
       ;;
     empty6)
-      flags="${EMPTY6_FLAGS:---threat2 off --capture-plies 5 --split-growth 8 --tactics-cache-mb 512 --init-dn-moves 2}"
-      echo "== 6x6 empty, first winning move, one thread, table ${TABLE_MB:-8000} MB, $flags"
+      tuning="${EMPTY6_TUNING:-threat2 = \"off\"; capture-plies = 5; split-growth = 8; tactics-cache-mb = 512; init-dn-moves = 2}"
+      echo "== 6x6 empty, first winning move, one thread, table ${TABLE_MB:-8000} MB, $tuning"
       echo "   (result move proof nodes moves_played wall_s cpu_s; 2006: 1331351943 moves, 4320 s)"
-      # shellcheck disable=SC2086  # the flags are words
-      { "$sgfpat" solve --size 6x6 --split-depth 2 --threads 1 --time 7200 --table-mb "${TABLE_MB:-8000}" $flags \
-          --json || true; } | summary  # unknown (exit 4) is a figure too
+      tuning_config "$tuning"
+      { "$sgfpat" --config "$config" solve --size 6x6 --split-depth 2 --threads 1 --time 7200 \
+          --table-mb "${TABLE_MB:-8000}" --json || true; } | summary  # unknown (exit 4) is a figure too
       ;;
     all6)
-      # --helper-fill 1: the idle thread helps the last line's search to the end
+      # helper-fill = 1: the idle thread helps the last line's search to the end
       # (session 55: 871-982 s against 1,042-1,319 s standing down at 90%).
-      flags="${ALL6_FLAGS:---threat2 off --capture-plies 5 --split-growth 8 --tactics-cache-mb 512 --init-dn-moves 2 --split-stick 1 --helper-fill 1}"
-      echo "== 6x6 empty, every first move classified, two threads, table ${TABLE_MB:-8000} MB, $flags"
+      tuning="${ALL6_TUNING:-threat2 = \"off\"; capture-plies = 5; split-growth = 8; tactics-cache-mb = 512; init-dn-moves = 2; split-stick = 1; helper-fill = 1}"
+      echo "== 6x6 empty, every first move classified, two threads, table ${TABLE_MB:-8000} MB, $tuning"
       echo "   (issue 15's target: every winning first move proved in 600 s)"
       out=$(mktemp) trace=$(mktemp)
       # The searches of the lines go to $trace (the first moves as they are
       # settled to the terminal too): which lines took the nodes.
-      # shellcheck disable=SC2086  # the flags are words
-      { "$sgfpat" solve --size 6x6 --all-moves --split-depth 2 --threads 2 --time "${ALL6_SECONDS:-1800}" \
-          --table-mb "${TABLE_MB:-8000}" $flags --progress --trace-leaves --json 2>&1 >"$out" |
+      tuning_config "$tuning; trace-leaves = true"
+      { "$sgfpat" --config "$config" solve --size 6x6 --all-moves --split-depth 2 --threads 2 \
+          --time "${ALL6_SECONDS:-1800}" --table-mb "${TABLE_MB:-8000}" --progress --json 2>&1 >"$out" |
           tee "$trace" | grep --line-buffered -v '^  leaf ' >&2; } || true
       python3 - "$out" "$trace" <<'EOF'
 import collections, json, re, sys

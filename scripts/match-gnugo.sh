@@ -14,6 +14,9 @@
 # match-<date>/ in the current directory), printed as one line, then a
 # summary: wins/games, the win rate with its 95% Wilson interval, and the
 # wins as Black and as White.
+# The engine's tuning settings (tree policy, c-puct, playouts' tactics ...)
+# are not flags: put them in the [gtp] section of a configuration file and
+# run the script with SGFPAT_CONFIG=FILE, which the engine inherits.
 # GNU Go is looked up as $GNUGO, on PATH, then as /usr/games/gnugo (where
 # Debian installs it).  Exit code 0 after a full match, 1 on a setup error.
 set -euo pipefail

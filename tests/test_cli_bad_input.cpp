@@ -212,7 +212,10 @@ TEST_CASE("flags: NaN and infinite numbers are refused (komi, smoothing, explore
     INFO(v);
     RunResult k = run_cli({"suggest", "--board", "...|...|...", "--komi", v}, dir.path());
     CHECK(k.exit_code == 2);
-    RunResult e = run_cli({"suggest", "--board", "...|...|...", "--explore", v}, dir.path());
+    write_file(dir / "explore.toml", std::string("[suggest]\nexplore = \"") + v + "\"\n");  // a tuning setting
+    RunResult e = run_cli({"--config", dir / "explore.toml", "suggest", "--board", "...|...|...", "--player", "B",
+                           "--iterations", "10"},
+                          dir.path());
     CHECK(e.exit_code == 2);
     RunResult s = run_cli({"accuracy", "--priors", dir / "none.priors", "--smoothing", v, dir / "x.sgf"}, dir.path());
     CHECK(s.exit_code == 2);

@@ -1,5 +1,6 @@
-// Tactical features of candidate moves (sgfpat_priors::Tactics, fed by
-// lib/features) on hand-made board diagrams -- capture, snapback, ko,
+// Tactical features of candidate moves (sgfpat_priors::Tactics of
+// priors/sgfpat_features.h, their one implementation, fed by lib/features)
+// on hand-made board diagrams -- capture, snapback, ko,
 // self-atari, atari, extension, edge, distances -- and against the rules
 // engine (every legal move of real positions played out on a Board copy).
 #include <doctest/doctest.h>

@@ -17,6 +17,20 @@ using testutil::TempDir;
 
 namespace {
 const std::string kBin = SGFPAT_BINARY;
+
+// Runs `sgfpat solve ARGS` with tuning settings (tools/tuning.h): `tuning`
+// are the lines of the [solve] section of a configuration file.
+testutil::RunResult solve_tuned(const std::vector<std::string>& args, const std::vector<std::string>& tuning,
+                                const std::string& scratch) {
+  static int serial = 0;
+  const std::string config = scratch + "/tuning" + std::to_string(++serial) + ".toml";
+  std::string text = "[solve]\n";
+  for (const std::string& line : tuning) text += line + "\n";
+  testutil::write_file(config, text);
+  std::vector<std::string> all = {kBin, "--config", config, "solve"};
+  all.insert(all.end(), args.begin(), args.end());
+  return run(all, scratch);
+}
 }
 
 TEST_CASE("solve: JSON answer agrees with the retrograde table, every first move classified") {
@@ -55,11 +69,15 @@ TEST_CASE("solve: JSON answer agrees with the retrograde table, every first move
   // moves: the table's answer again, and a winning move the table confirms.
   // (The last two also with two-move threats on revisits only or off and
   // with short capture searches: the settings that play the fewest moves.)
-  for (const char* depth : {"--split-depth=2", "--split-depth=3", "--threat2=revisits", "--threat2=off"}) {
-    std::vector<std::string> args = {kBin, "solve", "--size", "4x3", depth, "--json"};
-    if (std::string(depth).rfind("--threat2", 0) == 0)
-      for (const char* more : {"--capture-plies=5", "--split-depth=2"}) args.push_back(more);
-    auto split = run(args, dir.path());
+  for (const char* depth : {"--split-depth=2", "--split-depth=3", "threat2 = \"revisits\"", "threat2 = \"off\""}) {
+    std::vector<std::string> args = {"--size", "4x3", "--json"}, tuning;
+    if (std::string(depth).rfind("threat2", 0) == 0) {
+      tuning = {depth, "capture-plies = 5"};
+      args.push_back("--split-depth=2");
+    } else {
+      args.push_back(depth);
+    }
+    auto split = solve_tuned(args, tuning, dir.path());
     REQUIRE(split.exit_code == 0);
     auto js = split.json();
     INFO(depth);
@@ -70,16 +88,16 @@ TEST_CASE("solve: JSON answer agrees with the retrograde table, every first move
   }
 }
 
-// --line-walk-nodes reaches the searches: walked at every node, the lines of
+// line-walk-nodes reaches the searches: walked at every node, the lines of
 // --all-moves's searches (which share the table) settle nodes; never
 // walked, none.  The answers are the same.
-TEST_CASE("solve --line-walk-nodes: 1 settles nodes on the main lines, 0 none, the same answers") {
+TEST_CASE("solve line-walk-nodes: 1 settles nodes on the main lines, 0 none, the same answers") {
   TempDir dir("sgfpat-solve-cli");
   std::vector<uint64_t> settled;
   std::vector<std::vector<std::string>> answers;
   for (const char* n : {"1", "0"}) {
-    auto r = run({kBin, "solve", "--size", "5x4", "--all-moves", "--threads", "1", "--line-walk-nodes", n, "--json"},
-                 dir.path());
+    auto r = solve_tuned({"--size", "5x4", "--all-moves", "--threads", "1", "--json"},
+                         {std::string("line-walk-nodes = ") + n}, dir.path());
     REQUIRE(r.exit_code == 0);
     auto j = r.json();
     settled.push_back(j["stats"]["line_settled"].get<uint64_t>());
@@ -92,11 +110,12 @@ TEST_CASE("solve --line-walk-nodes: 1 settles nodes on the main lines, 0 none, t
   CHECK(answers[0].size() == 20);
 }
 
-TEST_CASE("solve --threat2: each mode, named in any case, reaches the search; other names exit 2") {
+TEST_CASE("solve threat2: each mode, named in any case, reaches the search; other names exit 2") {
   TempDir dir("sgfpat-solve-cli");
   std::vector<uint64_t> played;
   for (const char* mode : {"every", "Revisits", "OFF"}) {
-    auto r = run({kBin, "solve", "--size", "4x3", "--capture-plies", "5", "--threat2", mode, "--json"}, dir.path());
+    auto r = solve_tuned({"--size", "4x3", "--json"}, {"capture-plies = 5", std::string("threat2 = \"") + mode + "\""},
+                         dir.path());
     INFO(mode);
     REQUIRE(r.exit_code == 0);
     played.push_back(r.json()["stats"]["moves_played"].get<uint64_t>());
@@ -105,15 +124,13 @@ TEST_CASE("solve --threat2: each mode, named in any case, reaches the search; ot
   CHECK(played[0] != played[1]);
   CHECK(played[1] != played[2]);
   CHECK(played[0] != played[2]);
-  CHECK(run({kBin, "solve", "--size", "4x3", "--threat2", "never"}, dir.path()).exit_code == 2);
+  CHECK(solve_tuned({"--size", "4x3"}, {"threat2 = \"never\""}, dir.path()).exit_code == 2);
 }
 
-TEST_CASE("solve --split-first-nodes, --split-growth: each reaches the split's budgets; bad values, and --split-deepen-nodes's, exit 2") {
+TEST_CASE("solve split-first-nodes, split-growth: each reaches the split's budgets; bad values, and split-deepen-nodes's, exit 2") {
   TempDir dir("sgfpat-solve-cli");
-  auto nodes = [&](std::vector<std::string> more) {
-    std::vector<std::string> args = {kBin, "solve", "--size", "6x4", "--split-depth", "2", "--json"};
-    args.insert(args.end(), more.begin(), more.end());
-    auto r = run(args, dir.path());
+  auto nodes = [&](std::vector<std::string> tuning) {
+    auto r = solve_tuned({"--size", "6x4", "--split-depth", "2", "--json"}, tuning, dir.path());
     REQUIRE(r.exit_code == 0);
     CHECK(r.json()["result"] == "win");  // the same answer whatever the budgets
     return r.json()["stats"]["nodes"].get<uint64_t>();
@@ -121,21 +138,21 @@ TEST_CASE("solve --split-first-nodes, --split-growth: each reaches the split's b
   // One thread: each setting is one exact search, so a different count
   // means the budgets changed.
   const uint64_t base = nodes({});
-  CHECK(nodes({"--split-growth", "4"}) == base);
-  CHECK(nodes({"--split-growth", "2"}) != base);
-  CHECK(nodes({"--split-first-nodes", "200"}) != base);
-  CHECK(run({kBin, "solve", "--size", "4x3", "--split-growth", "1"}, dir.path()).exit_code == 2);
-  CHECK(run({kBin, "solve", "--size", "4x3", "--split-first-nodes", "-5"}, dir.path()).exit_code == 2);
-  CHECK(run({kBin, "solve", "--size", "4x3", "--split-deepen-nodes", "-1"}, dir.path()).exit_code == 2);
+  CHECK(nodes({"split-growth = 4"}) == base);
+  CHECK(nodes({"split-growth = 2"}) != base);
+  CHECK(nodes({"split-first-nodes = 200"}) != base);
+  CHECK(solve_tuned({"--size", "4x3"}, {"split-growth = 1"}, dir.path()).exit_code == 2);
+  CHECK(solve_tuned({"--size", "4x3"}, {"split-first-nodes = -5"}, dir.path()).exit_code == 2);
+  CHECK(solve_tuned({"--size", "4x3"}, {"split-deepen-nodes = -1"}, dir.path()).exit_code == 2);
 }
 
-TEST_CASE("solve --trace-leaves, --split-stick: each search of a line traced; the stickiness reaches the split") {
+TEST_CASE("solve trace-leaves, split-stick: each search of a line traced; the stickiness reaches the split") {
   TempDir dir("sgfpat-solve-cli");
   // 5x4, two plies split, lines searched from 20 nodes up, doubling.
   auto traced = [&](const std::string& stick) {
-    auto r = run({kBin, "solve", "--size", "5x4", "--all-moves", "--split-depth", "2", "--split-first-nodes", "20",
-                  "--split-growth", "2", "--split-stick", stick, "--trace-leaves", "--json"},
-                 dir.path());
+    auto r = solve_tuned({"--size", "5x4", "--all-moves", "--split-depth", "2", "--json"},
+                         {"split-first-nodes = 20", "split-growth = 2", "split-stick = " + stick, "trace-leaves = true"},
+                         dir.path());
     REQUIRE(r.exit_code == 0);
     std::vector<std::string> lines;  // "B3 C2 budget 40" for each search
     std::istringstream in(r.err);
@@ -148,29 +165,51 @@ TEST_CASE("solve --trace-leaves, --split-stick: each search of a line traced; th
   CHECK(plain[0].find("budget 20") != std::string::npos);  // a line's first search, two moves named
   CHECK(std::count(plain[0].begin(), plain[0].end(), ' ') >= 3);
   CHECK(plain != sticky);
-  CHECK(run({kBin, "solve", "--size", "4x3", "--split-stick", "-1"}, dir.path()).exit_code == 2);
+  CHECK(solve_tuned({"--size", "4x3"}, {"split-stick = -1"}, dir.path()).exit_code == 2);
 }
 
-TEST_CASE("solve --init-dn-moves, --init-rank-cost, --lazy-child-reads: each reaches df-pn; bad values exit 2") {
+TEST_CASE("solve init-dn-moves, init-rank-cost, lazy-child-reads: each reaches df-pn; bad values exit 2") {
   TempDir dir("sgfpat-solve-cli");
-  auto nodes = [&](std::vector<std::string> more) {
-    std::vector<std::string> args = {kBin, "solve", "--size", "6x4", "--json"};
-    args.insert(args.end(), more.begin(), more.end());
-    auto r = run(args, dir.path());
+  auto nodes = [&](std::vector<std::string> tuning) {
+    auto r = solve_tuned({"--size", "6x4", "--json"}, tuning, dir.path());
     REQUIRE(r.exit_code == 0);
     CHECK(r.json()["result"] == "win");
     return r.json()["stats"]["nodes"].get<uint64_t>();
   };
   // 6x4 takes over 100,000 nodes, where the floor starts to act.
   const uint64_t base = nodes({});
-  CHECK(nodes({"--init-dn-moves", "0", "--init-rank-cost", "8"}) == base);  // the defaults
-  CHECK(nodes({"--init-dn-moves", "2"}) != base);
-  CHECK(nodes({"--init-rank-cost", "1"}) != base);
-  CHECK(nodes({"--lazy-child-reads"}) != base);
-  for (const char* bad : {"101", "-1"})
-    CHECK(run({kBin, "solve", "--size", "4x3", "--init-dn-moves", bad}, dir.path()).exit_code == 2);
-  for (const char* bad : {"1001", "-1"})
-    CHECK(run({kBin, "solve", "--size", "4x3", "--init-rank-cost", bad}, dir.path()).exit_code == 2);
+  CHECK(nodes({"init-dn-moves = 0", "init-rank-cost = 8"}) == base);  // the defaults
+  CHECK(nodes({"init-dn-moves = 2"}) != base);
+  CHECK(nodes({"init-rank-cost = 1"}) != base);
+  CHECK(nodes({"lazy-child-reads = true"}) != base);
+  for (const std::string bad : {"101", "-1"})
+    CHECK(solve_tuned({"--size", "4x3"}, {"init-dn-moves = " + bad}, dir.path()).exit_code == 2);
+  for (const std::string bad : {"1001", "-1"})
+    CHECK(solve_tuned({"--size", "4x3"}, {"init-rank-cost = " + bad}, dir.path()).exit_code == 2);
+}
+
+// The search's tuning settings are not flags: --help names them in its
+// footer only, and the command line refuses them, pointing at the
+// configuration file.
+TEST_CASE("solve: tuning settings are not in --help's options and are refused on the command line") {
+  TempDir dir("sgfpat-solve-cli");
+  auto help = run({kBin, "solve", "--help"}, dir.path());
+  REQUIRE(help.exit_code == 0);
+  for (const char* flag : {"--threat2", "--capture-plies", "--split-stick", "--trace-leaves", "--epsilon"})
+    CHECK_MESSAGE(help.out.find(flag) == std::string::npos, flag);
+  for (const char* flag : {"--board", "--size", "--time", "--threads", "--table-mb", "--all-moves", "--table", "--json"})
+    CHECK_MESSAGE(help.out.find(flag) != std::string::npos, flag);
+  CHECK(help.out.find("[solve]") != std::string::npos);
+  CHECK(help.out.find("threat2") != std::string::npos);
+  for (const std::vector<std::string>& words :
+       {std::vector<std::string>{"--threat2", "off"}, {"--threat2=off"}, {"--lazy-child-reads"}}) {
+    std::vector<std::string> args = {kBin, "solve", "--size", "4x3"};
+    args.insert(args.end(), words.begin(), words.end());
+    auto r = run(args, dir.path());
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("tuning setting") != std::string::npos);
+    CHECK(r.err.find("[solve]") != std::string::npos);
+  }
 }
 
 TEST_CASE("solve: unknown within the budget exits 4; a bad position exits 3, a bad size 2") {

@@ -9,8 +9,10 @@
 #include <random>
 #include <unordered_set>
 
+#include "core/format_version.h"
 #include "solve/proof_search.h"
 #include "solve/retrograde.h"
+#include "solve/table_build.h"
 #include "solve/table_store.h"
 #include "test_util.h"
 
@@ -258,7 +260,7 @@ TEST_CASE("table vs proving search with children read lazily at first visits: 4x
 }
 
 // The starting numbers of unvisited moves, the disproof floor
-// (--init-dn-moves) and the cost of a move's rank (--init-rank-cost), only
+// (init-dn-moves) and the cost of a move's rank (init-rank-cost), only
 // change the order df-pn works in: the answers must stay the table's,
 // split or not (a split leaf's numbers are read with the same values), and
 // each option must reach the search.  They act once the unvisited values
@@ -303,8 +305,8 @@ TEST_CASE("table vs proving search with unvisited moves' floor and rank cost: 4x
 }
 
 // The screening's two-move threats and the capture search's depth only
-// change how much the search does before it settles a move (--threat2,
-// --capture-plies: fewer moves played a node, more nodes): the answers
+// change how much the search does before it settles a move (threat2,
+// capture-plies: fewer moves played a node, more nodes): the answers
 // must stay the table's, and the options must reach the search.
 TEST_CASE("table vs proving search with two-move threats on revisits or off, capture searches of 13, 5 and 3 plies: 4x4 up to 4 stones") {
   using T2 = SolveOptions::Threat2;
@@ -503,4 +505,72 @@ TEST_CASE("table in RocksDB: written, summarised and read back") {
     }
   }
   CHECK(checked == t.positions());
+}
+
+TEST_CASE("ensure_table: built and written once, then taken from the database") {
+  testutil::TempDir dir("sgfpat-table-build");
+  const std::string db = dir / "tables";
+  int building = 0, built_events = 0;
+  uint64_t last_done = 0, last_total = 0;
+  TableBuildEvents events;
+  events.building = [&] { ++building; };
+  events.progress = [&](uint64_t done, uint64_t total) { last_done = done, last_total = total; };
+  events.built = [&](const Status& st) {
+    ++built_events;
+    CHECK(st.ok());
+  };
+  TableSummary sum;
+  bool built = false;
+  REQUIRE(ensure_table(db, 4, 3, events, &sum, &built).ok());
+  CHECK(built);
+  CHECK(building == 1);
+  CHECK(built_events == 1);
+  CHECK(last_total > 0);
+  CHECK(last_done == last_total);
+  CHECK(sum.positions == table(4, 3).positions());
+  CHECK(sum.wins == table(4, 3).wins());
+  // Again: read, not built; another size in the same database is built.
+  TableSummary again;
+  REQUIRE(ensure_table(db, 4, 3, events, &again, &built).ok());
+  CHECK_FALSE(built);
+  CHECK(building == 1);
+  CHECK(again.positions == sum.positions);
+  REQUIRE(ensure_table(db, 3, 3, events, &again, &built).ok());
+  CHECK(built);
+  CHECK(again.positions == table(3, 3).positions());
+  TableReader reader;
+  REQUIRE(reader.open(db).ok());
+  TableSummary read;
+  CHECK(reader.summary(4, 3, &read).ok());
+  CHECK(read.positions == sum.positions);
+  // A database of a format version from the future is refused: not read,
+  // not written, not built into.
+  {
+    std::string future(4, '\0');
+    future[3] = char(kRetroTableFormat.current + 1);
+    testutil::with_raw_family(db, "default", [&](rocksdb::DB& raw, rocksdb::ColumnFamilyHandle* cf) {
+      REQUIRE(raw.Put(rocksdb::WriteOptions(), cf, "format", future).ok());
+    });
+    TableReader refused;
+    Status st = refused.open(db);
+    CHECK(st.is_not_supported());
+    CHECK(st.message().find("retrograde table database format version " +
+                            std::to_string(kRetroTableFormat.current + 1)) != std::string::npos);
+    building = 0;
+    CHECK(ensure_table(db, 2, 3, events, &again, &built).is_not_supported());
+    CHECK(building == 0);
+    CHECK(write_table(db, table(3, 3), &again).is_not_supported());
+    // Version 1 written as a record, and no record at all, both read.
+    testutil::with_raw_family(db, "default", [&](rocksdb::DB& raw, rocksdb::ColumnFamilyHandle* cf) {
+      REQUIRE(raw.Put(rocksdb::WriteOptions(), cf, "format", std::string("\0\0\0\1", 4)).ok());
+    });
+    CHECK(TableReader().open(db).ok());
+    testutil::with_raw_family(db, "default", [&](rocksdb::DB& raw, rocksdb::ColumnFamilyHandle* cf) {
+      REQUIRE(raw.Delete(rocksdb::WriteOptions(), cf, "format").ok());
+    });
+    CHECK(TableReader().open(db).ok());
+  }
+  // A size the table cannot hold is refused, nothing written.
+  CHECK_FALSE(ensure_table(dir / "big", 5, 5, TableBuildEvents{}, &again, &built).ok());
+  CHECK_FALSE(built);
 }

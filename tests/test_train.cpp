@@ -12,7 +12,7 @@
 #include "eval/evaluator.h"
 #include "priors/model_writer.h"
 #include "priors/priors_writer.h"
-#include "priors/sgfpat_priors.h"
+#include "priors/sgfpat_features.h"
 #include "test_util.h"
 #include "train/game_sample.h"
 #include "train/mm.h"

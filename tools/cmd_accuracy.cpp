@@ -5,16 +5,13 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "board/replay.h"
 #include "commands.h"
+#include "eval/accuracy_run.h"
 #include "exit_codes.h"
-#include "eval/accuracy.h"
-#include "pattern/tracking_observer.h"
 #include "priors_flags.h"
-#include "core/cpu_time.h"
 #include "progress.h"
-#include "search/knn_predictor.h"
-#include "sgf/game_stream.h"
+#include "search/knn_sample.h"
+#include "store/pattern_db.h"
 
 namespace sgfpat::cli {
 
@@ -33,48 +30,6 @@ struct AccuracyArgs {
   std::string db;
   size_t knn_positions = 200;
   int threads = 2;
-};
-
-// One ablation: the model without some feature groups.
-struct Ablation {
-  std::string name;
-  uint32_t skip = 0;
-  AccuracyReport report;
-};
-
-// Evaluates every position of a game just before its move is played.
-struct Predictor : TrackingObserver {
-  const Evaluator* evaluator;
-  AccuracyReport* report;
-  bool allow_suicide = false;
-  RecentMoves recent;
-  std::vector<Ablation>* ablations = nullptr;
-  std::vector<MoveEval> moves, reweighed;
-  Predictor(const Evaluator* e, AccuracyReport* r) : TrackingObserver(e->scheme()), evaluator(e), report(r) {}
-  void start(int size, bool suicide) {
-    start_game(size);
-    allow_suicide = suicide;
-    recent = RecentMoves{};
-  }
-  void before_move(const Board& board, Color mover, Point move, int number) override {
-    if (move.is_pass()) {
-      recent.push(move);
-      return;
-    }
-    auto t0 = Clock::now();
-    const double c0 = thread_cpu_seconds();
-    evaluator->evaluate(board, tracker, mover, &moves, allow_suicide, recent);
-    report->eval_cpu_seconds += thread_cpu_seconds() - c0;
-    report->eval_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
-    report->candidates += moves.size();
-    report->add_position(moves, move, number);
-    for (Ablation& ab : *ablations) {
-      reweighed = moves;
-      evaluator->reweigh(&reweighed, ab.skip | evaluator->options().ablate);
-      ab.report.add_position(reweighed, move, number);
-    }
-    recent.push(move);
-  }
 };
 
 nlohmann::json calibration_json(const Calibration& c) {
@@ -104,80 +59,26 @@ struct PriorsRun {
 int priors_report(const AccuracyArgs& a, AccuracyReport* out, PriorsRun* run);
 int print_report(const AccuracyArgs& a, const AccuracyReport& report, const PriorsRun& run, double elapsed);
 
-// Collects the positions of test games for the k-NN predictor: counts the
-// positions met (not passes) and keeps those whose ordinal is next in
-// `wanted` (sorted); with `wanted` null it only counts.
-struct CaseCollector : ReplayObserver {
-  std::vector<KnnCase>* cases = nullptr;
-  const std::vector<size_t>* wanted = nullptr;
-  std::vector<uint8_t> weight;
-  size_t seen = 0;
-  void before_move(const Board& board, Color mover, Point move, int number) override {
-    if (move.is_pass()) return;
-    const size_t ordinal = seen++;
-    if (!wanted || cases->size() >= wanted->size() || (*wanted)[cases->size()] != ordinal) return;
-    KnnCase c;
-    c.query.board = board;
-    c.query.to_move = mover;
-    c.query.weight = weight;
-    c.played = move;
-    c.move_number = number;
-    cases->push_back(std::move(c));
-  }
-};
-
 // The k-NN predictor on an even sample of the test games' positions: each
 // scan of the stored games serves a batch of them.
 Status knn_report(const AccuracyArgs& a, AccuracyReport* report) {
   std::unique_ptr<PatternDb> db;
   Status st = PatternDb::OpenReader(a.db, &db);
   if (!st.ok()) return st;
-  // Two readings of the test games: the first counts their positions, the
-  // second keeps an even sample of them (boards are large: keeping every
-  // position of thousands of games would take gigabytes).
-  std::vector<KnnCase> sample;
-  std::vector<size_t> wanted;
-  CaseCollector collector;
-  collector.cases = &sample;
-  for (int reading = 0; reading < 2; ++reading) {
-    if (reading == 1) {
-      const size_t want = std::min(collector.seen, a.knn_positions);
-      for (size_t i = 0; i < want; ++i) wanted.push_back(i * collector.seen / want);
-      collector.wanted = &wanted;
-      collector.seen = 0;
-      *report = AccuracyReport{};
-    }
-    GameStream stream(a.inputs);
-    Game game;
-    Board board;
-    ReplayResult rr;
-    while ((a.max_games == 0 || report->games < a.max_games) && stream.next(&game, &st)) {
-      if (!st.ok() || !replay(game, &board, &rr).ok()) {
-        ++report->skipped_games;
-        continue;
-      }
-      st = make_weights(game.info.size, "", kPass, 0, &collector.weight);
-      if (!st.ok()) return st;
-      replay(game, &board, &rr, &collector);
-      ++report->games;
-    }
-  }
-  // One scan per board size and batch.
+  KnnSample sample;
+  st = sample_knn_cases(a.inputs, a.max_games, a.knn_positions, &sample);
+  if (!st.ok()) return st;
+  *report = AccuracyReport{};
+  report->games = sample.games;
+  report->skipped_games = sample.skipped_games;
   ProgressLine progress;
   ScanOptions so;
   so.k = a.knn;
   so.threads = a.threads;
-  size_t done = 0;
-  while (done < sample.size()) {
-    size_t end = done;
-    const int size = sample[done].query.board.size();
-    while (end < sample.size() && end - done < 64 && sample[end].query.board.size() == size) ++end;
-    std::vector<KnnCase> batch(sample.begin() + std::ptrdiff_t(done), sample.begin() + std::ptrdiff_t(end));
-    st = knn_accuracy(db.get(), batch, so, batch.size(), report);
-    if (!st.ok()) return st;
-    done = end;
-    progress.update("accuracy --knn: " + with_commas(done) + " / " + with_commas(sample.size()) + " positions");
-  }
+  st = knn_accuracy_in_batches(db.get(), sample.cases, so, 64, [&](size_t done, size_t total) {
+    progress.update("accuracy --knn: " + with_commas(done) + " / " + with_commas(total) + " positions");
+  }, report);
+  if (!st.ok()) return st;
   progress.finish();
   return Status::OK();
 }
@@ -218,55 +119,28 @@ int priors_report(const AccuracyArgs& a, AccuracyReport* out, PriorsRun* run) {
     return fail("sgfpat accuracy: ", st);
   }
   Evaluator evaluator(priors, a.priors.options());
-  for (const std::string& name : a.ablate) {
-    if (evaluator.estimator() != Estimator::Model) {
-      std::cerr << "sgfpat accuracy: --ablate needs the model estimator (a priors file made by sgfpat train)\n";
-      return kUsage;
-    }
-    for (int g = 0; g < sgfpat_priors::kFeatureGroups; ++g)
-      if (name == "each" || name == sgfpat_priors::feature_group_name(g))
-        ablations.push_back(Ablation{sgfpat_priors::feature_group_name(g), 1u << g, {}});
-    if (name != "each" && (ablations.empty() || ablations.back().name != name)) {
-      std::cerr << "sgfpat accuracy: --ablate: unknown feature group '" << name << "'\n";
-      return kUsage;
-    }
-  }
+  st = parse_ablations(evaluator, a.ablate, &ablations);
+  if (!st.ok()) return fail("sgfpat accuracy: --ablate: ", st);
   run->estimator = a.priors.estimator_name(evaluator);
-  Predictor predictor(&evaluator, &report);
-  predictor.ablations = &ablations;
-  GameStream stream(a.inputs);
-  Game game;
-  Board board;
-  ReplayResult rr;
   ProgressLine progress;
   // Like ingest: every skipped record and unreadable input is named (the
   // first few), and an unreadable input or a run without games exits 3.
   uint64_t shown = 0, input_errors = 0;
-  auto skipped = [&](const std::string& why) {
+  AccuracyRun measure;
+  measure.inputs = a.inputs;
+  measure.max_games = a.max_games;
+  measure.on_skipped = [&](const std::string& why) {
     if (shown++ < 20) {
       progress.finish();
       std::cerr << "sgfpat accuracy: skipped " << why << "\n";
     }
   };
-  while ((a.max_games == 0 || report.games < a.max_games) && stream.next(&game, &st)) {
-    if (!st.ok()) {
-      if (stream.input_error() && !stream.game_lost()) ++input_errors;
-      else ++report.skipped_games;
-      skipped(st.message());
-      continue;
-    }
-    // Check legality first so that a rejected record contributes nothing.
-    if (Status legal = replay(game, &board, &rr); !legal.ok()) {
-      ++report.skipped_games;
-      skipped(game.origin.describe() + ": illegal record: " + legal.message());
-      continue;
-    }
-    predictor.start(game.info.size, game.info.suicide_allowed());
-    replay(game, &board, &rr, &predictor);
-    ++report.games;
-    progress.update("accuracy: " + with_commas(report.games) + " games, top-1 " +
-                    std::to_string(100 * report.all.top_rate(0)).substr(0, 5) + "%");
-  }
+  measure.on_game = [&](const AccuracyReport& r) {
+    progress.update("accuracy: " + with_commas(r.games) + " games, top-1 " +
+                    std::to_string(100 * r.all.top_rate(0)).substr(0, 5) + "%");
+  };
+  st = measure_accuracy(evaluator, measure, &ablations, &report, &input_errors);
+  if (!st.ok()) return fail("sgfpat accuracy: ", st);
   progress.finish();
   if (shown > 20) std::cerr << "sgfpat accuracy: ... " << (shown - 20) << " more skipped, not shown\n";
   run->input_errors = input_errors;

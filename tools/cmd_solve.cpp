@@ -9,9 +9,9 @@
 
 #include "commands.h"
 #include "game_select.h"
+#include "tuning.h"
 #include "solve/proof_search.h"
-#include "solve/retrograde.h"
-#include "solve/table_store.h"
+#include "solve/table_build.h"
 
 namespace sgfpat::cli {
 
@@ -132,23 +132,16 @@ int run_table(const Args& a) {
   }
   TableSummary sum;
   bool built = false;
-  {
-    TableReader probe;
-    if (!probe.open(a.db).ok() || !probe.summary(w, h, &sum).ok()) {
-      RetroTable table;
-      std::fprintf(stderr, "building the %dx%d table...\n", w, h);
-      Status st = RetroTable::build(w, h, &table, [](uint64_t done, uint64_t total) {
-        std::fprintf(stderr, "\r  %5.1f%% of %llu cells", 100.0 * double(done) / double(total),
-                     (unsigned long long)total);
-      });
-      std::fprintf(stderr, "\n");
-      if (st.ok()) st = write_table(a.db, table, &sum);
-      if (!st.ok()) return fail("sgfpat solve --table: ", st);
-      built = true;
-    }
-  }
+  TableBuildEvents events;
+  events.building = [w, h] { std::fprintf(stderr, "building the %dx%d table...\n", w, h); };
+  events.progress = [](uint64_t done, uint64_t total) {
+    std::fprintf(stderr, "\r  %5.1f%% of %llu cells", 100.0 * double(done) / double(total), (unsigned long long)total);
+  };
+  events.built = [](const Status&) { std::fprintf(stderr, "\n"); };
+  Status st = ensure_table(a.db, w, h, events, &sum, &built);
+  if (!st.ok()) return fail("sgfpat solve --table: ", st);
   TableReader reader;
-  Status st = reader.open(a.db);
+  st = reader.open(a.db);
   if (!st.ok()) return fail("sgfpat solve --table: ", st);
   nlohmann::json out = {{"size", std::to_string(w) + "x" + std::to_string(h)},
                         {"built", built},
@@ -208,54 +201,54 @@ Runner register_solve(CLI::App& app) {
   cmd->add_option("--table-mb", a->table_mb, "Transposition table size in MB")
       ->check(CLI::Range(1, 65536))
       ->capture_default_str();
-  cmd->add_option("--tactics-cache-mb", a->tactics_cache_mb,
+  tuning(cmd, cmd->add_option("--tactics-cache-mb", a->tactics_cache_mb,
                   "Cache of the capture and threat searches' answers, per thread, in MB (rounded down to a power of "
                   "two of entries): larger plays fewer moves, but past the processor's caches takes more time")
       ->check(CLI::Range(1, 4096))
-      ->capture_default_str();
-  cmd->add_option("--capture-plies", a->capture_plies, "Depth of the capture search at every node (0: off)")
+      ->capture_default_str());
+  tuning(cmd, cmd->add_option("--capture-plies", a->capture_plies, "Depth of the capture search at every node (0: off)")
       ->check(CLI::Range(0, 81))
-      ->capture_default_str();
-  cmd->add_option("--threat2", a->threat2,
+      ->capture_default_str());
+  tuning(cmd, cmd->add_option("--threat2", a->threat2,
                   "Which node visits settle the moves that leave on an opponent's two-move threat: every, revisits "
                   "(a node's visits after its first) or off.  Most of the moves played go to those threat searches: "
                   "revisits and off play fewer moves a node and search more nodes")
       ->check(CLI::IsMember({"every", "revisits", "off"}, CLI::ignore_case))
       ->type_name("MODE")
-      ->capture_default_str();
-  cmd->add_option("--init-rank-cost", a->init_rank_cost,
+      ->capture_default_str());
+  tuning(cmd, cmd->add_option("--init-rank-cost", a->init_rank_cost,
                   "df-pn: an unvisited move's disproof number grows by this much per rank in move order (larger: "
                   "the first moves are searched deeper before the last are tried)")
       ->check(CLI::Range(0, 1000))
-      ->capture_default_str();
-  cmd->add_option("--init-mobility", a->init_mobility, "df-pn: once a search has run " + std::to_string(SolveOptions{}.init_after_nodes) +
+      ->capture_default_str());
+  tuning(cmd, cmd->add_option("--init-mobility", a->init_mobility, "df-pn: once a search has run " + std::to_string(SolveOptions{}.init_after_nodes) +
                       " nodes, unvisited moves start at (empty points - 1) / this (0: always at 1)")
       ->check(CLI::Range(0, 100))
-      ->capture_default_str();
-  cmd->add_option("--init-dn-moves", a->init_dn_moves,
+      ->capture_default_str());
+  tuning(cmd, cmd->add_option("--init-dn-moves", a->init_dn_moves,
                   "df-pn: with --init-mobility's values above 1, an unvisited move's disproof number is at least "
                   "(empty points - 1) x that value / this (0: off), near what its first visit finds")
       ->check(CLI::Range(0, 100))
-      ->capture_default_str();
-  cmd->add_flag("--lazy-child-reads", a->lazy_child_reads,
+      ->capture_default_str());
+  tuning(cmd, cmd->add_flag("--lazy-child-reads", a->lazy_child_reads,
                 "df-pn: a node's first visit reads a move's table entry only before searching it, not every "
                 "move's (cheaper nodes; in one search often fewer nodes too, but where searches share the "
-                "table, as --all-moves with --split-depth, many more)");
-  cmd->add_option("--epsilon", a->epsilon,
+                "table, as --all-moves with --split-depth, many more)"));
+  tuning(cmd, cmd->add_option("--epsilon", a->epsilon,
                   "df-pn's 1+epsilon trick: a move is searched until its disproof number passes the next best "
                   "move's by this fraction")
       ->check(CLI::Range(0.0, 64.0))
-      ->capture_default_str();
-  cmd->add_option("--helper-fill", a->helper_fill,
+      ->capture_default_str());
+  tuning(cmd, cmd->add_option("--helper-fill", a->helper_fill,
                   "With 2 threads or more: a thread that helps another's search stops helping once the table "
                   "is this full (1: never), as its entries would then push out the open nodes of that search")
       ->check(CLI::Range(0.0, 1.0))
-      ->capture_default_str();
-  cmd->add_option("--line-walk-nodes", a->line_walk,
+      ->capture_default_str());
+  tuning(cmd, cmd->add_option("--line-walk-nodes", a->line_walk,
                   "df-pn: every this many nodes a search walks its principal line and settles the nodes whose "
                   "moves' table entries already decide them (0: never)")
       ->check(CLI::Range(uint64_t(0), uint64_t(1) << 40))
-      ->capture_default_str();
+      ->capture_default_str());
   auto* all_moves = cmd->add_flag("--all-moves", a->all_moves, "Classify every move of the side to move");
   cmd->add_option("--split-depth", a->split_depth,
                   "Solve the moves and replies one by one down to this many plies (each line its own search, "
@@ -263,29 +256,29 @@ Runner register_solve(CLI::App& app) {
                   "move, else until one move is proved (the first winning move) or all are lost")
       ->check(CLI::Range(1, 4))
       ->capture_default_str();
-  cmd->add_option("--split-first-nodes", a->split_first,
+  tuning(cmd, cmd->add_option("--split-first-nodes", a->split_first,
                   "With --split-depth 2 or more: a line's first search stops after this many nodes (0: "
                   "200,000 / 16^plies, at least 1,000)")
       ->check(CLI::Range(uint64_t(0), uint64_t(1) << 40))
-      ->capture_default_str();
-  cmd->add_option("--split-growth", a->split_growth,
+      ->capture_default_str());
+  tuning(cmd, cmd->add_option("--split-growth", a->split_growth,
                   "With --split-depth 2 or more: each later search of a line gets this many times its last "
                   "budget")
       ->check(CLI::Range(2, 64))
-      ->capture_default_str();
-  cmd->add_option("--split-stick", a->split_stick,
+      ->capture_default_str());
+  tuning(cmd, cmd->add_option("--split-stick", a->split_stick,
                   "With --split-depth 2 or more: the line searched longest among a move's replies is taken "
                   "again while its disproof number is at most 1 + this times the smallest (0: always the "
                   "smallest), instead of lines taking turns")
       ->check(CLI::Range(0.0, 100.0))
-      ->capture_default_str();
-  cmd->add_option("--split-deepen-nodes", a->split_deepen,
+      ->capture_default_str());
+  tuning(cmd, cmd->add_option("--split-deepen-nodes", a->split_deepen,
                   "With --split-depth 2 or more and 2 threads or more: a thread with no line left to start "
                   "splits a running line whose search has a budget of this many nodes or more, and whose "
                   "mover looks lost, one ply further, so that the threads share its moves (0: never; it helps "
                   "that search instead)")
       ->check(CLI::Range(uint64_t(0), uint64_t(1) << 40))
-      ->capture_default_str();
+      ->capture_default_str());
   cmd->add_option("--moves", a->moves,
                   "With --all-moves: search only these moves, comma-separated (e.g. C6,B5), and their mirror "
                   "images; the others are reported as not asked");
@@ -293,10 +286,10 @@ Runner register_solve(CLI::App& app) {
                 "With --all-moves: print each move on stderr as it is classified, with the time (the default "
                 "when stderr is a terminal)")
       ->needs(all_moves);
-  cmd->add_flag("--trace-leaves", a->trace_leaves,
+  tuning(cmd, cmd->add_flag("--trace-leaves", a->trace_leaves,
                 "With --split-depth 2 or more: print each search of a line on stderr (its moves, budget, "
                 "nodes, win or loss for the side to move at its end or its proof and disproof numbers, CPU "
-                "time)");
+                "time)"));
   cmd->add_flag("--json", a->json, "Print the result as one JSON object");
   cmd->add_flag("--table", a->table,
                 "Retrograde table: build it into --db for --size (at most 20 points) unless there, "

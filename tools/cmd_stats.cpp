@@ -12,6 +12,7 @@
 #include "export/rates.h"
 #include "export/representatives.h"
 #include "export/text_format.h"
+#include "export/top_patterns.h"
 #include "pattern/pattern_string.h"
 #include "progress.h"
 #include "store/pattern_db.h"
@@ -26,17 +27,6 @@ struct StatsArgs {
   int search_games = 2000;
   bool json = false;
 };
-
-struct TopEntry {
-  uint64_t key;
-  PatternCounts counts;
-};
-// More played first; ties by more seen, then by key, so the order is stable.
-bool before(const TopEntry& a, const TopEntry& b) {
-  if (a.counts.played != b.counts.played) return a.counts.played > b.counts.played;
-  if (a.counts.seen != b.counts.seen) return a.counts.seen > b.counts.seen;
-  return a.key < b.key;
-}
 
 // Diagrams side by side, labelled #1, #2, ...
 std::string diagrams_text(const std::vector<std::string>& patterns, int level, int first_rank) {
@@ -102,29 +92,12 @@ int run_stats(const StatsArgs& a) {
   if (!st.ok()) return fail(me, st);
 
   // ---- the N most played patterns of the level ----
-  std::vector<TopEntry> top;
+  std::vector<TopPattern> top;
   uint64_t reported_at_level = 0;
   const size_t n = size_t(std::max(0, a.top));
   if (counted && n > 0) {
-    auto worse = [](const TopEntry& x, const TopEntry& y) { return before(x, y); };  // heap top = worst kept
-    st = db->for_each_count(a.level, [&](int, uint64_t key, const PatternCounts& c) {
-      if (c.played < min_played) return true;
-      ++reported_at_level;
-      TopEntry e{key, c};
-      if (top.size() < n) {
-        top.push_back(e);
-        std::push_heap(top.begin(), top.end(), worse);
-      } else if (before(e, top.front())) {
-        std::pop_heap(top.begin(), top.end(), worse);
-        top.back() = e;
-        std::push_heap(top.begin(), top.end(), worse);
-      }
-      return true;
-    });
-    if (!st.ok()) {
-      return fail(me, st);
-    }
-    std::sort(top.begin(), top.end(), before);
+    st = most_played_patterns(*db, a.level, min_played, n, &top, &reported_at_level);
+    if (!st.ok()) return fail(me, st);
   }
 
   // ---- a representative string for each: replay stored games ----
@@ -134,9 +107,9 @@ int run_stats(const StatsArgs& a) {
   search.max_games = uint64_t(std::max(0, a.search_games));
   if (!top.empty() && a.search_games > 0) {
     PatternTable table(scheme.levels);
-    std::vector<TopEntry> by_key = top;
-    std::sort(by_key.begin(), by_key.end(), [](const TopEntry& x, const TopEntry& y) { return x.key < y.key; });
-    for (const TopEntry& e : by_key) table.add(a.level, e.key, e.counts);
+    std::vector<TopPattern> by_key = top;
+    std::sort(by_key.begin(), by_key.end(), [](const TopPattern& x, const TopPattern& y) { return x.key < y.key; });
+    for (const TopPattern& e : by_key) table.add(a.level, e.key, e.counts);
     table.seal();
     st = find_representatives(*db, &table, &search);
     if (!st.ok()) {

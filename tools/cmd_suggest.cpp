@@ -1,22 +1,14 @@
 // sgfpat suggest: the move a Monte Carlo tree search advises in a position.
 //
 // The position and the budget come from flags, or interactively from stdin
-// for whatever the flags leave out, in this order and with these prompts
-// (the teaching material's dialogue):
-//
-//   Joueur? Noir                  player to move: Noir/Blanc, B/W, Black/White
-//   Taille? 3                     board size n
-//   Goban: . . .                  n rows ('.' empty; N/B after Noir/Blanc,
-//          . B .                   X/O otherwise; spaces ignored)
-//          . . .
-//   Budget d'itérations? 10000
-//   Coup conseillé: (1,2) C2      r = row, c = column, from 0; then GTP name
-//
-// Prompts go to stdout (to stderr with --json).  When stdin is not a
-// terminal the answers read are echoed after their prompt, so a piped
+// for whatever the flags leave out (board/position_dialogue.h: prompts and
+// answers).  Prompts go to stdout (to stderr with --json).  When stdin is
+// not a terminal the answers read are echoed after their prompt, so a piped
 // session prints the same transcript as a typed one.  `--board` gives the
 // rows as one string, separated by '/' or '|' ("..X/.O./..." or
-// ". . .|. B .|. . ."); spaces are ignored.
+// ". . .|. B .|. . ."); spaces are ignored.  The advice is printed as
+//
+//   Coup conseillé: (1,2) C2      r = row, c = column, from 0; then GTP name
 #include <unistd.h>
 
 #include <algorithm>
@@ -25,7 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "board/position_text.h"
+#include "board/position_dialogue.h"
 #include "commands.h"
 #include "mcts/mcts.h"
 #include "priors_flags.h"
@@ -47,55 +39,6 @@ struct SuggestArgs {
   bool json = false;
   bool verbose = false;
 };
-
-std::string trim(const std::string& s) {
-  size_t a = s.find_first_not_of(" \t\r\n");
-  if (a == std::string::npos) return "";
-  size_t b = s.find_last_not_of(" \t\r\n");
-  return s.substr(a, b - a + 1);
-}
-
-// Reads the answers on stdin, printing the prompts.
-class Dialogue {
- public:
-  explicit Dialogue(bool to_stderr) : out_(to_stderr ? std::cerr : std::cout), echo_(!::isatty(0)) {}
-
-  // The next non-empty line, without a prompt the user may have pasted with
-  // it ("Joueur? Noir").  False at end of input.
-  bool ask(const std::string& prompt, std::string* answer, const std::string& continuation = "") {
-    out_ << (continuation.empty() ? prompt : continuation) << std::flush;
-    std::string line;
-    while (std::getline(std::cin, line)) {
-      std::string t = trim(line);
-      if (t.empty()) continue;
-      if (!continuation.empty() || prompt.find('?') != std::string::npos || prompt.find(':') != std::string::npos) {
-        auto q = t.find_last_of("?:");
-        if (q != std::string::npos) t = trim(t.substr(q + 1));
-      }
-      if (echo_) out_ << t << "\n";
-      *answer = t;
-      return true;
-    }
-    if (echo_) out_ << "\n";
-    return false;
-  }
-
- private:
-  std::ostream& out_;
-  bool echo_;
-};
-
-bool parse_int(const std::string& s, int64_t* v) {
-  try {
-    size_t used = 0;
-    long long x = std::stoll(s, &used);
-    if (used != s.size()) return false;
-    *v = x;
-    return true;
-  } catch (...) {
-    return false;
-  }
-}
 
 // Atari-go: the move of the table or the proving search (lib/solve).
 int suggest_atari(const SuggestArgs& a, const Board& board, Color to_move) {
@@ -145,73 +88,21 @@ int suggest_atari(const SuggestArgs& a, const Board& board, Color to_move) {
 
 int run_suggest(const SuggestArgs& a) {
   std::ostream& err = std::cerr;
-  Dialogue dlg(a.json);
-  std::string player = a.player;
-  if (player.empty() && !dlg.ask("Joueur? ", &player)) {
-    err << "sgfpat suggest: no player to move on stdin\n";
-    return kBadInput;
-  }
-  Color to_move;
-  bool french = false;
-  if (!parse_player(player, &to_move, &french)) {
-    err << "sgfpat suggest: '" << player << "' is not a player (Noir, Blanc, B or W)\n";
-    return kBadInput;
-  }
-  std::vector<std::string> rows;
-  if (!a.board.empty()) {
-    std::string cur;
-    for (char ch : a.board + "/") {
-      if (ch == '/' || ch == '|' || ch == '\n') {
-        if (!trim(cur).empty()) rows.push_back(trim(cur));
-        cur.clear();
-      } else {
-        cur += ch;
-      }
-    }
-  }
-  int64_t size = a.size;
-  if (size == 0 && !rows.empty()) size = int64_t(rows.size());
-  if (size == 0) {
-    std::string s;
-    if (!dlg.ask("Taille? ", &s) || !parse_int(s, &size)) {
-      err << "sgfpat suggest: expected a board size\n";
-      return kBadInput;
-    }
-  }
-  if (size < kMinBoardSize || size > kMaxBoardSize) {
-    err << "sgfpat suggest: board size " << size << " is not from " << kMinBoardSize << " to " << kMaxBoardSize << "\n";
-    return kBadInput;
-  }
-  if (rows.empty()) {
-    for (int64_t y = 0; y < size; ++y) {
-      std::string row;
-      if (!dlg.ask("Goban: ", &row, y == 0 ? "" : "       ")) {
-        err << "sgfpat suggest: expected " << size << " rows, got " << y << "\n";
-        return kBadInput;
-      }
-      rows.push_back(row);
-    }
-  }
-  if (int64_t(rows.size()) != size) {
-    err << "sgfpat suggest: expected " << size << " rows, got " << rows.size() << "\n";
-    return kBadInput;
-  }
-  int64_t iterations = a.iterations;
-  if (iterations <= 0 && !a.rules.atari()) {  // atari-go is searched for --seconds instead
-    std::string s;
-    if (!dlg.ask("Budget d'itérations? ", &s) || !parse_int(s, &iterations) || iterations <= 0) {
-      err << "sgfpat suggest: expected a positive iteration budget\n";
-      return kBadInput;
-    }
-  }
-  std::string text = player + "\n" + std::to_string(size) + "\n";
-  for (const std::string& r : rows) text += r + "\n";
+  PositionGiven given;
+  given.player = a.player;
+  given.size = a.size;
+  given.rows = a.board;
+  given.budget_wanted = !a.rules.atari();  // atari-go is searched for --seconds instead
+  given.budget = a.iterations;
   TextPosition pos;
-  Status st = parse_position_text(text, &pos);
+  int64_t iterations = a.iterations;
+  Status st = read_position_dialogue(given, std::cin, a.json ? std::cerr : std::cout, /*echo=*/!::isatty(0), &pos,
+                                     &iterations);
   if (!st.ok()) {
     err << "sgfpat suggest: " << st.message() << "\n";
     return exit_code(st);
   }
+  const Color to_move = pos.to_move;
 
   if (a.rules.atari()) return suggest_atari(a, pos.board, to_move);
 

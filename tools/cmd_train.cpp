@@ -10,7 +10,9 @@
 #include "exit_codes.h"
 #include "process_stats.h"
 #include "priors/model_writer.h"
+#include "priors/priors_file.h"
 #include "progress.h"
+#include "tuning.h"
 #include "store/pattern_db.h"
 #include "train/game_sample.h"
 #include "train/mm.h"
@@ -32,17 +34,11 @@ struct TrainArgs {
 
 double peak_rss_mb() { return double(peak_rss_bytes()) / (1024.0 * 1024.0); }
 
-int group_by_name(const std::string& name) {
-  for (int g = 0; g < sgfpat_priors::kFeatureGroups; ++g)
-    if (name == sgfpat_priors::feature_group_name(g)) return g;
-  return -1;
-}
-
 int run_train(const TrainArgs& a) {
   MmOptions mm;
   mm.iterations = a.iterations;
   for (const std::string& f : a.freeze) {
-    int g = group_by_name(f);
+    int g = sgfpat_priors::feature_group_by_name(f);
     if (g < 0) {
       std::cerr << "sgfpat train: unknown feature group '" << f << "'\n";
       return kUsage;
@@ -50,12 +46,7 @@ int run_train(const TrainArgs& a) {
     mm.frozen |= 1u << g;
   }
   sgfpat_priors::Priors priors;
-  std::string error;
-  if (!priors.open(a.priors, &error)) {
-    std::error_code ec;
-    return fail("sgfpat train: ", std::filesystem::is_regular_file(a.priors, ec) ? Status::Corruption(error)
-                                                                                  : Status::NotFound(error));
-  }
+  if (Status st = open_priors(a.priors, /*verify=*/false, &priors); !st.ok()) return fail("sgfpat train: ", st);
   std::unique_ptr<PatternDb> db;
   Status st = PatternDb::OpenReader(a.db, &db);
   if (!st.ok()) return fail("sgfpat train: ", st);
@@ -149,11 +140,12 @@ Runner register_train(CLI::App& app) {
   cmd->add_option("--smoothing,-a", a->sample.smoothing, "`a` of the smoothed pattern rate the weights go with")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--iterations", a->iterations, "Most MM sweeps over every feature group")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--freeze", a->freeze, "Feature group to leave at weight 0 (repeatable): pattern, level, capture, "
-                                         "extension, atari, self-atari, liberties, dist-prev, dist-prev2, edge, ko");
+  tuning(cmd, cmd->add_option("--iterations", a->iterations, "Most MM sweeps over every feature group")
+                  ->capture_default_str()
+                  ->check(CLI::PositiveNumber));
+  tuning(cmd, cmd->add_option("--freeze", a->freeze,
+                              "Feature group to leave at weight 0 (repeatable): pattern, level, capture, extension, "
+                              "atari, self-atari, liberties, dist-prev, dist-prev2, edge, ko"));
   cmd->add_flag("--json", a->json, "Summary, log-likelihoods and weights as JSON");
   return [a]() { return run_train(*a); };
 }

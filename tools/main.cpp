@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "config_path.h"
 #include "core/version.h"
+#include "tuning.h"
 
 namespace {
 CLI::Validator finite_number() {
@@ -64,10 +65,16 @@ int main(int argc, char** argv) {
       "writer; 8 `repair`: the database works again but stored games were lost.";
   app.footer(exit_codes);
   for (CLI::App* sub : app.get_subcommands({})) sub->footer(exit_codes);
+  list_tuning_in_help(app);
   // Numbers must be finite wherever a flag takes one (komi, smoothing, ...).
   for (CLI::App* sub : app.get_subcommands({}))
     for (CLI::Option* opt : sub->get_options())
       if (opt->get_type_name().rfind("FLOAT", 0) == 0) opt->check(finite_number());
+  const std::string tuning_flag = tuning_on_command_line(app, std::vector<std::string>(argv + 1, argv + argc));
+  if (!tuning_flag.empty()) {
+    std::cerr << tuning_flag << "\n";
+    return kUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

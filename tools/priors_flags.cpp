@@ -1,6 +1,5 @@
 #include "priors_flags.h"
 
-#include <filesystem>
 
 namespace sgfpat::cli {
 
@@ -38,14 +37,8 @@ std::string PriorsFlags::estimator_name(const Evaluator& e) const {
 }
 
 Status PriorsFlags::open(sgfpat_priors::Priors* priors) const {
-  std::string error;
-  if (!priors->open(path, &error)) {
-    // The priors header reports text only: a file that is there but does not
-    // open is not a (whole) priors file.
-    std::error_code ec;
-    return std::filesystem::is_regular_file(path, ec) ? Status::Corruption(error) : Status::NotFound(error);
-  }
-  if (verify && !priors->verify(&error)) return Status::Corruption(path + ": " + error);
+  Status st = open_priors(path, verify, priors);
+  if (!st.ok()) return st;
   if (estimator == "model" && !priors->model())
     return Status::InvalidArgument(path + ": has no trained model (run sgfpat train, or use --estimator smoothed)");
   return Status::OK();

@@ -6,7 +6,7 @@
 
 #include "core/status.h"
 #include "eval/evaluator.h"
-#include "priors/sgfpat_priors.h"
+#include "priors/priors_file.h"
 
 namespace sgfpat::cli {
 

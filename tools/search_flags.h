@@ -23,8 +23,9 @@ struct SearchFlags {
   int expand_visits = 2;
   int64_t max_tree_mb = 1024;
 
-  // Adds the flags; --playouts only when `with_playouts` (suggest has its
-  // own --iterations).
+  // Adds the flags (the budget, threads, seed and tree memory) and the
+  // tree policy's and playouts' tuning settings (tuning.h); --playouts only
+  // when `with_playouts` (suggest has its own --iterations).
   void add_to(CLI::App* cmd, bool with_playouts);
   mcts::SearchOptions options() const;
 };

@@ -26,6 +26,7 @@ struct FormatVersion {
 inline constexpr FormatVersion kDatabaseFormat{"pattern database", 1, 1};
 inline constexpr FormatVersion kGameRecordFormat{"stored game record", 1, 1};
 inline constexpr FormatVersion kPriorsFormat{"priors file", 3, 2};
+inline constexpr FormatVersion kRetroTableFormat{"retrograde table database", 1, 1};
 
 // OK when `found` is between format.oldest and format.current; otherwise
 // NotSupported: "<where>: <name> format version <found>, this sgfpat reads

@@ -113,8 +113,7 @@ void Evaluator::evaluate(const Board& board, const PatternTracker& tracker, Colo
     setup_tactics(board, mover, recent, &tactics);
     for (MoveEval& e : *out) {
       tactics.compute(feature_point(e.point, board.size()), e.features);
-      e.features[sgfpat_priors::kPatternBin] = uint8_t(sgfpat_priors::pattern_bin(e.rate));
-      e.features[sgfpat_priors::kLevel] = uint8_t(e.level);
+      sgfpat_priors::set_pattern_groups(e.rate, e.level, e.features);
     }
   }
   reweigh(out, options_.ablate);

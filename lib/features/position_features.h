@@ -1,9 +1,10 @@
-// The tactical features of candidate moves (definitions: "The learned model"
-// in priors/sgfpat_priors.h, which computes them from a board array so that
-// engines need no more than that header), fed from the rules engine's Board.
+// The features of candidate moves, fed from the rules engine's Board.  Their
+// definitions and their one implementation are priors/sgfpat_features.h,
+// the header engines copy beside the priors reader: sgfpat computes them
+// with it too, so that an engine and sgfpat cannot disagree.
 #pragma once
 #include "board/board.h"
-#include "priors/sgfpat_priors.h"
+#include "priors/sgfpat_features.h"
 
 namespace sgfpat {
 

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "io/atomic_file.h"
+#include "priors/priors_file.h"
 
 namespace sgfpat {
 
@@ -25,12 +26,7 @@ Status write_priors_with_model(const std::string& in, const sgfpat_priors::Model
                                const std::string& out) {
   using sgfpat_priors::Header;
   sgfpat_priors::Priors src;
-  std::string error;
-  if (!src.open(in, &error)) {
-    std::error_code ec;
-    return std::filesystem::is_regular_file(in, ec) ? Status::Corruption(error) : Status::NotFound(error);
-  }
-  if (!src.verify(&error)) return Status::Corruption(in + ": " + error);
+  if (Status st = open_priors(in, /*verify=*/true, &src); !st.ok()) return st;
   Header h = src.header();
   // The tables end where the old model (if any) starts.
   uint64_t tables_end = h.file_bytes;

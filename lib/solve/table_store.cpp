@@ -3,6 +3,8 @@
 #include <rocksdb/db.h>
 #include <rocksdb/write_batch.h>
 
+#include "core/format_version.h"
+
 namespace sgfpat::solve {
 
 namespace {
@@ -25,6 +27,19 @@ void put64(std::string* s, uint64_t v) {
   for (int i = 0; i < 8; ++i) s->push_back(char((v >> (56 - 8 * i)) & 0xff));
 }
 
+const char kFormatKey[] = "format";
+
+// The database's format version checked (a database without the record is
+// version 1).
+Status check_version(rocksdb::DB* db, const std::string& dir) {
+  std::string v;
+  rocksdb::Status s = db->Get(rocksdb::ReadOptions(), kFormatKey, &v);
+  if (s.IsNotFound()) return check_format_version(kRetroTableFormat, 1, dir);
+  if (!s.ok()) return Status::IOError("reading table database " + dir + ": " + s.ToString());
+  if (v.size() != 4) return Status::Corruption(dir + ": damaged format record (" + std::to_string(v.size()) + " bytes)");
+  return check_format_version(kRetroTableFormat, uint32_t(get64(std::string(4, '\0') + v, 0)), dir);
+}
+
 }  // namespace
 
 Status write_table(const std::string& dir, const RetroTable& table, TableSummary* summary) {
@@ -35,6 +50,12 @@ Status write_table(const std::string& dir, const RetroTable& table, TableSummary
   rocksdb::Status s = rocksdb::DB::Open(opt, dir, &raw);
   if (!s.ok()) return Status::IOError("cannot open table database " + dir + ": " + s.ToString());
   std::unique_ptr<rocksdb::DB> db(raw);
+  Status st = check_version(db.get(), dir);
+  if (!st.ok()) return st;
+  std::string version(4, '\0');
+  for (int i = 0; i < 4; ++i) version[size_t(i)] = char((kRetroTableFormat.current >> (24 - 8 * i)) & 0xff);
+  s = db->Put(rocksdb::WriteOptions(), kFormatKey, version);
+  if (!s.ok()) return Status::IOError("writing table " + dir + ": " + s.ToString());
   const Geometry& g = table.geometry();
   rocksdb::WriteOptions wo;
   wo.disableWAL = true;  // the summary is written after a flush: a crash leaves no complete-looking table
@@ -73,7 +94,9 @@ Status TableReader::open(const std::string& dir) {
   rocksdb::Status s = rocksdb::DB::OpenForReadOnly(opt, dir, &raw);
   if (!s.ok()) return Status::IOError("cannot open table database " + dir + ": " + s.ToString());
   db_.reset(raw);
-  return Status::OK();
+  Status st = check_version(db_.get(), dir);
+  if (!st.ok()) db_.reset();
+  return st;
 }
 
 Status TableReader::summary(int width, int height, TableSummary* out) const {

@@ -122,8 +122,7 @@ void add_game(const GameCollector& g, const sgfpat_priors::Priors& priors, doubl
     }
     const double p = sgfpat_priors::smoothed_estimate(counts, m, base, a);
     std::memcpy(lv, &g.levels[c * G], G);
-    lv[sgfpat_priors::kPatternBin] = uint8_t(sgfpat_priors::pattern_bin(p));
-    lv[sgfpat_priors::kLevel] = uint8_t(m);
+    sgfpat_priors::set_pattern_groups(p, m, lv);
     out->add_candidate(lv, std::log(p));
     if (c + 1 == g.first[pos + 1]) {
       out->end_position(g.played[pos] - g.first[pos]);
