@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds sgfpat (Release) and runs the demo on the
-# sample games in data/: ingest, export priors, evaluate a position.
+# Installs what is missing, builds sgfpat (Release) and runs the first steps
+# of the README's tour on the shipped sample (data/tygem-sample.sgf.gz, 2,000
+# 9-dan games): ingest, export the priors, evaluate a position, and ask the
+# database about the shape of the move played there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -8,22 +10,18 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$(nproc)" --target sgfpat
 
 demo=build/demo
+sample=data/tygem-sample.sgf.gz
 rm -rf "$demo" && mkdir -p "$demo"
-echo "== ingest data/ into $demo/patterns.db"
-build/sgfpat ingest --db "$demo/patterns.db" --min-played 1 --quiet data/
+echo "== ingest $sample into $demo/go.db"
+build/sgfpat ingest --db "$demo/go.db" "$sample"
 echo
 echo "== export the priors file"
-build/sgfpat export --db "$demo/patterns.db" -o "$demo/patterns.priors"
+build/sgfpat export --db "$demo/go.db" -o "$demo/go.priors"
 echo
-echo "== evaluate the position after move 30 of the first sample game"
-build/sgfpat eval --priors "$demo/patterns.priors" --sgf data/gnugo-19x19.sgf --move 30 --top 5
+echo "== the moves the priors rank first before move 61 of the sample's first game"
+build/sgfpat eval --priors "$demo/go.priors" --sgf "$sample" --move 60 --top 5
 echo
-echo "== ask the database about the shape of the move played there"
-point=$(build/sgfpat eval --priors "$demo/patterns.priors" --sgf data/gnugo-19x19.sgf --move 30 --json |
-        python3 -c 'import json,sys; print(json.load(sys.stdin)["moves"][0]["move"])')
-build/sgfpat query --db "$demo/patterns.db" --sgf data/gnugo-19x19.sgf --move 30 --point "$point"
+echo "== what the database knows of the shape of K12, the move Black played there"
+build/sgfpat query --db "$demo/go.db" --sgf "$sample" --move 60 --point K12
 echo
-echo "== move prediction on the 9x9 sample games (they were ingested: this only shows the report)"
-build/sgfpat accuracy --priors "$demo/patterns.priors" data/gnugo-9x9.sgf
-echo
-echo "Done: build/sgfpat is ready (try build/sgfpat --help)."
+echo "Done: build/sgfpat is ready (build/sgfpat --help; the tour is in README.md)."

@@ -1,5 +1,5 @@
 // Unit and property tests of Board, written from the contract in board.h and
-// ../shared/spec/PATTERNS.md.  Expected values are worked out by hand in the
+// docs/patterns.md.  Expected values are worked out by hand in the
 // comments, or computed by the small brute-force reference engine below.
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // Replays a game record's main line on a Board with the rules of the
-// contract (../shared/spec/PATTERNS.md): an illegal move rejects the record.
+// contract (docs/patterns.md): an illegal move rejects the record.
 #pragma once
 #include <string>
 

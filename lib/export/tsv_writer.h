@@ -1,4 +1,4 @@
-// The pattern TSV of ../shared/spec/PATTERNS.md: a header line, then one
+// The pattern TSV of docs/formats.md: a header line, then one
 // line per pattern of a PatternTable, level by level in the table's order:
 //   level <TAB> key (16 hex digits) <TAB> played <TAB> seen <TAB> wins <TAB> pattern
 #pragma once

@@ -1,4 +1,4 @@
-// Geometry of the nested diamond patterns (../shared/spec/PATTERNS.md):
+// Geometry of the nested diamond patterns (docs/patterns.md):
 // point order within a level, ring by ring, and the 8 square symmetries.
 #pragma once
 #include <array>
