@@ -174,8 +174,8 @@ TEST_CASE("a night whose resident table takes more than half the count's budget 
   const auto lines = sample_lines(0, kSampleGames);
   TempDir tmp("sgfpat-incr-budget");
   const std::string archive = tmp / "archive.sgf", night = tmp / "night.sgf";
-  write_file(archive, join(std::vector<std::string>(lines.begin(), lines.begin() + 1800)));
-  write_file(night, join(std::vector<std::string>(lines.begin() + 1800, lines.end())));
+  write_file(archive, join(std::vector<std::string>(lines.begin(), lines.begin() + 1900)));
+  write_file(night, join(std::vector<std::string>(lines.begin() + 1900, lines.end())));
   bool over_half = false;
   for (int mb = 8; mb <= 40 && !over_half; ++mb) {
     CAPTURE(mb);

@@ -200,7 +200,7 @@ TEST_CASE("an ingest killed while it sketches during the import, then run again,
     CAPTURE(k.line);
     const std::string db = tmp / ("killed" + std::to_string(++serial));
     std::vector<std::string> flags = flags_of(c, "always");
-    flags.push_back("--progress");
+    flags.insert(flags.begin(), "--progress");  // flags_of() ends with "--"
     bool hit = false;
     if (!k.fail_point.empty()) {
       Child child(ingest_args(db, flags, {big}), tmp.path(), "k" + std::to_string(serial),

@@ -38,7 +38,7 @@ TEST_CASE("an installed sgfpat works from any folder, with its configuration and
                elsewhere.path());
   };
   // The installed configuration is the default one...
-  RunResult help = in_elsewhere(quote(bin) + " ingest --help");
+  RunResult help = in_elsewhere(quote(bin) + " --help");
   CHECK(help.exit_code == 0);
   CHECK(help.out.find(fs::weakly_canonical(config).string()) != std::string::npos);
   // ...and it is read: a key no command knows is refused, naming it.
