@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "core/format_version.h"
 #include "count_summary_json.h"
 #include "count/parts_progress.h"
 #include "export/pattern_table.h"
@@ -130,7 +131,7 @@ int run_stats(const StatsArgs& a) {
     j["levels"] = scheme.levels;
     j["symmetry"] = scheme.symmetry;
     j["min_played"] = min_played;
-    j["format_version"] = kDbFormatVersion;
+    j["format_version"] = kDatabaseFormat.current;
     j["games"] = db->game_count();
     j["moves"] = db->move_count();
     j["generation"] = db->generation();
@@ -184,7 +185,7 @@ int run_stats(const StatsArgs& a) {
   o += "Database " + a.db + "\n";
   o += "  key scheme       " + scheme.describe() + "\n";
   o += "  min played       " + std::to_string(min_played) + " (patterns played fewer times are not reported)\n";
-  o += "  format version   " + std::to_string(kDbFormatVersion) + "\n";
+  o += "  format version   " + std::to_string(kDatabaseFormat.current) + "\n";
   o += "  games stored     " + with_commas(db->game_count()) + " (" + with_commas(db->move_count()) + " moves)\n";
   if (!counted) {
     o += "  counts           none yet (run `sgfpat ingest --db " + a.db + "`)\n";

@@ -1,13 +1,17 @@
 // The pattern database: stored games and pattern counts in RocksDB.
 //
-// Column families:
-//   default  meta: "scheme" (key scheme + threshold + format version),
+// Column families (named in store/column_families.h, whose handles are
+// found by those names):
+//   default  meta: "scheme" (key scheme + threshold + the database format
+//            version, core/format_version.h's kDatabaseFormat, which covers
+//            every family's keys and values and is checked at open),
 //            "generation" (which counts are current), "summary"
 //            (encode_summary() of the last count), "games" (number of
 //            stored games)
 //   games    fingerprint (16 bytes) -> encode_game() record
 //   counts   generation (4, BE) | level (1) | key (8, BE) -> 3 x u64 LE
 //            (played, seen, wins), summed by the "sgfpat.add3" merge operator
+//            (store/count_entry.h)
 //   positions  the position index: keys and values made by lib/search,
 //            gathered in memory and taken in as sorted table files (a
 //            "run"); meta "position_index" holds the number of games whose
@@ -26,7 +30,11 @@
 // it is one atomic write, so readers and crashes see old or new counts,
 // never a mix.  Readers open the database as a RocksDB secondary instance,
 // which works while an ingest holds the primary.
+//
+// The class's definitions are split by job, one file each:
+// store/pattern_db_internal.h lists them.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -37,6 +45,7 @@
 
 #include "core/status.h"
 #include "pattern/key_scheme.h"
+#include "store/column_families.h"
 #include "store/count_summary.h"
 #include "store/game_record.h"
 #include "store/position_entry.h"
@@ -51,8 +60,6 @@ struct Range;
 }  // namespace rocksdb
 
 namespace sgfpat {
-
-inline constexpr int kDbFormatVersion = 1;
 
 struct DbSettings {
   KeyScheme scheme;
@@ -104,7 +111,9 @@ class PatternDb {
   // from options.settings when check_settings is set (InvalidArgument).
   // Codes: NotFound (no database there), Busy (another process writes it,
   // or is still creating it), Corruption (damaged, or not an sgfpat database),
-  // NotSupported (another format version), IOError / NoSpace.
+  // NotSupported (another format version), IOError / NoSpace.  A writer
+  // upgrades in place what an older database of a format it reads lacks
+  // (see accept_format()).
   static Status Open(const std::string& path, const OpenOptions& options, std::unique_ptr<PatternDb>* out);
   // Opens an existing database for reading (a secondary instance).
   static Status OpenReader(const std::string& path, std::unique_ptr<PatternDb>* out) {
@@ -150,7 +159,7 @@ class PatternDb {
   // --- position index ---
   // True when every stored game has its entries in the index (or in the
   // run not written yet).
-  bool has_position_index() const { return has_positions_ && indexed_games_ == game_count_; }
+  bool has_position_index() const { return has(Family::kPositions) && indexed_games_ == game_count_; }
   // Writes the entries gathered in memory (add_games(), add_position_entries())
   // as one sorted table file that the index takes in whole, then records in
   // a synced write how many games the index covers.  Runs also when they
@@ -265,9 +274,35 @@ class PatternDb {
 
  private:
   PatternDb() = default;
+
+  // Open()'s steps, in order (store/pattern_db_open.cpp).
+  struct Opening;
+  // The families of an existing database: sgfpat's, or what a creation
+  // killed after CURRENT left (cleared and made again by a writer asked to
+  // create; Busy while its creator still runs).  An existing database is
+  // opened, never taken over: column families that sgfpat did not make
+  // mean another program's database (Corruption).
+  static Status check_column_families(Opening* o);
+  // RocksDB opened on the families the database has (or, for a writer,
+  // should have), as the writer or a reader.
+  Status open_files(Opening* o);
+  // cf_ filled from RocksDB's handles, each matched by its family's name.
+  Status adopt_handles(const std::vector<rocksdb::ColumnFamilyHandle*>& handles);
+  // The key scheme read, its format version accepted and its settings
+  // checked; or written, when the database is new.
+  Status read_scheme(Opening* o);
+  // The one place the database format version found at open is accepted,
+  // refused, or upgraded (what a writer rewrites in place).
+  Status accept_format(uint32_t found, const Opening& o);
   Status load_meta();
+  // A reader's catch-up with the writer until the generation holds still.
+  Status catch_up(const Opening& o);
   Status check_counts_present();
   Status check_games_present();
+
+  // The NotSupported a reader's writes return (a secondary instance writes
+  // nothing).
+  Status read_only() const;
   // Entries of a family's table files (those overlapping `range`, if
   // given: whole files, so at least the entries in it) and memtables
   // (false: unreadable).
@@ -284,16 +319,17 @@ class PatternDb {
   uint64_t game_count_ = 0;
   uint64_t move_count_ = 0;
   uint64_t indexed_games_ = 0;
-  bool has_positions_ = false;  // the column family exists (readers may lack it)
   bool index_off_ = false;      // meta "position_index" is "off"
   uint32_t generation_ = 0;
   CountSummary summary_;
   std::string sketch_file_;
   std::unique_ptr<rocksdb::DB> db_;
-  bool has_pending_ = false;  // the "pending" family exists (readers of old databases may lack it)
-  std::vector<rocksdb::ColumnFamilyHandle*> cf_;  // default, games, counts[, pending][, positions]
-  rocksdb::ColumnFamilyHandle* pending_cf() const { return cf_[3]; }
-  rocksdb::ColumnFamilyHandle* positions_cf() const { return cf_[has_pending_ ? 4 : 3]; }
+  // The handle of each family, found by name; nullptr for a family the
+  // database lacks (a reader of an older database may lack "pending" and
+  // "positions").
+  std::array<rocksdb::ColumnFamilyHandle*, kFamilyCount> cf_{};
+  rocksdb::ColumnFamilyHandle* cf(Family family) const { return cf_[size_t(family)]; }
+  bool has(Family family) const { return cf(family) != nullptr; }
   void drop_position_files();  // the index's table files, after its entries were deleted
   // Writes run_ (if any) as table files the positions family takes in
   // together (one per write thread), clears it, then records

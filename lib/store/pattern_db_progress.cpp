@@ -1,0 +1,30 @@
+// PatternDb's record of how far a count in parts of the next generation
+// got (count/parts_progress.h encodes it; the store keeps it in the meta
+// family, synced), so that a count run again after a kill goes on from
+// there.  begin_generation(), commit_generation() and set_game_totals()
+// delete it.
+#include <rocksdb/db.h>
+
+#include "store/pattern_db_internal.h"
+#include "store/rocks_status.h"
+
+namespace sgfpat {
+
+Status PatternDb::save_count_progress(std::string_view record) {
+  if (secondary_) return read_only();
+  // The parts it records must be durable first: their table files are
+  // (taken in synced), and the count progress is synced itself.
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  return from_rocks(db_->Put(wo, cf(Family::kMeta), meta::kCountProgress, rocksdb::Slice(record.data(), record.size())),
+                    "recording the count's progress");
+}
+
+Status PatternDb::count_progress(std::string* record) {
+  record->clear();
+  auto s = db_->Get(rocksdb::ReadOptions(), cf(Family::kMeta), meta::kCountProgress, record);
+  if (s.IsNotFound()) return Status::OK();
+  return from_rocks(s, "reading the count progress");
+}
+
+}  // namespace sgfpat

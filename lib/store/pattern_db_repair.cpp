@@ -1,0 +1,108 @@
+// PatternDb::RepairFiles(): RocksDB's repair of a database's files, and the
+// workaround it needs in RocksDB 7.8 (the logs replayed and flushed by a
+// normal open first), then what the repaired files must no longer claim
+// (a complete position index, a count in parts to resume).
+#include <rocksdb/db.h>
+
+#include <algorithm>
+
+#include "store/count_entry.h"
+#include "store/db_directory.h"
+#include "store/diary_logger.h"
+#include "store/pattern_db_internal.h"
+#include "store/rocks_status.h"
+
+namespace sgfpat {
+
+namespace {
+// RocksDB 7.8's RepairDB turns the logs into table files before it knows
+// the column families, and drops every logged write of a family that has
+// no table file yet: the games of a database whose import never flushed
+// them were all lost.  So a normal open first replays the logs up to the
+// first damaged record (into the families the MANIFEST names) and flushes
+// every family, leaving RepairDB logs with nothing it must convert.  When
+// that open fails (no MANIFEST, damaged tables), RepairDB does what it can
+// alone, as before.
+void flush_logs_first(const std::string& path, rocksdb::DBOptions opts,
+                      const std::vector<rocksdb::ColumnFamilyDescriptor>& known) {
+  std::vector<std::string> names;
+  if (!rocksdb::DB::ListColumnFamilies(opts, path, &names).ok()) return;
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+  for (const std::string& n : names) {
+    auto it = std::find_if(known.begin(), known.end(), [&](const auto& d) { return d.name == n; });
+    if (it == known.end()) return;  // not sgfpat's: RepairDB reports it
+    cfs.push_back(*it);
+    cfs.back().options.disable_auto_compactions = true;  // no table file is read or rewritten
+  }
+  opts.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  if (!rocksdb::DB::Open(opts, path, cfs, &handles, &raw).ok()) return;
+  rocksdb::FlushOptions fo;
+  fo.allow_write_stall = true;
+  raw->Flush(fo, handles);
+  for (auto* h : handles) raw->DestroyColumnFamilyHandle(h);
+  raw->Close();
+  delete raw;
+}
+}  // namespace
+
+Status PatternDb::RepairFiles(const std::string& path) {
+  rocksdb::DBOptions opts;
+  opts.paranoid_checks = true;
+  // Every family of an sgfpat database, with the merge operator of the
+  // counts (log records of them are turned into table files).
+  rocksdb::ColumnFamilyOptions plain, counts;
+  counts.merge_operator = counts_merge_operator();
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+  for (const FamilyName& f : kFamilies)
+    cfs.push_back({std::string(f.name), f.family == Family::kCounts ? counts : plain});
+  opts.info_log = open_diary_logger(path);
+  flush_logs_first(path, opts, cfs);
+  auto s = rocksdb::RepairDB(path, opts, cfs, plain);
+  if (!s.ok() && s.IsIOError() && !s.IsNoSpace() && locked_by_another_process(path))
+    return Status::Busy("database " + path + " is in use by another process (" + s.ToString() + ")");
+  if (!s.ok()) return from_rocks(s, "repairing the files of database " + path);
+  // A family whose every table file was set aside is gone from the rebuilt
+  // MANIFEST: it is made again, empty, so that the database is sgfpat's.
+  opts.create_missing_column_families = true;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  s = rocksdb::DB::Open(opts, path, cfs, &handles, &raw);
+  if (!s.ok()) return from_rocks(s, "opening database " + path + " after repairing its files");
+  rocksdb::ColumnFamilyHandle* meta_cf = nullptr;
+  for (auto* h : handles)
+    if (family_named(h->GetName()) == Family::kMeta) meta_cf = h;
+  // The index's table files were taken in with sequence numbers that only
+  // the old MANIFEST knew: read back at 0, they may be hidden by a range
+  // deletion of an earlier reset.  Recorded incomplete, the index is built
+  // again (by repair itself, or the next ingest if repair stops first).
+  std::string state;
+  rocksdb::Status m = meta_cf ? raw->Get(rocksdb::ReadOptions(), meta_cf, meta::kPositionIndex, &state)
+                              : rocksdb::Status::Corruption("RocksDB returned no meta family");
+  if (m.ok() && state != "off") {
+    rocksdb::WriteOptions wo;
+    wo.sync = true;
+    m = raw->Delete(wo, meta_cf, meta::kPositionIndex);
+  } else if (m.IsNotFound()) {
+    m = rocksdb::Status::OK();
+  }
+  if (m.ok()) {
+    // Table files of a count in parts may have been set aside: its record
+    // of progress would resume over them.
+    rocksdb::WriteOptions wo;
+    wo.sync = true;
+    m = raw->Delete(wo, meta_cf, meta::kCountProgress);
+  }
+  for (auto* h : handles) raw->DestroyColumnFamilyHandle(h);
+  if (!m.ok()) {
+    raw->Close();
+    delete raw;
+    return from_rocks(m, "marking the position index of " + path + " for a rebuild and clearing its count progress");
+  }
+  s = raw->Close();
+  delete raw;
+  return from_rocks(s, "closing database " + path + " after repairing its files");
+}
+
+}  // namespace sgfpat

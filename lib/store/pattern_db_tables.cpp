@@ -1,0 +1,66 @@
+// PatternDb's bulk writes and deletions and its sizes: sorted table files
+// taken in whole, ranges deleted outside the write-ahead log and flushed at
+// once, the entries of a family's table files, the bytes on disk.
+#include <rocksdb/db.h>
+#include <rocksdb/table_properties.h>
+
+#include <filesystem>
+
+#include "store/pattern_db_internal.h"
+#include "store/rocks_status.h"
+
+namespace sgfpat {
+
+Status PatternDb::read_only() const {
+  return Status::NotSupported("database " + path_ + " is open for reading only");
+}
+
+Status PatternDb::take_in_tables(rocksdb::ColumnFamilyHandle* cf, const std::string& name, const std::string& what,
+                                 bool seqno_in_file, const std::vector<TableFill>& fills) {
+  return sgfpat::take_in_tables(db_.get(), cf, path_, name, what, seqno_in_file, fills, write_threads_);
+}
+
+Status PatternDb::delete_range_now(rocksdb::ColumnFamilyHandle* cf, const std::string& begin, const std::string& end,
+                                   const std::string& what) {
+  // Out of the write-ahead log and into a table file at once: left in a log
+  // that another family keeps alive, RocksDB's RepairDB made a second table
+  // of it with the same sequence number as the flushed one, and refused the
+  // pair.
+  // A range with nothing to read needs no deletion: its tombstone would lie
+  // in level 0 under every file taken in after it (and the position index's
+  // closing compaction would rewrite the whole index for it).
+  {
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), cf));
+    it->Seek(begin);
+    if (!it->status().ok()) return from_rocks(it->status(), what);
+    if (!it->Valid() || it->key().compare(rocksdb::Slice(end)) >= 0) return Status::OK();
+  }
+  rocksdb::WriteOptions unlogged;
+  unlogged.disableWAL = true;
+  auto s = db_->DeleteRange(unlogged, cf, begin, end);
+  if (s.ok()) s = db_->Flush(rocksdb::FlushOptions(), cf);
+  return from_rocks(s, what);
+}
+
+bool PatternDb::entries_in(rocksdb::ColumnFamilyHandle* cf, uint64_t* have, const rocksdb::Range* range) {
+  rocksdb::TablePropertiesCollection tables;
+  const rocksdb::Status s =
+      range ? db_->GetPropertiesOfTablesInRange(cf, range, 1, &tables) : db_->GetPropertiesOfAllTables(cf, &tables);
+  if (!s.ok()) return false;
+  *have = 0;
+  for (const auto& [file, props] : tables) *have += props->num_entries;
+  uint64_t in_memory = 0;
+  if (db_->GetIntProperty(cf, "rocksdb.num-entries-active-mem-table", &in_memory)) *have += in_memory;
+  if (db_->GetIntProperty(cf, "rocksdb.num-entries-imm-mem-tables", &in_memory)) *have += in_memory;
+  return true;
+}
+
+uint64_t PatternDb::disk_bytes() const {
+  uint64_t total = 0;
+  std::error_code ec;
+  for (auto& e : std::filesystem::directory_iterator(path_, ec))
+    if (e.is_regular_file(ec)) total += e.file_size(ec);
+  return total;
+}
+
+}  // namespace sgfpat
