@@ -23,8 +23,25 @@ struct FormatVersion {
 
 // The formats and their versions.  A change to a format's bytes raises its
 // `current`; `oldest` rises when the reading of an old version is dropped.
+//
+// The pattern database's version (meta "scheme", `format=`; checked in
+// PatternDb's open) covers everything inside the database: its families and
+// meta keys, the count keys and values (store/count_entry.h), the position
+// index entries (search/position_index.h), the stored game records and the
+// count summary.  A change to any of them raises it too, so that a program
+// that cannot read the change refuses the database at open instead of
+// meeting the change record by record.  The records with no version of
+// their own need none for that reason; two carry a version byte as well
+// (their first byte since they were first written), checked against their
+// entries here:
+//  - a stored game record: checked as each record is decoded (a database
+//    holds millions; none is read at open).  In a database whose version
+//    this program reads, another record version is damage: Corruption
+//    naming both versions.
+//  - the count summary: one per database, read at open: NotSupported.
 inline constexpr FormatVersion kDatabaseFormat{"pattern database", 1, 1};
 inline constexpr FormatVersion kGameRecordFormat{"stored game record", 1, 1};
+inline constexpr FormatVersion kCountSummaryFormat{"count summary", 1, 1};
 inline constexpr FormatVersion kPriorsFormat{"priors file", 3, 2};
 inline constexpr FormatVersion kRetroTableFormat{"retrograde table database", 1, 1};
 

@@ -115,12 +115,14 @@ std::string encode_summary(const CountSummary& s) {
   return out;
 }
 
+bool is_legacy_summary(std::string_view bytes) { return !bytes.empty() && bytes.front() == '{'; }
+
 Status decode_summary(std::string_view in, CountSummary* s) {
   *s = CountSummary{};
   if (in.empty()) return Status::OK();
-  if (in.front() == '{') return decode_legacy_json(in, s);
-  if (uint8_t(in.front()) != kSummaryFormat)
-    return Status::NotSupported("count summary: unknown format " + std::to_string(uint8_t(in.front())));
+  if (is_legacy_summary(in)) return decode_legacy_json(in, s);
+  Status version = check_format_version(kCountSummaryFormat, uint8_t(in.front()), "count summary");
+  if (!version.ok()) return version;
   in.remove_prefix(1);
   auto bad = [](const char* what) { return Status::Corruption(std::string("count summary: corrupt ") + what); };
   while (!in.empty()) {

@@ -3,19 +3,22 @@
 // LevelDB's VersionEdit: a typed record with its own encode/decode, so no
 // layer parses another's text.
 //
-// Encoding: a format byte (kSummaryFormat), then (tag varint, value) pairs
-// in any order: unsigned numbers as varints, real numbers as the fixed64 of
-// their IEEE bits, the per-level list as a count and varints.  A reader
-// refuses unknown tags (the record would mean more than it understands).
+// Encoding: a format byte (kSummaryFormat, the version in
+// core/format_version.h's kCountSummaryFormat), then (tag varint, value)
+// pairs in any order: unsigned numbers as varints, real numbers as the
+// fixed64 of their IEEE bits, the per-level list as a count and varints.  A
+// reader refuses unknown tags (the record would mean more than it
+// understands) and other format versions (NotSupported).
 // Databases written before this format hold a JSON object there; decoding
-// reads that too, so they open and read as before, and the next count
-// writes the new form.
+// reads that too, so that readers open them as before, and a writer's open
+// rewrites it in this form (PatternDb's format step).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/format_version.h"
 #include "core/status.h"
 
 namespace sgfpat {
@@ -55,12 +58,15 @@ struct CountSummary {
   friend bool operator==(const CountSummary&, const CountSummary&) = default;
 };
 
-inline constexpr uint8_t kSummaryFormat = 1;
+inline constexpr uint8_t kSummaryFormat = uint8_t(kCountSummaryFormat.current);
 
 std::string encode_summary(const CountSummary& summary);
 // Reads encode_summary()'s form or the JSON object of earlier versions.
 // Empty input is an empty summary (never counted).  Anything else that does
 // not decode is an error; *summary is then unspecified.
 Status decode_summary(std::string_view bytes, CountSummary* summary);
+// True for the JSON object of earlier versions (which decode_summary()
+// reads), false for encode_summary()'s form and for no summary.
+bool is_legacy_summary(std::string_view bytes);
 
 }  // namespace sgfpat

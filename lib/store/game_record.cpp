@@ -3,12 +3,17 @@
 #include <functional>
 
 #include "core/coding.h"
+#include "core/format_version.h"
 #include "core/hash.h"
 
 namespace sgfpat {
 
 namespace {
-constexpr uint8_t kRecordVersion = 1;
+// A record's first byte: its version (kGameRecordFormat).  This program
+// writes and reads only the current one.
+constexpr uint8_t kRecordVersion = uint8_t(kGameRecordFormat.current);
+static_assert(kGameRecordFormat.oldest == kGameRecordFormat.current,
+              "read_record() reads the current record version only: teach it the older ones first");
 
 // Action as 16 bits: kind (2) | color (2) | point (10, 1023 = pass).
 uint16_t pack(const Action& a, int size) {
@@ -116,7 +121,12 @@ bool opening_key(std::string_view record, uint8_t* key) {
 }
 
 Status decode_game(std::string_view bytes, Game* g) {
-  if (bytes.empty() || uint8_t(bytes[0]) != kRecordVersion) return Status::Corruption("unknown game record version");
+  if (bytes.empty()) return Status::Corruption("corrupt game record (empty)");
+  // Records are not checked at open (there are millions): the database's
+  // format version covers them, so in a database this program reads, a
+  // record of another version is damage, reported with both versions.
+  Status version = check_format_version(kGameRecordFormat, uint8_t(bytes[0]), "unknown game record version");
+  if (!version.ok()) return Status::Corruption(version.message());
   RecordView v;
   if (!read_record(bytes, &v) || v.size < uint64_t(kMinBoardSize) || v.size > uint64_t(kMaxBoardSize))
     return Status::Corruption("corrupt game record");

@@ -28,7 +28,14 @@ inline constexpr size_t kOpeningKeyBytes = 2 + kOpeningKeyActions;
 bool opening_key(std::string_view record, uint8_t* key);
 
 // Serializes metadata, origin and actions; decode_game() restores them.
+// A record starts with its version byte (core/format_version.h's
+// kGameRecordFormat).
 std::string encode_game(const Game& game);
+// Corruption for a record cut short or malformed, and for one of a version
+// this program does not read: "unknown game record version: stored game
+// record format version N, this sgfpat reads version M" (the database's
+// format version covers its records, so in a database that opened such a
+// record is damage).
 Status decode_game(std::string_view bytes, Game* game);
 
 }  // namespace sgfpat

@@ -361,9 +361,22 @@ Status PatternDb::accept_format(uint32_t found, const Opening& o) {
   // Upgrades.  Every version this program reads is format 1, so no version
   // is rewritten here yet; an older version read again would be upgraded
   // by a writer right here, before any other step reads the database.
-  // Within format 1 a writer adds the families "pending" and "positions"
-  // to databases made before them (open_files()).
-  return Status::OK();
+  // Within format 1 a writer completes, in place, what databases made
+  // before these parts lack:
+  //  - the families "pending" and "positions" (made by open_files());
+  //  - the count summary stored as JSON, before the summary record had
+  //    its form (count_summary.h): rewritten in the current form, so that
+  //    only readers ever meet the JSON.
+  if (secondary_) return Status::OK();
+  std::string summary;
+  rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), cf(Family::kMeta), meta::kSummary, &summary);
+  if (s.IsNotFound() || (s.ok() && !is_legacy_summary(summary))) return Status::OK();
+  if (!s.ok()) return from_rocks(s, "reading the stored summary");
+  CountSummary decoded;
+  st = decode_summary(summary, &decoded);
+  if (!st.ok()) return st.with_context("database " + o.path);
+  return from_rocks(db_->Put(rocksdb::WriteOptions(), cf(Family::kMeta), meta::kSummary, encode_summary(decoded)),
+                    "upgrading the stored summary of database " + o.path);
 }
 
 Status PatternDb::load_meta() {
