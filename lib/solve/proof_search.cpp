@@ -1,3 +1,10 @@
+// The proving search's definitions (solve/proof_search.h says what it
+// does).  Above the project's ~800 lines on purpose: most of the file is
+// Worker<W>, one search thread, a class template of ~600 lines whose
+// members call one another throughout the search and which only this file
+// instantiates (for both board widths); the proof walk and the Solver's
+// entry points that run the workers come with it.  Cutting Worker across
+// files would put the whole template in a header for its one user.
 #include "solve/proof_search.h"
 
 #include <algorithm>
