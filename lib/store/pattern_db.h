@@ -275,7 +275,10 @@ class PatternDb {
  private:
   PatternDb() = default;
 
-  // Open()'s steps, in order (store/pattern_db_open.cpp).
+  // One attempt of Open() (a reader's is made again when a writer replaced
+  // the MANIFEST it was reading).
+  static Status open_once(const std::string& path, const OpenOptions& options, std::unique_ptr<PatternDb>* out);
+  // open_once()'s steps, in order (store/pattern_db_open.cpp).
   struct Opening;
   // The families of an existing database: sgfpat's, or what a creation
   // killed after CURRENT left (cleared and made again by a writer asked to

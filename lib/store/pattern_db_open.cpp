@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <sstream>
 
@@ -144,6 +145,14 @@ bool column_families_changed(const rocksdb::DBOptions& opts, const std::string& 
   return now != opened;
 }
 
+// The content of the database's CURRENT file ("" when unreadable).
+std::string manifest_named_by_current(const std::string& path) {
+  std::ifstream in(path + "/CURRENT", std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return in ? text.str() : std::string();
+}
+
 Status changed_while_opened(const std::string& path) {
   return Status::Busy("database " + path +
                       " changed its column families while this reader opened it (another process is creating or "
@@ -199,6 +208,23 @@ PatternDb::~PatternDb() {
 }
 
 Status PatternDb::Open(const std::string& path, const OpenOptions& options, std::unique_ptr<PatternDb>* out) {
+  // A reader reads CURRENT, then the MANIFEST it names (to list the
+  // families, then to open them); a writer starting meanwhile writes a new
+  // MANIFEST, points CURRENT to it and deletes the old one, which the
+  // reader then finds missing (1 open in ~600 while ingests ran back to
+  // back).  A reader's open that fails while CURRENT changed under it is
+  // made again, a bounded number of times; damage leaves CURRENT as it was
+  // and is reported at once.
+  constexpr int kReaderAttempts = 10;
+  for (int attempt = 1;; ++attempt) {
+    const std::string current = options.secondary ? manifest_named_by_current(path) : std::string();
+    Status st = open_once(path, options, out);
+    if (st.ok() || !options.secondary || attempt == kReaderAttempts || manifest_named_by_current(path) == current)
+      return st;
+  }
+}
+
+Status PatternDb::open_once(const std::string& path, const OpenOptions& options, std::unique_ptr<PatternDb>* out) {
   std::unique_ptr<PatternDb> db(new PatternDb());
   db->path_ = path;
   db->secondary_ = options.secondary;
