@@ -1,7 +1,9 @@
 // One entry of the position index as the store holds it before writing:
 // fixed-size key and value bytes (their layout is lib/search's, see
 // search/position_index.h), so that an import's entries take no allocation
-// each and sort as plain records.
+// each and sort as plain records.  The entries carry no version of their
+// own: they exist only in a database's positions family, whose layout the
+// database's format version covers (core/format_version.h).
 #pragma once
 #include <array>
 #include <cstddef>
