@@ -7,10 +7,12 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
+#include "core/format_version.h"
 #include "count/kept_file.h"
 #include "io/atomic_file.h"
 #include "count/record_file.h"
@@ -31,27 +33,36 @@ Status merge_runs(const std::vector<std::string>& runs, int levels, const std::s
   return Status::OK();
 }
 
-// What a kept file was listed for, beside it: the generation, the stored
-// games and moves, and where the listing started.
+// What a kept file was listed for, beside it: a line "sgfpat-kept-listing
+// V gen games moves from" (V: kKeptListingFormat's version; the
+// generation, the stored games and moves, and where the listing started).
+constexpr const char* kListingTag = "sgfpat-kept-listing";
+
 Status save_kept_file_listed(const std::string& path, uint32_t gen, uint64_t games, uint64_t moves, uint64_t from) {
   AtomicFile f;
   Status st = f.open(path);
   if (!st.ok()) return st;
-  const std::string text = std::to_string(gen) + " " + std::to_string(games) + " " + std::to_string(moves) + " " +
+  const std::string text = std::string(kListingTag) + " " + std::to_string(kKeptListingFormat.current) + " " +
+                           std::to_string(gen) + " " + std::to_string(games) + " " + std::to_string(moves) + " " +
                            std::to_string(from) + "\n";
   f.write(text.data(), text.size());
   return f.commit();
 }
 
 // Whether the kept file that `path` describes serves a count of generation
-// `gen` of these games going on from `next` (no file or another: no).
+// `gen` of these games going on from `next` (no file, another version or
+// another count: no; the kept set is listed again, which costs time only).
 bool kept_file_listed_for(const std::string& path, uint32_t gen, uint64_t games, uint64_t moves, uint64_t next) {
   std::FILE* f = std::fopen(path.c_str(), "r");
   if (!f) return false;
+  char tag[32] = {};
+  unsigned version = 0;
   unsigned long long g = 0, n = 0, m = 0, from = 0;
-  const bool read = std::fscanf(f, "%llu %llu %llu %llu", &g, &n, &m, &from) == 4;
+  const bool read = std::fscanf(f, "%31s %u %llu %llu %llu %llu", tag, &version, &g, &n, &m, &from) == 6;
   std::fclose(f);
-  return read && g == gen && n == games && m == moves && from <= next;
+  return read && std::string_view(tag) == kListingTag &&
+         check_format_version(kKeptListingFormat, version, path).ok() && g == gen && n == games && m == moves &&
+         from <= next;
 }
 
 }  // namespace

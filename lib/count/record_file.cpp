@@ -7,13 +7,16 @@
 #include <queue>
 
 #include "core/coding.h"
+#include "core/format_version.h"
 #include "core/hash.h"
 #include "count/part_range.h"
 
 namespace sgfpat {
 
 namespace {
-constexpr char kMagic[8] = {'S', 'G', 'F', 'P', 'R', 'E', 'C', '2'};
+// The magic is these 7 bytes and the format's version as a digit
+// (kRecordFileFormat: "SGFPREC2").
+constexpr char kMagic[7] = {'S', 'G', 'F', 'P', 'R', 'E', 'C'};
 constexpr size_t kHeaderBytes = 64;
 
 uint64_t record_checksum(uint64_t h, const ShardRecord& r, RecordKind kind) {
@@ -64,7 +67,8 @@ Status RecordWriter::commit(const RecordMeta& meta) {
   if (out_of_order_) return Status::Internal("record file " + file_.path() + ": records out of order");
   file_.write(buf_.data(), buf_.size());
   buf_.clear();
-  std::string h(kMagic, 8);
+  std::string h(kMagic, 7);
+  h.push_back(char('0' + kRecordFileFormat.current));
   put_fixed32(&h, uint32_t(kind_));
   put_fixed32(&h, uint32_t(levels_));
   put_fixed64(&h, records_);
@@ -98,9 +102,18 @@ Status RecordReader::open(const std::string& path, RecordKind kind, int levels) 
     fail("truncated header");
     return status_;
   }
-  if (std::memcmp(h, kMagic, 8) != 0) fail("not a record file");
-  else if (decode_fixed32(h + 8) != uint32_t(kind)) fail("another kind of record file");
-  else if (decode_fixed32(h + 12) != uint32_t(levels)) fail("made for another number of levels");
+  // The version is checked before anything else of the header: another
+  // version's header may mean something else.
+  const uint32_t version = uint32_t(uint8_t(h[7])) - uint32_t('0');
+  if (std::memcmp(h, kMagic, 7) != 0) {
+    fail("not a record file");
+  } else if (Status v = check_format_version(kRecordFileFormat, version, path); !v.ok()) {
+    status_ = v;
+  } else if (decode_fixed32(h + 8) != uint32_t(kind)) {
+    fail("another kind of record file");
+  } else if (decode_fixed32(h + 12) != uint32_t(levels)) {
+    fail("made for another number of levels");
+  }
   records_ = decode_fixed64(h + 16);
   expected_checksum_ = decode_fixed64(h + 24);
   meta_ = {decode_fixed64(h + 32), decode_fixed64(h + 40), decode_fixed64(h + 48), decode_fixed64(h + 56)};
