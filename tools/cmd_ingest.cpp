@@ -26,7 +26,6 @@ struct IngestArgs {
   int threads = int(std::max(1u, std::thread::hardware_concurrency()));
   CountFlags count;
   int memory_mb = 2048;
-  std::string over_budget = "parts";
   std::string sketch_during_import = "auto";
   bool json = false;
   bool quiet = false;
@@ -153,7 +152,6 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     CountOptions co;
     co.threads = a.threads;
     co.memory_budget = memory.count_bytes;
-    co.parts = a.over_budget == "parts";
     if (sketched.pass.games > 0) co.sketched = &sketched;
     CountStep step{};  // none yet
     int part = 0;
@@ -296,14 +294,12 @@ Runner register_ingest(CLI::App& app) {
                   "SGF inputs: files, directories, .gz/.bz2/.xz/.zst files, .tar(.gz|.bz2|.xz)/.zip archives, - for stdin");
   cmd->add_option("--threads,-j", a->threads, "Counting threads")->capture_default_str()->check(CLI::Range(1, 256));
   a->count.add_to(cmd, " (fixed when the database is created)");
-  cmd->add_option("--memory-mb", a->memory_mb, "Peak memory of the whole run, MiB (counting gets what the database and buffers leave)")->capture_default_str()->check(CLI::Range(4, 1 << 20));
-  cmd->add_option("--over-budget", a->over_budget,
-                  "When the patterns to count do not fit --memory-mb: count them in parts, each over its own "
-                  "replay of the games (parts; a run killed after a part goes on from the next one when run "
-                  "again), or in tables drained into the database when full (drain: one replay, but it writes "
-                  "many times the counts to disk)")
+  cmd->add_option("--memory-mb", a->memory_mb,
+                  "Peak memory of the whole run, MiB (counting gets what the database and buffers leave; patterns "
+                  "to count that do not fit are counted in parts, each over its own replay of the games, and a run "
+                  "killed after a part goes on from the next one when run again)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"parts", "drain"}));
+      ->check(CLI::Range(4, 1 << 20));
   cmd->add_option("--sketch-during-import", a->sketch_during_import,
                   "Into a database without games, make the count's first pass (the sketch of played patterns) "
                   "while the games are stored, on the cores the import leaves idle (two threads or more): auto "

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/kway_merge.h"
-#include "count/count_steps.h"
+#include "count/count_budget.h"
 
 namespace sgfpat {
 

@@ -10,7 +10,7 @@
 
 #include "core/fail_point.h"
 #include "core/kway_merge.h"
-#include "count/count_steps.h"
+#include "count/sketch_pass.h"
 #include "count/game_feed.h"
 #include "count/kept_file.h"
 #include "count/part_range.h"
