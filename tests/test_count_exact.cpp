@@ -271,9 +271,9 @@ Reported expected_reported(bool symmetry, int k) {
   return r;
 }
 
-// How the count must have gone: every kept pattern in memory at once,
-// drained tables, or parts.
-enum class Mode { kResident, kDraining, kParts };
+// How the count must have gone: every kept pattern in memory at once, or
+// parts.
+enum class Mode { kResident, kParts };
 
 void check_db(bool symmetry, int k, const std::vector<std::string>& extra_flags, Mode mode) {
   const Expected& ex = expected();
@@ -297,13 +297,9 @@ void check_db(bool symmetry, int k, const std::vector<std::string>& extra_flags,
   CHECK(j["count"]["games"].get<size_t>() == ex.stored);
   CHECK(j["count"]["positions"].get<uint64_t>() == ex.positions);
   CHECK(j["count"]["candidates"].get<uint64_t>() == ex.candidates);
-  // Small budgets count through tables drained into the database several
-  // times as they fill, or in several parts, each over its own replay;
+  // Small budgets count in several parts, each over its own replay;
   // otherwise every kept pattern is counted in memory at once.
-  if (mode == Mode::kDraining) {
-    CHECK(j["count"]["mode"] == "draining");
-    CHECK(j["count"]["drains"].get<uint64_t>() >= 4);
-  } else if (mode == Mode::kParts) {
+  if (mode == Mode::kParts) {
     CHECK(j["count"]["mode"] == "parts");
     CHECK(j["count"]["parts"].get<uint64_t>() >= 2);
     CHECK(j["count"]["drains"].get<uint64_t>() == 0);
@@ -449,14 +445,6 @@ TEST_CASE("count exact: symmetry on, min-played 1") { check_db(true, 1, {}, Mode
 TEST_CASE("count exact: symmetry on, min-played 2") { check_db(true, 2, {}, Mode::kResident); }
 TEST_CASE("count exact: symmetry off, min-played 1") { check_db(false, 1, {}, Mode::kResident); }
 TEST_CASE("count exact: symmetry off, min-played 2") { check_db(false, 2, {}, Mode::kResident); }
-TEST_CASE("count exact: tiny memory budget, many drains through the merge operator") {
-  check_db(true, 1, {"--memory-mb", "4", "--threads", "2", "--over-budget", "drain"}, Mode::kDraining);
-}
-// A table this small fills in the middle of games: the counter must end
-// every pending pattern before each drain.
-TEST_CASE("count exact: tiny memory budget, one thread, symmetry off, drains mid-game") {
-  check_db(false, 1, {"--memory-mb", "4", "--threads", "1", "--over-budget", "drain"}, Mode::kDraining);
-}
 // A budget just above it counted in parts: each part's patterns are
 // reached through the base levels every part holds, and written once.
 TEST_CASE("count exact: small memory budget, counted in parts") {
@@ -465,10 +453,11 @@ TEST_CASE("count exact: small memory budget, counted in parts") {
 TEST_CASE("count exact: small memory budget, counted in parts, symmetry off, one thread") {
   check_db(false, 1, {"--memory-mb", "7", "--threads", "1"}, Mode::kParts);
 }
-// Too little room beside the sketch to list the kept set for parts: the
-// count falls back to draining.
-TEST_CASE("count exact: tiny memory budget, parts do not fit, drained instead") {
-  check_db(true, 1, {"--memory-mb", "4", "--threads", "2"}, Mode::kDraining);
+// Too little room beside the sketch for the listing's lists: listed with
+// the least room (a run written after nearly every batch), then counted in
+// parts.
+TEST_CASE("count exact: tiny memory budget, listed with the least room, counted in parts") {
+  check_db(true, 1, {"--memory-mb", "4", "--threads", "2"}, Mode::kParts);
 }
 TEST_CASE("count exact: small memory budget, min-played 3") {
   check_db(false, 3, {"--memory-mb", "16", "--threads", "2"}, Mode::kResident);

@@ -2,8 +2,7 @@
 // fed its games in parts (random splits, duplicates across parts, illegal
 // and filtered games) equals, count for count and in its TSV export byte
 // for byte, one ingest of all the parts at once; for K = 1, 2, 3, symmetry
-// on and off, and budgets small enough to count in parts or in the
-// draining mode.  An incremental ingest killed with SIGKILL, then run
+// on and off, and budgets small enough to count in parts.  An incremental ingest killed with SIGKILL, then run
 // again, gives the same; a damaged sketch file is reported and the count
 // made in full instead; a lost stored count is reported and changes
 // nothing.  A night is not sent to a full count for want of
@@ -77,7 +76,7 @@ struct Config {
   bool symmetry;
   std::vector<std::string> extra;  // e.g. a small --memory-mb
   // A budget too small for the kept set: how the first part is counted
-  // ("draining" or "parts"; a later part may not fit memory either).
+  // ("parts"; a later part may not fit memory either).
   std::string tiny;
 };
 
@@ -145,12 +144,13 @@ TEST_CASE("incremental == from scratch: random splits, K = 1, 2, 3, symmetry on 
   }
 }
 
-TEST_CASE("incremental == from scratch with budgets that count the base in the draining mode") {
+TEST_CASE("incremental == from scratch with budgets that leave the listing of the parts the least room") {
   TempDir tmp("sgfpat-incr-tiny");
-  // 4 MB leaves counting next to nothing: the first part is counted by
-  // draining tables; later parts count in memory or fall back to a full
-  // count, and either way must give the counts of one ingest.
-  auto [inc, full] = ingest_both(tmp, {1, true, {"--memory-mb", "4", "--threads", "1", "--over-budget", "drain"}, "draining"}, 3, 99);
+  // 4 MB leaves counting next to nothing: the first part is listed with
+  // the least room and counted in parts; later parts count in memory or
+  // fall back to a full count, and either way must give the counts of one
+  // ingest.
+  auto [inc, full] = ingest_both(tmp, {1, true, {"--memory-mb", "4", "--threads", "1"}, "parts"}, 3, 99);
   require_same_counts(inc, full);
   CHECK(export_tsv(inc, tmp.path()) == export_tsv(full, tmp.path()));
 }

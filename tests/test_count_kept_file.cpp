@@ -10,7 +10,7 @@
 #include <tuple>
 #include <vector>
 
-#include "count/count_steps.h"
+#include "count/sketch_pass.h"
 #include "count/kept_file.h"
 #include "count/key_parts.h"
 #include "count/played_sketch_file.h"

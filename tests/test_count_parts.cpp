@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "count/count_steps.h"
+#include "count/sketch_pass.h"
 #include "count/key_parts.h"
 #include "count/parts_progress.h"
 #include "count/played_sketch_file.h"
@@ -70,45 +70,38 @@ struct Counted {
 
 }  // namespace
 
-TEST_CASE("count in parts: the counts of one resident table; the kept file goes; too small a budget keeps the sketch") {
+TEST_CASE("count in parts: the counts of one resident table; the kept file goes; too small a budget is an error") {
   Counted c("sgfpat-parts");
 
   uint32_t gen = 0;
   REQUIRE(c.db->begin_generation(&gen).ok());
   CountSummary summary;
-  bool fitted = false;
-  Status s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, nullptr, nullptr, &summary, &fitted);
+  Status s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, nullptr, nullptr, &summary);
   REQUIRE(s.ok());
-  REQUIRE(fitted);
   CHECK(summary.parts >= 2);
   CHECK(summary.patterns_per_level == c.resident);
   CHECK_FALSE(std::filesystem::exists(c.sketch_path + ".parts"));
 
-  // Too small to list beside the sketch: not fitted, the sketch kept for
-  // the caller's draining count.
-  if (!c.played.sketch) REQUIRE(load_played_sketch(c.sketch_path, c.db->settings().min_played, &c.played).ok());
+  // Too small for the base and one bucket: an error that says what the
+  // smallest part needs, and nothing counted; the kept file goes.
+  REQUIRE(load_played_sketch(c.sketch_path, c.db->settings().min_played, &c.played).ok());
   REQUIRE(c.db->begin_generation(&gen).ok());
   summary = CountSummary{};
-  s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.played.sketch->bytes() + (size_t(512) << 10), nullptr,
-                     nullptr, &summary, &fitted);
-  REQUIRE(s.ok());
-  CHECK_FALSE(fitted);
-  CHECK(c.played.sketch);
+  s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, size_t(64) << 10, nullptr, nullptr, &summary);
+  CHECK(s.is_not_supported());
+  CHECK(s.message().find("smallest part") != std::string::npos);
   CHECK(summary.parts == 0);
+  CHECK_FALSE(std::filesystem::exists(c.sketch_path + ".parts"));
 
-  // Listed, then too many parts in all (an interrupted run's kMaxParts and
-  // these): not fitted, and the sketch, freed after the listing, is loaded
-  // again from its file; with the file gone that is an error.
-  PartsProgress many;
-  many.gen = gen;
-  many.summary.parts = kMaxParts;
-  summary = many.summary;
-  s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, &many, nullptr, &summary, &fitted);
-  REQUIRE(s.ok());
-  CHECK_FALSE(fitted);
-  CHECK(c.played.sketch);
-  summary = many.summary;
-  s = count_in_parts(*c.db, gen, &c.played, c.tmp / "gone.sketch", 2, c.part_bytes, &many, nullptr, &summary, &fitted);
+  // Resumed without a kept file to take up, the sketch not in memory: it
+  // is loaded from its file to list again; with the file gone that is an
+  // error.
+  PartsProgress p;
+  p.gen = gen;
+  p.next = uint64_t(5) << (64 - kPartBucketBits);
+  summary = p.summary;
+  c.played.sketch.reset();
+  s = count_in_parts(*c.db, gen, &c.played, c.tmp / "gone.sketch", 2, c.part_bytes, &p, nullptr, &summary);
   CHECK(s.is_io_error());
 }
 
@@ -126,14 +119,13 @@ TEST_CASE("count in parts: stopped after its first part, it goes on from the rec
   CountSummary summary;
   summary.mode = CountMode::kParts;
   summary.games = c.db->game_count();
-  bool fitted = false;
   // Stopped after the first part: the kept file taken away while the part
   // is counted, so the second part's table cannot be read.
   const std::string kept = c.sketch_path + ".parts/kept";
   auto take_away = [&](CountStep step, int part, uint64_t) {
     if (step == CountStep::kExact && part == 1 && std::filesystem::exists(kept)) std::filesystem::rename(kept, away);
   };
-  Status s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, nullptr, take_away, &summary, &fitted);
+  Status s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, nullptr, take_away, &summary);
   REQUIRE(s.is_not_found());
   REQUIRE(c.db->count_progress(&record).ok());
   PartsProgress p;
@@ -154,14 +146,12 @@ TEST_CASE("count in parts: stopped after its first part, it goes on from the rec
   // again (the kept file is gone).
   REQUIRE(load_played_sketch(c.sketch_path, c.db->settings().min_played, &c.played).ok());
   CountSummary resumed = p.summary;
-  bool rest_fitted = false;
   int first_counted = 0;
   auto parts_counted = [&](CountStep step, int part, uint64_t) {
     if (step == CountStep::kExact && first_counted == 0) first_counted = part;
   };
-  s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, &p, parts_counted, &resumed, &rest_fitted);
+  s = count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, &p, parts_counted, &resumed);
   REQUIRE(s.ok());
-  REQUIRE(rest_fitted);
   CHECK(first_counted == 2);
   CHECK(resumed.parts >= 2);
   CHECK(resumed.patterns_per_level == c.resident);
@@ -208,9 +198,7 @@ TEST_CASE("count in parts: a record that ends inside a bucket (an older run's ra
   p.summary.parts = 1;
   p.summary.patterns_per_level.assign(c.resident.size(), 0);
   CountSummary resumed = p.summary;
-  bool fitted = false;
-  REQUIRE(count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, &p, nullptr, &resumed, &fitted).ok());
-  REQUIRE(fitted);
+  REQUIRE(count_in_parts(*c.db, gen, &c.played, c.sketch_path, 2, c.part_bytes, &p, nullptr, &resumed).ok());
   CHECK(resumed.parts >= 2);
   // Committed with what it wrote (nothing else is in the generation):
   // every count is the resident count's; none of the base (the part from

@@ -9,7 +9,7 @@
 
 #include "board/replay.h"
 #include "count/candidate_counter.h"
-#include "count/count_steps.h"
+#include "count/count_games.h"
 #include "count/game_feed.h"
 #include "count/kept_set.h"
 #include "count/resident_table.h"

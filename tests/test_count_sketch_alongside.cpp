@@ -6,7 +6,7 @@
 // add() and finish() report, never a pass that looks whole.
 #include <doctest/doctest.h>
 
-#include "count/count_steps.h"
+#include "count/sketch_pass.h"
 #include "count/played_sketcher.h"
 #include "count/sketch_alongside.h"
 #include "sgf/parser.h"

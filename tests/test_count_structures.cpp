@@ -1,5 +1,5 @@
 // The counting pass's building blocks against plain std::map references:
-// the packed count-min sketch, the drained CountTable, the ResidentTable,
+// the packed count-min sketch, the ResidentTable,
 // the catch-up table and the tracker's level cursor.
 #include <doctest/doctest.h>
 
@@ -12,7 +12,6 @@
 #include "board/replay.h"
 #include "count/candidate_counter.h"
 #include "count/catchup_table.h"
-#include "count/count_table.h"
 #include "count/kept_set.h"
 #include "count/resident_table.h"
 #include "count/sketch.h"
@@ -127,30 +126,6 @@ TEST_CASE("key set: the distinct keys of each level, in memory within 1.5x of th
   other.add(1, 5);
   other.add(1, 7);
   CHECK(other.by_level()[0] == std::vector<uint64_t>{5, 7});
-}
-
-TEST_CASE("count table: add, find, drain, and reuse after a drain") {
-  CountTable table(20000);
-  std::map<std::pair<int, uint64_t>, uint64_t> truth;
-  std::mt19937_64 rng(3);
-  for (int round = 0; round < 2; ++round) {
-    truth.clear();
-    while (!table.full()) {
-      int level = int(rng() % 16) + 1;
-      uint64_t key = rng() % 30000;  // same key at several levels
-      int32_t s = table.add(level, key);
-      CHECK(table.find(level, key) == s);
-      table.at(s).seen += 3;
-      truth[{level, key}] += 3;
-    }
-    CHECK(table.room() > 0);
-    CHECK(table.find(17, 1) == -1);
-    std::map<std::pair<int, uint64_t>, uint64_t> drained;
-    table.drain([&](int level, uint64_t key, const PatternCounts& c) { drained[{level, key}] += c.seen; });
-    CHECK(drained == truth);
-    CHECK(table.size() == 0);
-    CHECK(table.find(truth.begin()->first.first, truth.begin()->first.second) == -1);
-  }
 }
 
 TEST_CASE("resident table: exactly the given keys, key 0 included, counts add up") {

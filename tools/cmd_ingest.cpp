@@ -1,5 +1,6 @@
 // sgfpat ingest: store new games and recount the pattern database.
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -26,8 +27,6 @@ struct IngestArgs {
   int threads = int(std::max(1u, std::thread::hardware_concurrency()));
   CountFlags count;
   int memory_mb = 2048;
-  std::string over_budget = "parts";
-  std::string sketch_during_import = "auto";
   bool json = false;
   bool quiet = false;
   bool recount = false;
@@ -39,8 +38,21 @@ struct IngestArgs {
 
 using Clock = std::chrono::steady_clock;
 
+// Whether pass 1 is made during the import (SketchDuringImport::start()):
+// "auto" (when the inputs are large), or "always" / "never" from
+// $SGFPAT_SKETCH_DURING_IMPORT, which tests set to compare the two (the
+// counts are the same either way: nothing a user chooses).
+constexpr const char* kSketchDuringImportEnv = "SGFPAT_SKETCH_DURING_IMPORT";
+
 int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   auto t_start = Clock::now();
+  const char* when_env = std::getenv(kSketchDuringImportEnv);
+  const std::string sketch_during_import = when_env && *when_env ? when_env : "auto";
+  if (sketch_during_import != "auto" && sketch_during_import != "always" && sketch_during_import != "never") {
+    std::cerr << "sgfpat ingest: $" << kSketchDuringImportEnv << " is '" << sketch_during_import
+              << "': want auto, always or never\n";
+    return kUsage;
+  }
   // The key scheme is fixed when the database is created; flags given on a
   // later run must agree with it.
   OpenOptions open;
@@ -111,9 +123,9 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     };
   // A new database's count can make its pass 1 while the games are stored.
   std::unique_ptr<SketchDuringImport> during_import;
-  if (a.sketch_during_import != "never")
+  if (sketch_during_import != "never")
     during_import =
-        SketchDuringImport::start(db.get(), &importer, a.inputs, memory, a.threads, a.sketch_during_import == "always");
+        SketchDuringImport::start(db.get(), &importer, a.inputs, memory, a.threads, sketch_during_import == "always");
   st = import_inputs(a.inputs, &importer, callbacks, &input_errors);
   if (!st.ok()) {
     progress.finish();
@@ -153,7 +165,6 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     CountOptions co;
     co.threads = a.threads;
     co.memory_budget = memory.count_bytes;
-    co.parts = a.over_budget == "parts";
     if (sketched.pass.games > 0) co.sketched = &sketched;
     CountStep step{};  // none yet
     int part = 0;
@@ -296,20 +307,12 @@ Runner register_ingest(CLI::App& app) {
                   "SGF inputs: files, directories, .gz/.bz2/.xz/.zst files, .tar(.gz|.bz2|.xz)/.zip archives, - for stdin");
   cmd->add_option("--threads,-j", a->threads, "Counting threads")->capture_default_str()->check(CLI::Range(1, 256));
   a->count.add_to(cmd, " (fixed when the database is created)");
-  cmd->add_option("--memory-mb", a->memory_mb, "Peak memory of the whole run, MiB (counting gets what the database and buffers leave)")->capture_default_str()->check(CLI::Range(4, 1 << 20));
-  cmd->add_option("--over-budget", a->over_budget,
-                  "When the patterns to count do not fit --memory-mb: count them in parts, each over its own "
-                  "replay of the games (parts; a run killed after a part goes on from the next one when run "
-                  "again), or in tables drained into the database when full (drain: one replay, but it writes "
-                  "many times the counts to disk)")
+  cmd->add_option("--memory-mb", a->memory_mb,
+                  "Peak memory of the whole run, MiB (counting gets what the database and buffers leave; patterns "
+                  "to count that do not fit are counted in parts, each over its own replay of the games, and a run "
+                  "killed after a part goes on from the next one when run again)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"parts", "drain"}));
-  cmd->add_option("--sketch-during-import", a->sketch_during_import,
-                  "Into a database without games, make the count's first pass (the sketch of played patterns) "
-                  "while the games are stored, on the cores the import leaves idle (two threads or more): auto "
-                  "(when the inputs are large), always, never (the same counts either way)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+      ->check(CLI::Range(4, 1 << 20));
   cmd->add_flag("--json", a->json, "Print the summary as JSON");
   cmd->add_flag("--quiet,-q", a->quiet, "Do not print rejected records");
   cmd->add_flag("--recount", a->recount,

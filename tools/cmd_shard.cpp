@@ -14,6 +14,7 @@
 #include "process_stats.h"
 #include "progress.h"
 #include "count/part_range.h"
+#include "shard/count_step.h"
 #include "shard/shard_steps.h"
 
 namespace sgfpat::cli {

@@ -44,6 +44,20 @@ inline constexpr FormatVersion kGameRecordFormat{"stored game record", 1, 1};
 inline constexpr FormatVersion kCountSummaryFormat{"count summary", 1, 1};
 inline constexpr FormatVersion kPriorsFormat{"priors file", 3, 2};
 inline constexpr FormatVersion kRetroTableFormat{"retrograde table database", 1, 1};
+// Counting's files (docs/counting.md).  Record files are the kept file of a
+// count in parts and the shards' kept and counts lists
+// (count/record_file.h: the version is the magic's last byte, a digit).
+inline constexpr FormatVersion kRecordFileFormat{"record file", 2, 2};
+// What a kept file was listed for, beside it (count/key_parts.cpp).
+inline constexpr FormatVersion kKeptListingFormat{"kept file listing", 1, 1};
+// The sketch of played patterns saved with each generation and by the
+// shard steps (count/played_sketch_file.h: the magic's last two bytes).
+inline constexpr FormatVersion kPlayedSketchFormat{"sketch of played patterns", 1, 1};
+// How far a count in parts got (count/parts_progress.h: its first byte);
+// version 1 lacks the split level.
+inline constexpr FormatVersion kCountProgressFormat{"count progress record", 2, 1};
+// The plan of a sharded count (shard/shard_plan.h: the magic's last byte).
+inline constexpr FormatVersion kShardPlanFormat{"shard plan", 1, 1};
 
 // OK when `found` is between format.oldest and format.current; otherwise
 // NotSupported: "<where>: <name> format version <found>, this sgfpat reads

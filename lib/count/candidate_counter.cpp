@@ -5,15 +5,9 @@
 #include <string>
 
 #include "count/catchup_table.h"
-#include "count/draining_counts.h"
 #include "count/resident_table.h"
 
 namespace sgfpat {
-
-namespace {
-// played and wins are 32-bit in the table: drain before they could wrap.
-constexpr uint64_t kMaxPositionsPerDrain = uint64_t(1) << 31;
-}  // namespace
 
 template <class Counts>
 CandidateCounter<Counts>::CandidateCounter(const KeyScheme& scheme, Counts* counts)
@@ -203,18 +197,9 @@ void CandidateCounter<Counts>::apply_queued() {
 }
 
 template <class Counts>
-void CandidateCounter<Counts>::drain() {
-  apply_queued();
-  positions_since_drain_ = 0;
-  Status s = counts_->drain();
-  if (status_.ok() && !s.ok()) status_ = s;
-}
-
-template <class Counts>
 void CandidateCounter<Counts>::finish_game() {
   end_all_patterns();
   apply_queued();
-  if (counts_->wants_drain()) drain();
 }
 
 template <class Counts>
@@ -281,14 +266,7 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
     queue_known_played(m, player, played_weight, wins_weight);
     return;
   }
-  // Slots handed out stay valid only until a drain, so a mid-game drain
-  // first ends every pending pattern (the next look-ups start afresh).
-  if (counts_->must_drain() || positions_since_drain_ >= kMaxPositionsPerDrain) {
-    end_all_patterns();
-    drain();
-  }
   positions_ += seen_weight;
-  positions_since_drain_ += seen_weight;
 
   // This position counts for every empty point but the illegal holes.
   g_.player_positions_[player] += seen_weight;
@@ -380,7 +358,6 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
   if (plan_ && std::binary_search(plan_->keep.begin(), plan_->keep.end(), number)) keep_state(number);
 }
 
-template class CandidateCounter<DrainingCounts>;
 template class CandidateCounter<ResidentTable>;
 template class CandidateCounter<CatchupTable>;
 

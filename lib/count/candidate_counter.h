@@ -28,12 +28,11 @@
 // started.  The misses then overlap instead of queueing behind each
 // other.
 //
-// `Counts` is DrainingCounts, ResidentTable or CatchupTable: lookup(level, key) -> slot
+// `Counts` is ResidentTable or CatchupTable: lookup(level, key) -> slot
 // or -1 when not kept, extends(level, slot) -> false when the next level
 // is surely not kept, counted(level, slot) -> false when the slot only
 // leads on to others, prefetch(level, key), prefetch_slot(level, slot),
-// add_seen, add_played, and must_drain() (before a position) /
-// wants_drain() (after a game) / drain().
+// add_seen, add_played.  Slots stay valid from game to game.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -54,14 +53,13 @@ class CandidateCounter : public ReplayObserver {
   // With a plan (the games of a batch in their order, the plans from
   // plan_shared_positions()), the positions the game shares with the games
   // before it are not counted again, and its other positions count for
-  // every game the plan says they stand for.  Plans need a Counts whose
-  // slots stay valid from game to game (no drains: ResidentTable,
-  // CatchupTable), and `plan` must live until finish_game().
+  // every game the plan says they stand for.  `plan` must live until
+  // finish_game().
   void start_game(const Game& game, const SharedPlan* plan = nullptr);
   // See PatternTracker::set_incremental_rings(); call before a game.
   void set_incremental_rings(int n) { tracker_.set_incremental_rings(n); }
   void finish_game();
-  // The first error of a drain, if any (counting stops being exact then).
+  // The first error of a plan (counting stops being exact then).
   const Status& status() const { return status_; }
 
   uint64_t positions() const { return positions_; }
@@ -112,10 +110,8 @@ class CandidateCounter : public ReplayObserver {
   // (its positions so far were counted by the game that kept it); `last`:
   // no later game restores it.  False if no state was kept there.
   [[gnu::noinline]] bool restore_state(int position, bool last);
-  // Applies the queued seen and played additions (before any slot can go
-  // stale).
+  // Applies the queued seen and played additions.
   void apply_queued();
-  void drain();
 
   PatternTracker tracker_;
   Counts* counts_;
@@ -197,13 +193,10 @@ class CandidateCounter : public ReplayObserver {
   std::vector<Walk> walks_;
   std::vector<int32_t> found_;    // look-up results of one round
   uint64_t positions_ = 0, candidates_ = 0;
-  uint64_t positions_since_drain_ = 0;
 };
 
-class DrainingCounts;
 class ResidentTable;
 class CatchupTable;
-extern template class CandidateCounter<DrainingCounts>;
 extern template class CandidateCounter<ResidentTable>;
 extern template class CandidateCounter<CatchupTable>;
 

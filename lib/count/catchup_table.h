@@ -68,16 +68,13 @@ class CatchupTable {
     return {c.played, c.seen, c.wins};
   }
 
-  // The interface CandidateCounter counts through (see DrainingCounts).
+  // The interface CandidateCounter counts through (candidate_counter.h).
   int32_t lookup(int level, uint64_t key) const { return find(level, key); }
   void prefetch(int level, uint64_t key) const {
     const Level& lv = (*levels_)[size_t(level - 1)];
     prefetch_line(&lv.entries[home(lv, key)]);
   }
   void prefetch_slot(int level, int32_t slot) const { prefetch_line_for_write(&counts(level, slot)); }
-  bool must_drain() const { return false; }
-  bool wants_drain() const { return false; }
-  Status drain() { return Status::OK(); }
 
   int levels() const { return int(levels_->size()); }
   size_t size() const { return size_; }

@@ -4,14 +4,18 @@
 #include <atomic>
 #include <chrono>
 
+#include "core/tasks.h"
 #include "count/candidate_counter.h"
 #include "count/catchup_table.h"
-#include "count/count_steps.h"
+#include "count/count_budget.h"
+#include "count/count_driver.h"
+#include "count/count_games.h"
+#include "count/generation_sink.h"
 #include "count/kept_set.h"
+#include "count/part_sources.h"
 #include "count/played_sketch_file.h"
 #include "count/resident_table.h"
-#include "core/tasks.h"
-#include "store/stored_replay.h"
+#include "count/sketch_pass.h"
 
 namespace sgfpat {
 
@@ -188,6 +192,63 @@ Status count_catchup(const KeyScheme& scheme, const GameSource& source, uint64_t
   return Status::OK();
 }
 
+
+// Steps 2 to 4 as the one driver's sink (count/count_driver.h): the table
+// of the old kept patterns and N, one part, gets the stored counts before
+// the new games are counted into it, then the catch-up's counts of C over
+// the counted games, and is written as the new generation.
+class IncrementalSink : public GenerationSink {
+ public:
+  struct Catchup {
+    const KeyScheme* scheme = nullptr;
+    GameSource games;  // the counted games, by opening
+    uint64_t total = 0;
+    int threads = 1;
+    size_t budget = 0;       // what the table and the rest leave it
+    Levels keys, extended;   // C and the chains leading to it
+    const Levels* fresh = nullptr;  // C
+    std::function<void(uint64_t)> progress;
+  };
+  IncrementalSink(PatternDb& db, uint32_t gen, CountSummary* summary, int threads,
+                  const std::vector<uint64_t>& stored_sizes, Catchup catchup)
+      : GenerationSink(db, gen, summary),
+        db_(db),
+        threads_(threads),
+        stored_sizes_(stored_sizes),
+        catchup_(std::move(catchup)) {}
+
+  Status begin(const Part&, ResidentTable* table) override {
+    // A level's counts go to that level's array only: the threads of
+    // scan_levels() never write the same memory.
+    return scan_levels(db_, table->levels(), threads_, stored_sizes_,
+                       [&](int level, uint64_t key, const PatternCounts& c) {
+                         const int32_t slot = table->find(level, key);
+                         if (slot >= 0) table->add_counts(level, slot, c);
+                         return true;
+                       });
+  }
+  Status take(const Part& part, ResidentTable* table, const PartCounted& counted) override {
+    const auto t0 = Clock::now();
+    if (catchup_.fresh && keys_in(*catchup_.fresh) > 0) {
+      Status s = count_catchup(*catchup_.scheme, catchup_.games, catchup_.total, catchup_.threads,
+                               catchup_.budget > table->bytes() ? catchup_.budget - table->bytes() : 0,
+                               std::move(catchup_.keys), std::move(catchup_.extended), *catchup_.fresh, table,
+                               catchup_.progress);
+      if (!s.ok()) return s;
+    }
+    catchup_seconds_ = since(t0);
+    return GenerationSink::take(part, table, counted);
+  }
+  double catchup_seconds() const { return catchup_seconds_; }
+
+ private:
+  PatternDb& db_;
+  int threads_;
+  std::vector<uint64_t> stored_sizes_;
+  Catchup catchup_;
+  double catchup_seconds_ = 0;
+};
+
 }  // namespace
 
 // count_pending() but for the exceptions its allocations may throw.
@@ -204,6 +265,7 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
   const unsigned min_played = unsigned(settings.min_played);
   if (db.move_count() >= (uint64_t(1) << 32))
     return full_instead(db, options, summary, full_reason, "played counts too large for the resident table");
+  CountBudget budget(options.memory_budget);
 
   // ---- the pending games and the loaded sketch ----
   auto t0 = Clock::now();
@@ -237,11 +299,11 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
   // ---- 1: the new games' played patterns into the sketch; N ----
   SketchPass fresh(levels);
   s = sketch_played(scheme, pending_games, pending, threads, played.sketch.get(), min_played,
-                    options.memory_budget / 2, &fresh, progress(CountStep::kSketch, pending));
+                    budget.pass1_list_bytes(played.sketch->bytes()), &fresh, progress(CountStep::kSketch, pending));
   if (!s.ok()) return s;
   if (!fresh.complete) return fallback("too many new patterns to list");
   played.items += fresh.items;
-  if (played.too_full(options.memory_budget / 2)) return fallback("the sketch of played patterns is full");
+  if (played.too_full(budget.sketch_max())) return fallback("the sketch of played patterns is full");
   summary->sketch_bytes = played.sketch->bytes();
   summary->sketch_fill = played.sketch->fill_ratio();
   uint32_t gen = 0;
@@ -289,24 +351,24 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
   s = games_by_opening(pending_games, pending, &pending_order);
   if (!s.ok()) return s;
 
-  // The budget a full count has for its resident table (recount()): the
-  // table's build and writing, beside what this count holds all along
-  // (the games' fingerprints and orders, C), the sorts that made the
-  // orders (before the table) and, while the table counts the catch-up,
-  // one catch-up table with its lists.  Not half of it: a
-  // night must not be counted in full where a full count fits resident
-  // (with half, every night of a ~700k-game corpus was, at the default
-  // budget), and the catch-up takes what the table leaves (with half,
-  // that of a 600k-game archive ran on one thread).
+  // The table has the room a full count's table has (recount()): its build
+  // and writing, beside what this count holds all along (the games'
+  // fingerprints and orders, C), the sorts that made the orders (before
+  // the table) and, while the table counts the catch-up, one catch-up
+  // table with its lists.  Not half of it: a night must not be counted in
+  // full where a full count fits resident (with half, every night of a
+  // ~700k-game corpus was, at the default budget), and the catch-up takes
+  // what the table leaves (with half, that of a 600k-game archive ran on
+  // one thread).
   const size_t catchup_keys_n = ck.distinct();
   const size_t catchup_list_keys = catchup_keys_n + ce.distinct();
   const size_t held = (pending_fps.size() + counted_order.size() + pending_order.size()) * sizeof(Fingerprint) +
                       fresh_keys * sizeof(uint64_t);
-  const size_t need = resident_count_peak_bytes(all, ext, db.write_threads()) + held +
-                      games_by_opening_bytes(std::max(counted, pending)) +
-                      (fresh_keys > 0 ? CatchupTable::bytes_for(catchup_keys_n) + catchup_list_keys * sizeof(uint64_t)
-                                      : 0);
-  if (need > options.memory_budget) {
+  budget.hold(held);
+  CountBudget catchup_budget = budget;  // the catch-up's: what the table leaves of it
+  budget.hold(games_by_opening_bytes(std::max(counted, pending)));
+  if (fresh_keys > 0) budget.hold(CatchupTable::bytes_for(catchup_keys_n) + catchup_list_keys * sizeof(uint64_t));
+  if (!budget.table_fits(resident_count_peak_bytes(all, ext, db.write_threads()))) {
     // The full count gets the memory back.
     all = ext = fresh_only = Levels();
     ck = KeySet(levels);
@@ -315,51 +377,45 @@ static Status count_pending_unguarded(PatternDb& db, const CountOptions& options
     std::vector<Fingerprint>().swap(pending_order);
     return fallback("the kept patterns do not fit the memory budget");
   }
-  // The lists are freed level by level as the table is built.
-  ResidentTable table(std::move(all), std::move(ext));
-  summary->kept_keys = table.size();
-  // A level's counts go to that level's array only: the threads of
-  // scan_levels() never write the same memory.
-  s = scan_levels(db, levels, threads, previous.patterns_per_level, [&](int level, uint64_t key, const PatternCounts& c) {
-    const int32_t slot = table.find(level, key);
-    if (slot >= 0) table.add_counts(level, slot, c);
-    return true;
-  });
-  if (!s.ok()) return s;
-  std::atomic<uint64_t> positions{0}, candidates{0};
-  s = count_resident(
-      scheme, games_in(db, pending_order), pending_order.size(), threads,
-      &table, progress(CountStep::kExact, pending), &positions, &candidates, 0, /*share_openings=*/true);
-  if (!s.ok()) return s;
-  std::vector<Fingerprint>().swap(pending_order);
-  summary->seconds_pass2 = since(t0) - catchup_prep;
-
-  // ---- 3: the counted games, for the patterns kept only now ----
-  t0 = Clock::now();
+  IncrementalSink::Catchup catchup;
   if (fresh_keys > 0) {
-    const size_t holding = table.bytes() + held;
-    const size_t budget_left = options.memory_budget > holding ? options.memory_budget - holding : 0;
-    s = count_catchup(
-        scheme, games_in(db, counted_order), counted_order.size(), threads,
-        budget_left, ck.release(), ce.release(), fresh_only, &table, progress(CountStep::kCatchup, counted));
-    if (!s.ok()) return s;
-    summary->catchup_games = counted;
+    catchup.scheme = &scheme;
+    catchup.games = games_in(db, counted_order);
+    catchup.total = counted_order.size();
+    catchup.threads = threads;
+    catchup.budget = catchup_budget.left();
+    catchup.keys = ck.release();
+    catchup.extended = ce.release();
+    catchup.fresh = &fresh_only;
+    catchup.progress = progress(CountStep::kCatchup, counted);
   }
-  summary->seconds_catchup = since(t0) + catchup_prep;
-
-  // ---- 4: the new generation ----
-  t0 = Clock::now();
-  s = write_resident_counts(db, gen, table, min_played, &summary->pruned, &summary->patterns_per_level);
+  IncrementalSink sink(db, gen, summary, threads, previous.patterns_per_level, std::move(catchup));
+  // The lists are freed level by level as the table is built.
+  ListedKeys source(std::move(all), std::move(ext));
+  CountRun run;
+  run.scheme = &scheme;
+  run.games = games_in(db, pending_order);
+  run.total = pending_order.size();
+  run.threads = threads;
+  run.progress = [&](const Part&, uint64_t n) { progress(CountStep::kExact, pending)(n); };
+  s = count_parts(run, &source, &sink);
   if (!s.ok()) return s;
+  const double steps = since(t0);
+  summary->seconds_catchup = sink.catchup_seconds() + catchup_prep;
+  summary->seconds_pass2 = steps - sink.catchup_seconds() - catchup_prep - sink.write_seconds();
+  if (fresh_keys > 0) summary->catchup_games = counted;
+
+  // ---- 4: the new generation (written by the sink) ----
+  t0 = Clock::now();
   summary->games = counted + pending;
   summary->new_games = pending;
   // Like a full count's, the summary's numbers are over all counted games.
-  summary->positions = positions + previous.positions;
-  summary->candidates = candidates + previous.candidates;
+  summary->positions += previous.positions;
+  summary->candidates += previous.candidates;
   if (options.progress) options.progress({CountStep::kCommit, 0, 0});
   s = db.commit_generation(gen, *summary, sketch_name);
   if (!s.ok()) return s;
-  summary->seconds_commit = since(t0);
+  summary->seconds_commit = sink.write_seconds() + since(t0);
   return db.set_summary(*summary);
 }
 

@@ -9,7 +9,8 @@
 //     and was played in a new game is listed (N), exactly as in the first
 //     pass of a full count;
 //  2. the old kept patterns (their keys and counts) and N go into one
-//     resident table, and the new games are counted into it: every pattern
+//     resident table, one part of the one driver (count/count_driver.h),
+//     and the new games are counted into it: every pattern
 //     kept over all games is old kept or in N, with its smaller levels, so
 //     its count over the new games is exact;
 //  3. the patterns of N that were not old kept (C) were counted in the

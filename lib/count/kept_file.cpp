@@ -2,7 +2,8 @@
 
 #include <algorithm>
 
-#include "count/count_steps.h"
+#include "core/kway_merge.h"
+#include "count/count_budget.h"
 
 namespace sgfpat {
 
@@ -83,54 +84,51 @@ Status load_kept_table(const std::string& path, const KeptFileSizes& sizes, int 
   return Status::OK();
 }
 
+namespace {
+// One sorted list of a collector's as a stream of the one k-way merge
+// (core/kway_merge.h).
+struct ListStream {
+  const uint64_t* at;
+  const uint64_t* end;
+  uint8_t bucket, flags;
+  bool valid() const { return at != end; }
+  uint64_t key() const { return *at; }
+  void next() { ++at; }
+  Status status() const { return Status::OK(); }
+};
+}  // namespace
+
 void write_kept_records(KeptCollector* collector, int levels, RecordWriter* out) {
   const auto& kept = collector->kept.by_level();
   const auto& extended = collector->extended.by_level();
   // Each list is sorted and distinct; a level's lists (kept and extended,
-  // of every bucket) are merged by key through a heap of their heads.
-  struct Cursor {
-    const uint64_t* at;
-    const uint64_t* end;
-    uint8_t bucket, flags;
-  };
-  const auto later = [](const Cursor& a, const Cursor& b) { return *a.at > *b.at; };
-  std::vector<Cursor> heads;
+  // of every bucket) are merged by key.
+  std::vector<ListStream> lists;
   for (int level = 1; level <= levels; ++level) {
-    heads.clear();
+    lists.clear();
     const int buckets = collector->by_bucket() && level >= kSplitLevel ? kPartBuckets : 1;
     for (int b = 0; b < buckets; ++b) {
       const size_t i = size_t(collector->list_index(level, b) - 1);
       for (const auto* list : {&kept[i], &extended[i]})
         if (!list->empty())
-          heads.push_back({list->data(), list->data() + list->size(), uint8_t(b),
+          lists.push_back({list->data(), list->data() + list->size(), uint8_t(b),
                            list == &kept[i] ? kRecordKept : kRecordExtended});
     }
-    std::make_heap(heads.begin(), heads.end(), later);
-    ShardRecord r;
-    bool pending = false;
-    while (!heads.empty()) {
-      std::pop_heap(heads.begin(), heads.end(), later);
-      Cursor& c = heads.back();
-      const uint64_t key = *c.at;
-      if (pending && key == r.key) {
-        r.flags |= c.flags;
-        r.bucket = std::max(r.bucket, c.bucket);  // one bucket but for a 64-bit collision: either, always the same
-      } else {
-        if (pending) out->add(r);
-        r = ShardRecord{};
-        r.level = level;
-        r.key = key;
-        r.flags = c.flags;
-        r.bucket = c.bucket;
-        pending = true;
+    std::vector<ListStream*> streams;
+    for (ListStream& l : lists) streams.push_back(&l);
+    KWayMerge<ListStream> merge(std::move(streams));
+    while (merge.valid()) {
+      ShardRecord r;
+      r.level = level;
+      r.key = merge.top().key();
+      while (merge.valid() && merge.top().key() == r.key) {
+        r.flags |= merge.top().flags;
+        // One bucket but for a 64-bit collision: either, always the same.
+        r.bucket = std::max(r.bucket, merge.top().bucket);
+        (void)merge.next();  // a list has no errors
       }
-      if (++c.at == c.end) {
-        heads.pop_back();
-      } else {
-        std::push_heap(heads.begin(), heads.end(), later);
-      }
+      out->add(r);
     }
-    if (pending) out->add(r);
   }
 }
 

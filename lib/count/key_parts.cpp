@@ -7,15 +7,19 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
+#include "core/format_version.h"
+#include "count/count_budget.h"
+#include "count/generation_sink.h"
 #include "count/kept_file.h"
-#include "io/atomic_file.h"
+#include "count/part_sources.h"
 #include "count/record_file.h"
-#include "count/resident_table.h"
-#include "store/stored_replay.h"
+#include "count/sketch_pass.h"
+#include "io/atomic_file.h"
 
 namespace sgfpat {
 
@@ -31,27 +35,36 @@ Status merge_runs(const std::vector<std::string>& runs, int levels, const std::s
   return Status::OK();
 }
 
-// What a kept file was listed for, beside it: the generation, the stored
-// games and moves, and where the listing started.
+// What a kept file was listed for, beside it: a line "sgfpat-kept-listing
+// V gen games moves from" (V: kKeptListingFormat's version; the
+// generation, the stored games and moves, and where the listing started).
+constexpr const char* kListingTag = "sgfpat-kept-listing";
+
 Status save_kept_file_listed(const std::string& path, uint32_t gen, uint64_t games, uint64_t moves, uint64_t from) {
   AtomicFile f;
   Status st = f.open(path);
   if (!st.ok()) return st;
-  const std::string text = std::to_string(gen) + " " + std::to_string(games) + " " + std::to_string(moves) + " " +
+  const std::string text = std::string(kListingTag) + " " + std::to_string(kKeptListingFormat.current) + " " +
+                           std::to_string(gen) + " " + std::to_string(games) + " " + std::to_string(moves) + " " +
                            std::to_string(from) + "\n";
   f.write(text.data(), text.size());
   return f.commit();
 }
 
 // Whether the kept file that `path` describes serves a count of generation
-// `gen` of these games going on from `next` (no file or another: no).
+// `gen` of these games going on from `next` (no file, another version or
+// another count: no; the kept set is listed again, which costs time only).
 bool kept_file_listed_for(const std::string& path, uint32_t gen, uint64_t games, uint64_t moves, uint64_t next) {
   std::FILE* f = std::fopen(path.c_str(), "r");
   if (!f) return false;
+  char tag[32] = {};
+  unsigned version = 0;
   unsigned long long g = 0, n = 0, m = 0, from = 0;
-  const bool read = std::fscanf(f, "%llu %llu %llu %llu", &g, &n, &m, &from) == 4;
+  const bool read = std::fscanf(f, "%31s %u %llu %llu %llu %llu", tag, &version, &g, &n, &m, &from) == 6;
   std::fclose(f);
-  return read && g == gen && n == games && m == moves && from <= next;
+  return read && std::string_view(tag) == kListingTag &&
+         check_format_version(kKeptListingFormat, version, path).ok() && g == gen && n == games && m == moves &&
+         from <= next;
 }
 
 }  // namespace
@@ -173,11 +186,9 @@ Status merge_kept_runs(std::vector<std::string> runs, int levels, size_t bytes, 
 }
 
 Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const std::string& sketch_path, int threads,
-                      size_t part_bytes, const PartsProgress* resume,
-                      const std::function<void(CountStep, int, uint64_t)>& progress, CountSummary* summary,
-                      bool* fitted) {
+                      size_t budget_bytes, const PartsProgress* resume,
+                      const std::function<void(CountStep, int, uint64_t)>& progress, CountSummary* summary) {
   const auto t_start = std::chrono::steady_clock::now();
-  *fitted = true;
   const DbSettings& settings = db.settings();
   const int levels = settings.scheme.levels;
   const unsigned min_played = unsigned(settings.min_played);
@@ -199,8 +210,8 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
   std::vector<Fingerprint> order;
   Status s = games_by_opening(db, &order);
   if (!s.ok()) return s;
-  const size_t order_bytes = order.size() * sizeof(Fingerprint);
-  part_bytes = part_bytes > order_bytes ? part_bytes - order_bytes : 0;
+  CountBudget budget(budget_bytes);
+  budget.hold(order.size() * sizeof(Fingerprint));
   const GameSource games = games_in(db, order);
   const uint64_t total = order.size();
 
@@ -226,38 +237,25 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
       fs::remove_all(dir, ignored);  // a leftover is only disk space, removed by the next count
     }
   } remove_dir{dir};
-  auto not_fitted = [&]() -> Status {
-    *fitted = false;
-    if (played->sketch) return Status::OK();
-    const Status loaded = load_played_sketch(sketch_path, int(min_played), played);
-    return loaded.ok() ? loaded : loaded.with_context("loading the sketch again after the listing");
-  };
 
   if (reuse) {
     played->sketch.reset();  // not asked: its memory goes to the tables
   } else {
     // The listing: its lists share the memory with the sketch, which the
-    // parts' tables do not (it is freed by then).  They fill their share
-    // before each run is written (a list grows by half again at a time):
-    // three quarters of what the sketch leaves keeps the process within its
-    // budget (at 1,000 MB and 128k games, 0.9 of it passed the budget by 1%).
-    const size_t sketch_bytes = played->sketch->bytes();
-    // The collector's own arrays (its cache of recent listings, the first
-    // room of each list) take ~0.6-1.2 MB: below this the listing writes a
-    // run after nearly every batch, and draining costs as much (tygem-2005-11
-    // at levels 6 and --memory-mb 8: 15.8 s in 7 parts, 14.8-16.2 drained).
-    constexpr size_t kMinListBytes = size_t(3) << 19;
-    const size_t list_bytes = part_bytes > sketch_bytes ? (part_bytes - sketch_bytes) / 4 * 3 : 0;
-    if (list_bytes < kMinListBytes) return not_fitted();
+    // parts' tables do not (it is freed by then).
+    if (!played->sketch) {
+      s = load_played_sketch(sketch_path, int(min_played), played);
+      if (!s.ok()) return s.with_context("loading the sketch of pass 1 for the listing");
+    }
     const auto t_list = std::chrono::steady_clock::now();
     std::vector<std::string> runs;
-    s = list_kept_runs(settings.scheme, games, total, threads, *played->sketch, min_played, from, list_bytes,
-                       kept_path, &runs, [&](uint64_t n) {
+    s = list_kept_runs(settings.scheme, games, total, threads, *played->sketch, min_played, from,
+                       budget.listing_list_bytes(played->sketch->bytes()), kept_path, &runs, [&](uint64_t n) {
                          if (progress) progress(CountStep::kListing, int(summary->parts) + 1, n);
                        });
     if (!s.ok()) return s;
     played->sketch.reset();  // its memory goes to the merge, then the tables
-    s = merge_kept_runs(std::move(runs), levels, part_bytes, kept_path);
+    s = merge_kept_runs(std::move(runs), levels, budget.left(), kept_path);
     if (!s.ok()) return s;
     s = save_kept_file_listed(listed_path, gen, db.game_count(), db.move_count(), from);
     if (!s.ok()) return s;
@@ -267,76 +265,25 @@ Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const s
   s = measure_kept_file(kept_path, levels, &sizes);
   if (!s.ok()) return s;
 
-  // The parts: runs of buckets, each as many as fit beside the base.
-  const size_t have = size_t(double(part_bytes) * kPartFill);
-  const int writers = db.write_threads();
-  std::vector<std::pair<int, int>> plan;
-  for (int first = int(from >> (64 - kPartBucketBits)); first < kPartBuckets;) {
-    int last = first - 1;
-    while (last + 1 < kPartBuckets && kept_part_peak_bytes(sizes, levels, first, last + 1, writers) <= have) ++last;
-    if (last < first) return not_fitted();
-    plan.emplace_back(first, last);
-    first = last + 1;
-  }
-  // Each part is a replay of every game.
-  if (summary->parts + plan.size() > uint64_t(kMaxParts)) return not_fitted();
-
-  for (size_t p = 0; p < plan.size(); ++p) {
-    const int part = int(summary->parts) + 1;
-    PartRange range = PartRange::buckets(plan[p].first, plan[p].second);
-    range.lo = std::max(range.lo, from);  // the first bucket may be counted in part
-    std::unique_ptr<ResidentTable> table;
-    s = load_kept_table(kept_path, sizes, levels, plan[p].first, plan[p].second, &table);
-    if (!s.ok()) return s;
-    {
-      // Most walks stop at the split level (another part's): the rings
-      // above the next one are spelled only for the walks of this part
-      // (~10% faster than keeping every ring up to date).
-      table->restrict_to(range);
-      std::atomic<uint64_t> positions{0}, candidates{0};
-      s = count_resident(settings.scheme, games, total, threads, table.get(),
-                         [&](uint64_t n) {
-                           if (progress) progress(CountStep::kExact, part, n);
-                         },
-                         &positions, &candidates,
-                         kSplitLevel + 1, /*share_openings=*/true);
-      if (!s.ok()) return s;
-      const bool first = range.lo == 0;
-      if (first) {
-        summary->positions = positions;
-        summary->candidates = candidates;
-      }
-      // The base is in every part's table; the first part writes it.
-      uint64_t pruned = 0;
-      std::vector<uint64_t> per_level;
-      s = write_resident_counts(db, gen, *table, min_played, &pruned, &per_level, first ? 1 : kSplitLevel);
-      if (!s.ok()) return s;
-      table.reset();
-      summary->pruned += pruned;
-      summary->kept_keys += pruned;
-      for (size_t l = 0; l < per_level.size() && l < summary->patterns_per_level.size(); ++l) {
-        summary->patterns_per_level[l] += per_level[l];
-        summary->kept_keys += per_level[l];
-      }
-    }
-    ++summary->parts;
-    // The part is in the database (its table files are taken in synced):
-    // recorded, a run after a kill starts from the next one.
-    PartsProgress done;
-    done.gen = gen;
-    done.games = db.game_count();
-    done.moves = db.move_count();
-    done.split_level = kSplitLevel;
-    done.done = plan[p].second == kPartBuckets - 1;
-    done.next = done.done ? 0 : range.hi + 1;
-    done.width = double(range.hi - range.lo) + 1.0;
-    done.summary = *summary;
-    done.summary.seconds_pass2 =
-        pass2_before + std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-    s = db.save_count_progress(encode_parts_progress(done));
-    if (!s.ok()) return s;
-  }
-  return Status::OK();
+  // The parts: runs of buckets from where the count stands, each as many
+  // as fit beside the base, counted into the generation one after the
+  // other, each recorded when written.
+  std::vector<Part> parts;
+  s = plan_parts(sizes, levels, int(from >> (64 - kPartBucketBits)), kPartBuckets - 1, from, budget.table_room(),
+                 db.write_threads(), int(summary->parts) + 1, &parts);
+  if (!s.ok()) return s;
+  KeptFileParts source(kept_path, sizes, levels, std::move(parts));
+  GenerationSink sink(db, gen, summary);
+  sink.record_parts(pass2_before, t_start);
+  CountRun run;
+  run.scheme = &settings.scheme;
+  run.games = games;
+  run.total = total;
+  run.threads = threads;
+  run.progress = [&](const Part& part, uint64_t n) {
+    if (progress) progress(CountStep::kExact, part.number, n);
+  };
+  return count_parts(run, &source, &sink);
 }
 
 }  // namespace sgfpat

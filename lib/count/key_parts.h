@@ -1,22 +1,14 @@
-// Counting a kept set bigger than the memory budget in parts, each part
-// counted resident over its own replay of the games.
+// A full count whose kept set does not fit the memory budget: the kept set
+// listed once into a kept file, then counted in parts (count/count_driver.h),
+// runs of buckets read back from the file, each over its own replay of the
+// games, each written into the new generation and recorded when done.
 //
-// A move's patterns of levels >= kSplitLevel belong to the part of their
-// level-kSplitLevel pattern (a range of its hashed key); the smaller levels
-// (the "base": 45 + 104k patterns at levels 1-2 for all 616k Tygem games)
-// are in every part's table.  The walks of pass 2 go up a candidate's
-// levels, so in a part's table a walk stops at a split-level pattern of
-// another part, and every pattern of the part is reached with all its
-// smaller levels (they share its split-level pattern): the counts of a part
-// are exactly those a single resident table would have.  Level 3 has the
-// most patterns of all levels (6M of 29.6M kept at 616k games), so parts cut
-// that fine stay balanced.
-//
-// The kept set is listed once, by one replay of the played moves (each
-// level asked of the sketch of pass 1), into a kept file on disk
+// The kept set is listed by one replay of the played moves (each level
+// asked of the finished sketch of pass 1) into a kept file on disk
 // (count/kept_file.h) whose patterns are known per level and bucket of the
-// split level: the parts are then runs of buckets sized exactly, and each
-// costs one counting replay, with its table read from the file.
+// split level: the parts are then runs of buckets sized exactly
+// (plan_parts(), count/part_sources.h), and each costs one counting replay,
+// with its table read from the file.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -24,22 +16,15 @@
 #include <vector>
 
 #include "count/count_steps.h"
+#include "count/game_feed.h"
 #include "count/part_range.h"
 #include "count/parts_progress.h"
 #include "count/played_sketch_file.h"
-#include "count/recount.h"
 #include "count/sketch.h"
 #include "store/count_summary.h"
 #include "store/pattern_db.h"
 
 namespace sgfpat {
-
-// Beyond this many parts the draining tables cost less than the replays.
-inline constexpr int kMaxParts = 64;
-// The share of the budget a part is sized for: its size is exact, but the
-// table's arrays are rounded up to huge pages and the counting threads
-// have their own buffers.
-inline constexpr double kPartFill = 0.95;
 
 // Lists the patterns the finished `sketch` keeps, as sketch_played() lists
 // them (a move lists its levels up to the first whose estimate is below
@@ -60,20 +45,18 @@ Status merge_kept_runs(std::vector<std::string> runs, int levels, size_t bytes, 
 // How many kept files a merge within `bytes` reads at once (2..32).
 int kept_merge_fan_in(size_t bytes);
 
-// Counts every stored game of `db` into generation `gen` in parts of at
-// most `part_bytes` each, writing each part's counts as it is done.  The
-// sketch of pass 1 (`played`, saved at `sketch_path`) is in memory while
-// the kept set is listed, within `part_bytes` beside the lists, and freed
-// before the parts are counted; the kept file lies in `sketch_path`.parts/,
-// removed at the end.  `played->sketch` must be loaded on entry; on return
-// it is loaded when *fitted is false, maybe not otherwise.
-// progress(step, part, games) reports kListing (with the first part it
-// lists for) and kExact (counting a part).  When *fitted is false (the
-// listing has less than 1.5 MB beside the sketch, or the base with one
-// bucket of the others does not fit, or a resumed count would pass
-// kMaxParts parts in all), `gen` may hold parts and `db` their progress:
-// the caller counts another way after begin_generation(), which clears
-// both.
+// Counts every stored game of `db` into generation `gen` in parts, through
+// the one driver (count/count_driver.h): the kept set is listed into a kept
+// file in `sketch_path`.parts/ (removed at the end), by one replay with the
+// sketch of pass 1 (`played`, saved at `sketch_path`) in memory, within
+// `budget_bytes` (count/count_budget.h) beside the lists; the sketch is
+// then freed, and the parts, runs of buckets that fit the budget
+// (plan_parts()), are counted one after the other, each written into `gen`
+// when done.  `played->sketch` must be loaded on entry, unless `resume`
+// finds the kept file done (it is freed either way).  progress(step, part,
+// games) reports kListing (with the first part it lists for) and kExact
+// (counting a part).  NotSupported when even the base and one bucket do
+// not fit the budget.
 //
 // The parts' tallies (parts, kept_keys = counted, pruned,
 // patterns_per_level, positions, candidates, seconds_listing) are kept in
@@ -83,11 +66,11 @@ int kept_merge_fan_in(size_t bytes);
 // `gen`, these games and this sketch; *summary must then be its summary),
 // the key space it says is counted is skipped: its counts are in `gen`
 // already, and only the rest is listed, or not even that when the
-// interrupted run finished its kept file (a kill leaves it in the folder).  A part that was being written when
-// the run was interrupted is counted again: its keys get the same counts.
+// interrupted run finished its kept file (a kill leaves it in the folder).
+// A part that was being written when the run was interrupted is counted
+// again: its keys get the same counts.
 Status count_in_parts(PatternDb& db, uint32_t gen, PlayedSketch* played, const std::string& sketch_path, int threads,
-                      size_t part_bytes, const PartsProgress* resume,
-                      const std::function<void(CountStep, int, uint64_t)>& progress, CountSummary* summary,
-                      bool* fitted);
+                      size_t budget_bytes, const PartsProgress* resume,
+                      const std::function<void(CountStep, int, uint64_t)>& progress, CountSummary* summary);
 
 }  // namespace sgfpat

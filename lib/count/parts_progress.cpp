@@ -25,8 +25,8 @@ Status decode_parts_progress(std::string_view in, PartsProgress* p) {
   auto bad = [](const char* what) { return Status::Corruption(std::string("count progress: corrupt ") + what); };
   if (in.empty()) return bad("record (empty)");
   const uint8_t format = uint8_t(in.front());
-  if (format != kPartsProgressFormat && format != kPartsProgressFormat1)
-    return Status::NotSupported("count progress: unknown format " + std::to_string(format));
+  Status version = check_format_version(kCountProgressFormat, format, "count progress");
+  if (!version.ok()) return version;
   in.remove_prefix(1);
   uint64_t width = 0;
   std::string_view summary;

@@ -15,16 +15,19 @@
 #include <string>
 #include <string_view>
 
+#include "core/format_version.h"
 #include "core/status.h"
 #include "store/count_summary.h"
 #include "store/pattern_db.h"
 
 namespace sgfpat {
 
-inline constexpr uint8_t kPartsProgressFormat = 2;
+// The format byte written (core/format_version.h: kCountProgressFormat).
+inline constexpr uint8_t kPartsProgressFormat = uint8_t(kCountProgressFormat.current);
 // The first form, without the split level (3 then), still read: counts of
 // millions of games interrupted under it go on.
-inline constexpr uint8_t kPartsProgressFormat1 = 1;
+inline constexpr uint8_t kPartsProgressFormat1 = uint8_t(kCountProgressFormat.oldest);
+static_assert(kPartsProgressFormat == 2 && kPartsProgressFormat1 == 1, "decode_parts_progress() reads these two");
 
 struct PartsProgress {
   uint32_t gen = 0;     // the generation being written

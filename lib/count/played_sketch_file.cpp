@@ -1,5 +1,6 @@
 #include "count/played_sketch_file.h"
 
+#include "core/format_version.h"
 #include "io/atomic_file.h"
 #include "io/free_space.h"
 
@@ -15,7 +16,10 @@
 namespace sgfpat {
 
 namespace {
-constexpr char kMagic[8] = {'S', 'G', 'F', 'P', 'S', 'K', '0', '1'};
+// The magic is these 6 bytes and the format's version as two digits
+// (kPlayedSketchFormat: "SGFPSK01").
+constexpr char kMagic[6] = {'S', 'G', 'F', 'P', 'S', 'K'};
+static_assert(kPlayedSketchFormat.current < 100);
 
 struct Header {
   char magic[8];
@@ -83,7 +87,9 @@ std::string played_sketch_name(uint32_t gen) { return "sgfpat-played-" + std::to
 Status save_played_sketch(const PlayedSketch& s, int threshold, const std::string& path) {
   const CountMinSketch& sk = *s.sketch;
   Header h{};
-  std::memcpy(h.magic, kMagic, 8);
+  std::memcpy(h.magic, kMagic, 6);
+  h.magic[6] = char('0' + kPlayedSketchFormat.current / 10);
+  h.magic[7] = char('0' + kPlayedSketchFormat.current % 10);
   h.threshold = uint64_t(threshold);
   h.bytes = sk.bytes();
   h.items = s.items;
@@ -110,8 +116,15 @@ Status load_played_sketch(const std::string& path, int threshold, PlayedSketch* 
   if (fd < 0) return Status::IOError("cannot open the sketch " + path + ": " + std::strerror(errno));
   Header h{};
   Status st = read_all(fd, &h, sizeof h, path);
+  if (st.ok() && std::memcmp(h.magic, kMagic, 6) != 0)
+    st = Status::Corruption("sketch file " + path + " is damaged (not a sketch file)");
+  if (st.ok()) {
+    const uint32_t version = (uint32_t(uint8_t(h.magic[6])) - uint32_t('0')) * 10 + uint32_t(uint8_t(h.magic[7])) -
+                             uint32_t('0');
+    st = check_format_version(kPlayedSketchFormat, version, path);
+  }
   struct stat sb {};
-  if (st.ok() && (std::memcmp(h.magic, kMagic, 8) != 0 || h.threshold != uint64_t(threshold) || h.bytes % 64 != 0 ||
+  if (st.ok() && (h.threshold != uint64_t(threshold) || h.bytes % 64 != 0 ||
                   h.bytes == 0 || ::fstat(fd, &sb) != 0 || uint64_t(sb.st_size) != sizeof h + h.bytes))
     st = Status::Corruption("sketch file " + path + " is damaged (bad header or size)");
   if (st.ok()) {

@@ -5,7 +5,8 @@
 // One file per generation in the database folder, named by the generation
 // and recorded with it at the switch (PatternDb::commit_generation), so a
 // count killed while writing one leaves the recorded file untouched.  The
-// file is a header (magic, threshold, size, the played items it holds and
+// file is a header (magic "SGFPSK" and the format's version as two digits,
+// core/format_version.h: kPlayedSketchFormat; threshold, size, the played items it holds and
 // was sized for) and the raw cells, with a checksum: a damaged or
 // truncated file is reported, never read as an empty sketch.
 #pragma once

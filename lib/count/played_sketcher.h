@@ -10,18 +10,12 @@
 #include <vector>
 
 #include "core/status.h"
-#include "count/count_steps.h"
+#include "count/sketch_pass.h"
 #include "count/kept_set.h"
 #include "count/sketch.h"
 #include "pattern/key_scheme.h"
 
 namespace sgfpat {
-
-// The lists' share of a counting budget beside a sketch of `sketch_bytes`
-// (a tenth kept for the moment a list is copied when it is compacted).
-inline size_t max_list_bytes_for(size_t budget, size_t sketch_bytes) {
-  return budget > sketch_bytes ? (budget - sketch_bytes) / 10 * 9 : 0;
-}
 
 class PlayedSketcher {
  public:

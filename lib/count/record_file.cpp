@@ -4,16 +4,19 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
-#include <queue>
 
 #include "core/coding.h"
+#include "core/format_version.h"
 #include "core/hash.h"
+#include "core/kway_merge.h"
 #include "count/part_range.h"
 
 namespace sgfpat {
 
 namespace {
-constexpr char kMagic[8] = {'S', 'G', 'F', 'P', 'R', 'E', 'C', '2'};
+// The magic is these 7 bytes and the format's version as a digit
+// (kRecordFileFormat: "SGFPREC2").
+constexpr char kMagic[7] = {'S', 'G', 'F', 'P', 'R', 'E', 'C'};
 constexpr size_t kHeaderBytes = 64;
 
 uint64_t record_checksum(uint64_t h, const ShardRecord& r, RecordKind kind) {
@@ -64,7 +67,8 @@ Status RecordWriter::commit(const RecordMeta& meta) {
   if (out_of_order_) return Status::Internal("record file " + file_.path() + ": records out of order");
   file_.write(buf_.data(), buf_.size());
   buf_.clear();
-  std::string h(kMagic, 8);
+  std::string h(kMagic, 7);
+  h.push_back(char('0' + kRecordFileFormat.current));
   put_fixed32(&h, uint32_t(kind_));
   put_fixed32(&h, uint32_t(levels_));
   put_fixed64(&h, records_);
@@ -98,9 +102,18 @@ Status RecordReader::open(const std::string& path, RecordKind kind, int levels) 
     fail("truncated header");
     return status_;
   }
-  if (std::memcmp(h, kMagic, 8) != 0) fail("not a record file");
-  else if (decode_fixed32(h + 8) != uint32_t(kind)) fail("another kind of record file");
-  else if (decode_fixed32(h + 12) != uint32_t(levels)) fail("made for another number of levels");
+  // The version is checked before anything else of the header: another
+  // version's header may mean something else.
+  const uint32_t version = uint32_t(uint8_t(h[7])) - uint32_t('0');
+  if (std::memcmp(h, kMagic, 7) != 0) {
+    fail("not a record file");
+  } else if (Status v = check_format_version(kRecordFileFormat, version, path); !v.ok()) {
+    status_ = v;
+  } else if (decode_fixed32(h + 8) != uint32_t(kind)) {
+    fail("another kind of record file");
+  } else if (decode_fixed32(h + 12) != uint32_t(levels)) {
+    fail("made for another number of levels");
+  }
   records_ = decode_fixed64(h + 16);
   expected_checksum_ = decode_fixed64(h + 24);
   meta_ = {decode_fixed64(h + 32), decode_fixed64(h + 40), decode_fixed64(h + 48), decode_fixed64(h + 56)};
@@ -158,44 +171,57 @@ bool RecordReader::next(ShardRecord* r) {
   return true;
 }
 
+namespace {
+// A record file as a stream of the one k-way merge (core/kway_merge.h).
+struct RecordStream {
+  RecordReader reader;
+  ShardRecord head;
+  bool at = false;
+  bool valid() const { return at; }
+  std::pair<int, uint64_t> key() const { return {head.level, head.key}; }
+  void next() { at = reader.next(&head); }
+  Status status() const { return reader.status(); }
+};
+}  // namespace
+
 Status merge_records(const std::vector<std::string>& paths, RecordKind kind, int levels,
                      const std::function<Status(const ShardRecord&)>& emit, RecordMeta* meta) {
   *meta = RecordMeta{};
-  std::vector<std::unique_ptr<RecordReader>> readers;
-  std::vector<ShardRecord> heads(paths.size());
-  using Item = std::pair<std::pair<int, uint64_t>, size_t>;  // ((level, key), reader)
-  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
-  for (size_t i = 0; i < paths.size(); ++i) {
-    readers.push_back(std::make_unique<RecordReader>());
-    Status st = readers[i]->open(paths[i], kind, levels);
+  std::vector<std::unique_ptr<RecordStream>> files;
+  std::vector<RecordStream*> streams;
+  for (const std::string& path : paths) {
+    files.push_back(std::make_unique<RecordStream>());
+    RecordStream& f = *files.back();
+    Status st = f.reader.open(path, kind, levels);
     if (!st.ok()) return st;
-    const RecordMeta& m = readers[i]->meta();
+    const RecordMeta& m = f.reader.meta();
     meta->games += m.games;
     meta->positions += m.positions;
     meta->candidates += m.candidates;
     meta->items += m.items;
-    if (readers[i]->next(&heads[i])) heap.push({{heads[i].level, heads[i].key}, i});
-    else if (!readers[i]->status().ok()) return readers[i]->status();
+    f.next();
+    if (!f.reader.status().ok()) return f.reader.status();
+    streams.push_back(&f);
   }
-  while (!heap.empty()) {
+  KWayMerge<RecordStream> merge(std::move(streams));
+  while (merge.valid()) {
     ShardRecord sum;
-    sum.level = heap.top().first.first;
-    sum.key = heap.top().first.second;
-    while (!heap.empty() && heap.top().first == std::make_pair(sum.level, sum.key)) {
-      const size_t i = heap.top().second;
-      heap.pop();
-      sum.flags |= heads[i].flags;
-      sum.bucket = std::max(sum.bucket, heads[i].bucket);
-      sum.counts.played += heads[i].counts.played;
-      sum.counts.seen += heads[i].counts.seen;
-      sum.counts.wins += heads[i].counts.wins;
-      if (readers[i]->next(&heads[i])) heap.push({{heads[i].level, heads[i].key}, i});
-      else if (!readers[i]->status().ok()) return readers[i]->status();
+    sum.level = merge.top().head.level;
+    sum.key = merge.top().head.key;
+    while (merge.valid() && merge.top().key() == std::make_pair(sum.level, sum.key)) {
+      const ShardRecord& r = merge.top().head;
+      sum.flags |= r.flags;
+      sum.bucket = std::max(sum.bucket, r.bucket);
+      sum.counts.played += r.counts.played;
+      sum.counts.seen += r.counts.seen;
+      sum.counts.wins += r.counts.wins;
+      Status st = merge.next();
+      if (!st.ok()) return st;
     }
     Status st = emit(sum);
     if (!st.ok()) return st;
   }
-  return Status::OK();
+  return merge.status();
 }
 
 Status merge_record_files(const std::vector<std::string>& paths, RecordKind kind, int levels,

@@ -3,7 +3,8 @@
 // kept set a count in parts lists once and reads back a part at a time.
 //
 // Layout: a 64-byte header, then the records.
-//   header  magic "SGFPREC2" | kind fixed32 (1 kept, 2 counts) | levels
+//   header  magic "SGFPREC" and the format's version as a digit ("SGFPREC2";
+//           core/format_version.h: kRecordFileFormat) | kind fixed32 (1 kept, 2 counts) | levels
 //           fixed32 | records fixed64 | checksum fixed64 (record_checksum()
 //           folded over every record) | games, positions, candidates, items
 //           fixed64 (what the step that wrote the file went through)
@@ -12,7 +13,8 @@
 //           part_bucket() of the pattern's split-level pattern, else 0) ;
 //           counts: played, seen, wins as varints
 // All fixed-width numbers little-endian (core/coding.h).  A reader checks
-// the magic, the kind, the order of the records, their number, the
+// the magic, the version (check_format_version(): another one is
+// NotSupported), the kind, the order of the records, their number, the
 // checksum and that nothing follows: a damaged or truncated file is an
 // error (Corruption), never a shorter list.
 #pragma once

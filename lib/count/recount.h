@@ -9,8 +9,9 @@
 // as often as the smaller patterns inside it, every pattern truly played
 // min_played times has all its smaller levels kept, so its counts are exact
 // and the reported set {played >= min_played} is closed under smaller
-// levels.  Counts go to a new database generation that replaces the old one
-// atomically.
+// levels.  Pass 2 is the one counting driver (count/count_driver.h): the
+// kept set as one part when it fits the budget, else in parts.  Counts go
+// to a new database generation that replaces the old one atomically.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -18,6 +19,7 @@
 #include "core/status.h"
 #include "count/count_steps.h"
 #include "count/played_sketch_file.h"
+#include "count/sketch_pass.h"
 #include "store/pattern_db.h"
 
 namespace sgfpat {
@@ -44,11 +46,10 @@ struct SketchedGames {
 
 struct CountOptions {
   int threads = 2;
-  size_t memory_budget = size_t(2) << 30;  // bytes, sketch + tables
-  // A kept set over the budget is counted in parts (key_parts.h), each over
-  // its own replay of the games; false: in per-thread tables drained into
-  // the database when full (slower, but one replay).
-  bool parts = true;
+  // Bytes, sketch + tables (count/count_budget.h).  A kept set over it is
+  // counted in parts (count/key_parts.h), each over its own replay of the
+  // games.
+  size_t memory_budget = size_t(2) << 30;
   std::function<void(const CountProgress&)> progress;  // from the calling thread
   // When not null and it covers as many games as are stored, pass 1 is
   // taken from here (moved out) instead of replaying the stored games.

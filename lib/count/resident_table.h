@@ -100,14 +100,11 @@ class ResidentTable {
     restricted_ = true;
   }
 
-  // The interface CandidateCounter counts through (see DrainingCounts).
+  // The interface CandidateCounter counts through (candidate_counter.h).
   int32_t lookup(int level, uint64_t key) const {
     if (outside_part(level, key)) return -1;
     return find(level, key);
   }
-  bool must_drain() const { return false; }
-  bool wants_drain() const { return false; }
-  Status drain() { return Status::OK(); }
 
   size_t size() const { return size_; }
   size_t bytes() const;

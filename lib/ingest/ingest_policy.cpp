@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "count/count_budget.h"
 #include "count/played_sketch_file.h"
 #include "io/decompress.h"
 #include "io/input_list.h"
@@ -47,7 +48,7 @@ size_t sketch_alongside_bytes(const std::vector<InputFile>& inputs, const Memory
     unsized |= f.size == 0;
   }
   const double items = moves * double(levels);
-  const size_t share = m.count_bytes / 2;
+  const size_t share = CountBudget(m.count_bytes).sketch_max();
   // Below ~30,000 games the pass takes seconds either way.
   if (!always) return items < double(uint64_t(1) << 26) ? 0 : sketch_bytes_for(uint64_t(items), min_played, share);
   // Asked for whatever the inputs: what cannot be sized gets the whole
@@ -56,9 +57,11 @@ size_t sketch_alongside_bytes(const std::vector<InputFile>& inputs, const Memory
 }
 
 size_t position_run_room(const MemorySplit& m, size_t sketch_bytes, size_t list_bytes) {
-  // The lists' share keeps a tenth for the copy a list makes of itself
-  // when it is compacted (count/played_sketcher.h): not the run's.
-  const size_t reserve = m.count_bytes > sketch_bytes ? (m.count_bytes - sketch_bytes) / 10 : 0;
+  // What pass 1's lists may not take beside the sketch (CountBudget: the
+  // room for the copy a list makes of itself when it is compacted) is not
+  // the run's either.
+  const size_t beside = m.count_bytes > sketch_bytes ? m.count_bytes - sketch_bytes : 0;
+  const size_t reserve = beside - CountBudget(m.count_bytes).pass1_list_bytes(sketch_bytes);
   const size_t taken = sketch_bytes + list_bytes + reserve;
   const size_t room = m.count_bytes > taken ? m.count_bytes - taken : 0;
   return std::clamp(room, std::min(size_t(32) << 20, m.position_run_bytes), m.position_run_bytes);

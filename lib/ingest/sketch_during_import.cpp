@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "count/count_budget.h"
 #include "io/input_list.h"
 
 namespace sgfpat {
@@ -41,7 +42,7 @@ SketchDuringImport::SketchDuringImport(PatternDb* db, Importer* importer, const 
   const DbSettings& settings = db->settings();
   played_ = new_played_sketch(sketch_bytes, settings.min_played);
   sketcher_ = std::make_unique<PlayedSketcher>(settings.scheme, played_.sketch.get(), unsigned(settings.min_played),
-                                               lists ? max_list_bytes_for(m.count_bytes, played_.sketch->bytes()) : 0);
+                                               lists ? CountBudget(m.count_bytes).pass1_list_bytes(played_.sketch->bytes()) : 0);
   alongside_ = std::make_unique<SketchAlongside>(sketcher_.get(), threads);
   fit_run();
 }

@@ -8,13 +8,17 @@
 #include <sstream>
 
 #include "core/coding.h"
+#include "core/format_version.h"
 #include "core/hash.h"
 #include "io/atomic_file.h"
 
 namespace sgfpat {
 
 namespace {
-constexpr std::string_view kMagic = "SGFPPLN1";
+// The magic is these 7 bytes and the format's version as a digit
+// (kShardPlanFormat: "SGFPPLN1").
+constexpr std::string_view kMagic = "SGFPPLN";
+constexpr size_t kHeadBytes = 8;
 constexpr int64_t kRankBias = 1000;  // rank values may be negative (kyu)
 }  // namespace
 
@@ -36,6 +40,7 @@ uint64_t bytes_checksum(std::string_view bytes) {
 
 std::string encode_plan(const ShardPlan& p) {
   std::string out(kMagic);
+  out.push_back(char('0' + kShardPlanFormat.current));
   put_varint64(&out, uint64_t(p.shards));
   put_varint64(&out, uint64_t(p.settings.scheme.levels));
   put_varint64(&out, p.settings.scheme.symmetry ? 1 : 0);
@@ -55,10 +60,13 @@ std::string encode_plan(const ShardPlan& p) {
 
 Status decode_plan(std::string_view bytes, ShardPlan* p) {
   auto bad = [](const char* what) { return Status::Corruption(std::string("shard plan is damaged (") + what + ")"); };
-  if (bytes.size() < kMagic.size() + 8 || bytes.substr(0, kMagic.size()) != kMagic) return bad("not a plan");
+  if (bytes.size() < kHeadBytes + 8 || bytes.substr(0, kMagic.size()) != kMagic) return bad("not a plan");
+  Status version = check_format_version(kShardPlanFormat, uint32_t(uint8_t(bytes[kMagic.size()])) - uint32_t('0'),
+                                        "shard plan");
+  if (!version.ok()) return version;
   const std::string_view body = bytes.substr(0, bytes.size() - 8);
   if (decode_fixed64(bytes.data() + body.size()) != bytes_checksum(body)) return bad("checksum mismatch");
-  std::string_view in = body.substr(kMagic.size());
+  std::string_view in = body.substr(kHeadBytes);
   uint64_t v[8];
   for (uint64_t& x : v)
     if (!get_varint64(&in, &x)) return bad("truncated");

@@ -45,7 +45,8 @@ bool same_plan(const ShardPlan& a, const ShardPlan& b);
 // scaled to [0, shards).
 int shard_of(const Fingerprint& fp, int shards);
 
-// Plan file: magic "SGFPPLN1", then varints: shards, levels, symmetry (0/1),
+// Plan file: magic "SGFPPLN" and the format's version as a digit (core/format_version.h:
+// kShardPlanFormat; "SGFPPLN1"), then varints: shards, levels, symmetry (0/1),
 // min_played, sketch_bytes, skip_handicap (0/1), has_min_rank (0/1),
 // min_rank value + 1000, number of sizes and each size; length-prefixed
 // min_rank text; number of inputs and each input length-prefixed; then the

@@ -9,7 +9,8 @@
 #include <cstring>
 
 #include "core/fail_point.h"
-#include "count/count_steps.h"
+#include "core/kway_merge.h"
+#include "count/sketch_pass.h"
 #include "count/game_feed.h"
 #include "count/kept_file.h"
 #include "count/part_range.h"
@@ -269,29 +270,26 @@ Status copy_games(const ShardPaths& paths, const ShardPlan& plan, size_t memory_
       if (!st.ok()) return st;
     }
     st = db->add_sorted_position_entries([&](const TablePut& put) -> Status {
-      // The shard of the smallest key on top.
-      auto later = [&](size_t a, size_t b) { return cursors[a]->key() > cursors[b]->key(); };
-      std::vector<size_t> heap;
-      for (size_t i = 0; i < cursors.size(); ++i)
-        if (cursors[i]->valid()) heap.push_back(i);
-      std::make_heap(heap.begin(), heap.end(), later);
+      std::vector<PatternDb::PositionCursor*> streams;
+      for (auto& c : cursors) streams.push_back(c.get());
+      KWayMerge<PatternDb::PositionCursor> merge(std::move(streams));
       std::string last;
-      while (!heap.empty()) {
-        std::pop_heap(heap.begin(), heap.end(), later);
-        const size_t i = heap.back();
-        PatternDb::PositionCursor& c = *cursors[i];
+      while (merge.valid()) {
+        PatternDb::PositionCursor& c = merge.top();
         if (c.key().size() != PositionEntry::kKeyBytes || c.value().size() != PositionEntry::kValueBytes)
-          return Status::Corruption("shard " + std::to_string(first + int(i)) + ": damaged position index entry");
+          return Status::Corruption("shard " + std::to_string(first + int(merge.top_index())) +
+                                    ": damaged position index entry");
         if (c.key() != last) {  // a key two shards hold is one entry
           Status s = put(c.key(), c.value());
           if (!s.ok()) return s;
           last.assign(c.key());
         }
-        c.next();
-        if (c.valid()) std::push_heap(heap.begin(), heap.end(), later);
-        else heap.pop_back();
+        const size_t i = merge.top_index();
+        Status s = merge.next();
+        // A cursor that stopped on an error did not reach its end.
+        if (!s.ok()) return s.with_context("shard " + std::to_string(first + int(i)));
       }
-      // A cursor that stopped on an error did not reach its end.
+      // A cursor that stopped on an error before the merge began.
       for (size_t i = 0; i < cursors.size(); ++i) {
         Status s = cursors[i]->status();
         if (!s.ok()) return s.with_context("shard " + std::to_string(first + int(i)));

@@ -9,6 +9,7 @@
 //   kept    (shard)  list_kept()             the shard's played patterns the summed sketch may keep
 //   merge-kept       merge_kept()            the union of those lists
 //   count   (shard)  count_shard()           exact counts of the union over the shard's games
+//                                            (shard/count_step.h)
 //                                            (or of one part of it: a task per shard and part)
 //   finish           finish_shards()         one ordinary database: every game, the summed counts
 //
@@ -30,12 +31,13 @@
 // step stores games in atomic batches and skips those already stored, so a
 // rerun stores exactly what is missing.
 //
-// The count step holds the kept set in memory (a resident table); when it
-// does not fit the shard's budget it counts it in parts as ingest does
-// (count/key_parts.h), each over a replay of the shard's games: the kept
-// lists name each pattern's bucket of the split level for that.  Only when
-// the levels below the split level and one bucket do not fit does the step
-// fail (NotSupported).
+// The count step is the one counting driver (count/count_driver.h) over the
+// shard's games: the union of the kept lists is a kept file, counted whole
+// when it fits the shard's budget, else in parts as ingest counts them,
+// each over a replay of the shard's games (the kept lists name each
+// pattern's bucket of the split level for that).  Only when the levels
+// below the split level and one bucket do not fit does the step fail
+// (NotSupported).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -87,8 +89,6 @@ Status sum_sketches(const ShardPaths& paths, const ShardPlan& plan, ShardStepRep
 Status list_kept(const ShardPaths& paths, const ShardPlan& plan, int shard, const ShardRunOptions& options,
                  ShardStepReport* report);
 Status merge_kept(const ShardPaths& paths, const ShardPlan& plan, ShardStepReport* report);
-Status count_shard(const ShardPaths& paths, const ShardPlan& plan, int shard, const ShardRunOptions& options,
-                   ShardStepReport* report);
 // Makes the database at `db_path` (which must not exist, or be an empty
 // folder): it is built at "<db_path>.partial" (a leftover of a killed
 // finish is removed first) and renamed when complete.

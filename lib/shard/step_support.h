@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/status.h"
-#include "count/count_steps.h"
+#include "count/game_feed.h"
 #include "shard/shard_plan.h"
 #include "store/pattern_db.h"
 
