@@ -24,10 +24,9 @@
 #   all6       the empty 6x6 board, every first move classified on two
 #              threads with the tuning of empty6, split-stick = 1 and
 #              helper-fill = 1
-#              (issue 15's 600 s target; 8-10 minutes on session 58's VM,
-#              15-22 on the slower ones before, and an 8 GB table,
-#              which ran faster than 14 GB on the VMs of sessions 47-56 (its
-#              nodes were cheaper; on session 57's the same); the times of
+#              (issue 15's 600 s target; 8-22 minutes depending on the
+#              machine, and an 8 GB table, which ran faster than 14 GB
+#              (its nodes were cheaper); the times of
 #              the first moves as they are settled go to stderr, and each
 #              first move's two lines that took the most nodes (B5's
 #              refutation C4, C5's last line D3) are printed at the end;
@@ -140,7 +139,7 @@ EOF
       ;;
     all6)
       # helper-fill = 1: the idle thread helps the last line's search to the end
-      # (session 55: 871-982 s against 1,042-1,319 s standing down at 90%).
+      # (871-982 s against 1,042-1,319 s standing down at 90%).
       tuning="${ALL6_TUNING:-threat2 = \"off\"; capture-plies = 5; split-growth = 8; tactics-cache-mb = 512; init-dn-moves = 2; split-stick = 1; helper-fill = 1}"
       echo "== 6x6 empty, every first move classified, two threads, table ${TABLE_MB:-8000} MB, $tuning"
       echo "   (issue 15's target: every winning first move proved in 600 s)"

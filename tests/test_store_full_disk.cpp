@@ -1,5 +1,5 @@
 // A full disk: ingest (at the import and at the count), export (TSV and
-// priors) and train fail with exit code 5 and a message naming the path,
+// priors) and train fail with exit code 6 and a message naming the path,
 // never a crash; the database and the earlier output files stay whole and
 // readable, and the same ingest run again once space is freed ends exactly
 // as on a roomy disk.

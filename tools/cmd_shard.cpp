@@ -211,7 +211,7 @@ Runner register_shard(CLI::App& app) {
       "Steps, in order (each shard step once per shard, in parallel; rerun any step that was interrupted):\n"
       "  plan --shards N INPUTS   import --shard I   sum-sketches   kept --shard I   merge-kept\n"
       "  count --shard I   finish --db D\n"
-      "The result equals `sgfpat ingest --db D INPUTS` (see README \"Counting in shards\").");
+      "The result equals `sgfpat ingest --db D INPUTS` (see docs/scaling.md).");
   cmd->require_subcommand(1);
   std::vector<std::pair<CLI::App*, std::string>> steps;
   auto common = [&](CLI::App* s) {

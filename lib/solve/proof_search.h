@@ -59,7 +59,7 @@ struct SolveOptions {
   // An unvisited child's disproof number grows by this much per rank in
   // move order, so that df-pn tries the moves in that order.  The winning
   // move is the first in that order at two thirds of the won nodes
-  // (notes/issue15-solver.md, session 30): a steep slope lets a node
+  // (notes/issue15-solver.md): a steep slope lets a node
   // deepen its first few moves before it evaluates the last ones.  8
   // against 1: bench/solve.sh work 44.3M -> 31.3M nodes, the empty 6x6
   // board's first winning move (empty6's flags) 433M -> 224M; 4 and 16

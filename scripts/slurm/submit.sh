@@ -2,8 +2,8 @@
 # Submits a sharded count to Slurm: the plan is made here (at once), then
 # one job array per shard step (one task per shard) and one job per combine
 # step, each depending on the one before (afterok; a failure cancels the
-# rest).  The steps are those of scripts/sharded-ingest.sh (README
-# "Counting in shards").
+# rest).  The steps are those of scripts/sharded-ingest.sh (docs/scaling.md,
+# "Shards").
 #
 #   scripts/slurm/submit.sh --shards N --work W --db D [options] INPUTS...
 #
