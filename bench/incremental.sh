@@ -74,8 +74,9 @@ PY
 # TSV spells every pattern by replaying games (minutes on 100k games):
 # SGFPAT_BENCH_FORMAT=priors compares the priors files instead.
 fmt=${SGFPAT_BENCH_FORMAT:-tsv}
-"$bin" export --db "$work/incremental" -f "$fmt" -o "$work/incremental.$fmt" > /dev/null 2>&1
-"$bin" export --db "$work/scratch" -f "$fmt" -o "$work/scratch.$fmt" > /dev/null 2>&1
+# A priors header holds the export time: SOURCE_DATE_EPOCH fixes it.
+SOURCE_DATE_EPOCH=0 "$bin" export --db "$work/incremental" -f "$fmt" -o "$work/incremental.$fmt" > /dev/null 2>&1
+SOURCE_DATE_EPOCH=0 "$bin" export --db "$work/scratch" -f "$fmt" -o "$work/scratch.$fmt" > /dev/null 2>&1
 if cmp -s "$work/incremental.$fmt" "$work/scratch.$fmt"; then
   echo "$fmt exports identical ($(wc -c < "$work/scratch.$fmt") bytes)"
 else

@@ -110,6 +110,31 @@ TEST_CASE("priors file: header carries the key scheme and thresholds, and verifi
   CHECK(p.count(1) < 256);
 }
 
+TEST_CASE("priors file: $SOURCE_DATE_EPOCH fixes the export time, so equal counts export to equal bytes") {
+  std::unique_ptr<PatternDb> db;
+  OpenOptions o;
+  o.secondary = true;
+  REQUIRE(PatternDb::Open(fixture().db_path, o, &db).ok());
+  TempDir tmp("sgfpat-priors-epoch");
+  PriorsExportSummary summary;
+  REQUIRE(setenv("SOURCE_DATE_EPOCH", "1234567", 1) == 0);
+  Status a = write_priors(*db, PriorsExportOptions{}, tmp / "a.priors", &summary);
+  Status b = write_priors(*db, PriorsExportOptions{}, tmp / "b.priors", &summary);
+  REQUIRE(unsetenv("SOURCE_DATE_EPOCH") == 0);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  CHECK(testutil::read_file(tmp / "a.priors") == testutil::read_file(tmp / "b.priors"));
+  sgfpat_priors::Priors p;
+  std::string error;
+  REQUIRE(p.open(tmp / "a.priors", &error));
+  CHECK(p.header().export_time == 1234567);
+  CHECK(p.verify(&error));
+  // Without it, the time of the export.
+  sgfpat_priors::Priors now;
+  REQUIRE(now.open(fixture().priors_path, &error));
+  CHECK(now.header().export_time > 1600000000);
+}
+
 TEST_CASE("priors file: corrupt, truncated and foreign files are refused") {
   std::string bytes = testutil::read_file(fixture().priors_path);
   TempDir dir("sgfpat-bad-priors");

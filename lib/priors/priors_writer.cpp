@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <cstdio>
 #include <ctime>
@@ -14,6 +15,19 @@
 namespace sgfpat {
 
 namespace {
+
+// Unix seconds of the export; $SOURCE_DATE_EPOCH (the reproducible-builds
+// convention) fixes it, so that two exports of equal counts are equal
+// byte for byte (bench/incremental.sh compares them so).
+int64_t export_time() {
+  const char* fixed = std::getenv("SOURCE_DATE_EPOCH");
+  if (fixed && *fixed) {
+    char* end = nullptr;
+    const long long t = std::strtoll(fixed, &end, 10);
+    if (*end == '\0' && t >= 0) return int64_t(t);
+  }
+  return int64_t(std::time(nullptr));
+}
 // Share of the buckets' key slots in use: at 0.6 a look-up reads 1.03
 // buckets on average for a present key, 1.1 for an absent one (simulated
 // linear probing over 7-key buckets), for 31 bytes a pattern in all.
@@ -89,7 +103,7 @@ Status write_priors_file(PatternDb& db, const PriorsExportOptions& options, cons
   h.games = db.summary().games;
   h.positions = db.summary().positions;
   h.candidates = db.summary().candidates;
-  h.export_time = int64_t(std::time(nullptr));
+  h.export_time = export_time();
 
   AtomicFile out;
   Status opened = out.open(path);
