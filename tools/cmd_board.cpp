@@ -4,6 +4,7 @@
 #include "board_text.h"
 #include "commands.h"
 #include "game_select.h"
+#include "play/game_state.h"
 #include "render/svg_board.h"
 #include "render/svg_file.h"
 
@@ -62,6 +63,11 @@ Runner register_board(CLI::App& app) {
     std::cout << "\nCaptured: by Black " << board.captures(Color::Black) << ", by White "
               << board.captures(Color::White) << "\n"
               << "To move: " << (result.to_move == Color::White ? "White" : "Black") << "\n";
+    // The area count of the position as it stands (dead stones are not
+    // removed: a game played out to two passes has none left).
+    const GameResult area = area_result(board, game.info.komi);
+    std::cout << "Area score (stones and surrounded points): Black " << area.area.black << ", White "
+              << area.area.white << ", komi " << game.info.komi << ": " << area.sgf_result() << "\n";
     if (result.superko_repeats > 0)
       std::cout << "Note: " << result.superko_repeats << " move(s) repeated an earlier position (superko)\n";
     return kOk;

@@ -34,6 +34,7 @@ const char* move_error_name(MoveError e) {
     case MoveError::Occupied: return "occupied point";
     case MoveError::Suicide: return "suicide";
     case MoveError::Ko: return "ko recapture";
+    case MoveError::Superko: return "repeats an earlier position (positional superko)";
   }
   return "?";
 }
@@ -144,17 +145,73 @@ bool Board::is_legal_index(int idx, Color c, bool allow_suicide) const {
   return false;
 }
 
-MoveError Board::check(Point p, Color c, bool allow_suicide) const {
+MoveError Board::check(Point p, Color c, bool allow_suicide, KoRule ko) const {
   if (!on_board(p)) return MoveError::OffBoard;
   int idx = index(p);
   if (color_[idx] != uint8_t(Color::Empty)) return MoveError::Occupied;
   if (idx == ko_ && c == ko_color_) return MoveError::Ko;
   if (!is_legal_index(idx, c, allow_suicide)) return MoveError::Suicide;
+  if (ko == KoRule::Positional && seen_position(hash_after(idx, c))) return MoveError::Superko;
   return MoveError::None;
 }
 
-MoveError Board::play(Point p, Color c, bool allow_suicide) {
-  MoveError err = check(p, c, allow_suicide);
+uint64_t Board::hash_after(int idx, Color c) const {
+  uint64_t h = hash_ ^ position_zobrist(c, idx);
+  const int nb[4] = {idx - stride_, idx + 1, idx + stride_, idx - 1};
+  const Color opp = opponent(c);
+  int heads[4];
+  int n_heads = 0;
+  bool captures = false, breathes = false;
+  // An opponent chain whose only liberty is idx goes (each chain once).
+  for (int n : nb) {
+    const uint8_t nc = color_[n];
+    if (nc == uint8_t(Color::Empty)) breathes = true;
+    if (nc != uint8_t(opp)) continue;
+    const int head = head_[n];
+    if (std::find(heads, heads + n_heads, head) != heads + n_heads) continue;
+    heads[n_heads++] = head;
+    // (a chain without liberty can only come from setup: play() takes it too)
+    if (chain_[head].pseudo_libs != 0 && !in_atari_index(n)) continue;
+    captures = true;
+    int s = head;
+    do {
+      h ^= position_zobrist(opp, s);
+      s = next_[s];
+    } while (s != head);
+  }
+  if (captures || breathes) return h;
+  // No capture and no empty neighbour: the new chain keeps a liberty when a
+  // friendly neighbour chain has one besides idx; otherwise (a suicide,
+  // legal only when allowed) the stone and those chains go.
+  n_heads = 0;
+  for (int n : nb) {
+    if (color_[n] != uint8_t(c)) continue;
+    const int head = head_[n];
+    if (std::find(heads, heads + n_heads, head) != heads + n_heads) continue;
+    heads[n_heads++] = head;
+    if (chain_[head].pseudo_libs != 0 && !in_atari_index(n)) return h;
+  }
+  h ^= position_zobrist(c, idx);
+  for (int k = 0; k < n_heads; ++k) {
+    int s = heads[k];
+    do {
+      h ^= position_zobrist(c, s);
+      s = next_[s];
+    } while (s != heads[k]);
+  }
+  return h;
+}
+
+bool Board::seen_position(uint64_t h) const {
+  if (!h) h = 1;  // as remember_position() stores the empty board
+  const size_t mask = seen_positions_.size() - 1;
+  for (size_t i = h & mask; seen_positions_[i]; i = (i + 1) & mask)
+    if (seen_positions_[i] == h) return true;
+  return false;
+}
+
+MoveError Board::play(Point p, Color c, bool allow_suicide, KoRule ko) {
+  MoveError err = check(p, c, allow_suicide, ko);
   if (err != MoveError::None) return err;
   int idx = index(p);
   removed_.clear();
@@ -287,8 +344,13 @@ int Board::stone_count(Color c) const {
   return int(std::count(color_.begin(), color_.begin() + stride_ * stride_, uint8_t(c)));
 }
 
-AreaScore Board::area_score() const {
+AreaScore Board::area_score(std::vector<Color>* owner) const {
   AreaScore score;
+  if (owner) {
+    owner->assign(size_t(size_ * size_), Color::Empty);
+    for (int y = 0; y < size_; ++y)
+      for (int x = 0; x < size_; ++x) (*owner)[size_t(y * size_ + x)] = at(Point{int8_t(x), int8_t(y)});
+  }
   std::array<bool, kMaxIndex> done{};
   std::vector<int> stack, region;
   for (int idx = 0; idx < stride_ * stride_; ++idx) {
@@ -300,11 +362,13 @@ AreaScore Board::area_score() const {
     bool touches_black = false, touches_white = false;
     int count = 0;
     stack.assign(1, idx);
+    region.clear();
     done[idx] = true;
     while (!stack.empty()) {
       int s = stack.back();
       stack.pop_back();
       ++count;
+      if (owner) region.push_back(s);
       const int nb[4] = {s - stride_, s + 1, s + stride_, s - 1};
       for (int n : nb) {
         uint8_t nc = color_[n];
@@ -318,9 +382,17 @@ AreaScore Board::area_score() const {
         }
       }
     }
-    if (touches_black && !touches_white) score.black += count;
-    else if (touches_white && !touches_black) score.white += count;
+    const Color region_owner = touches_black == touches_white ? Color::Empty
+                               : touches_black                ? Color::Black
+                                                              : Color::White;
+    if (region_owner == Color::Black) score.black += count;
+    else if (region_owner == Color::White) score.white += count;
     else score.neutral += count;
+    if (owner && region_owner != Color::Empty)
+      for (int r : region) {
+        const Point p = point(r);
+        (*owner)[size_t(p.y * size_ + p.x)] = region_owner;
+      }
   }
   return score;
 }

@@ -1,6 +1,7 @@
 // The rules engine: a square Go board of size 2..25 with chains, exact
-// liberties, captures, suicide, simple ko, a Zobrist position hash for
-// positional superko detection, and area scoring.
+// liberties, captures, suicide, simple ko or positional superko (a move may
+// not recreate any earlier position of the board, KoRule::Positional), and
+// area scoring.
 //
 // Points are addressed either as Point{x, y} or as a dense index
 // (Board::index), which is what hot loops use.  The board knows nothing of
@@ -14,8 +15,15 @@
 
 namespace sgfpat {
 
-enum class MoveError : uint8_t { None = 0, OffBoard, Occupied, Suicide, Ko };
+enum class MoveError : uint8_t { None = 0, OffBoard, Occupied, Suicide, Ko, Superko };
 const char* move_error_name(MoveError e);  // "occupied point", "suicide", ...
+
+// Which repetitions a move may not make.  Simple: the single stone just
+// captured may not be taken back at once (MoveError::Ko).  Positional: no
+// move may recreate a position (the stones, whoever is to move) the board
+// had before, setups included; a simple ko retake is still reported as
+// MoveError::Ko, any other repetition as MoveError::Superko.
+enum class KoRule : uint8_t { Simple, Positional };
 
 struct AreaScore {
   int black = 0;  // black stones + empty regions bordered only by black
@@ -42,7 +50,7 @@ class Board {
 
   // Why `c` may not play at `p` now (MoveError::None when it may).
   // allow_suicide: multi-stone or single-stone suicide is then legal.
-  MoveError check(Point p, Color c, bool allow_suicide = false) const;
+  MoveError check(Point p, Color c, bool allow_suicide = false, KoRule ko = KoRule::Simple) const;
   bool is_legal(Point p, Color c, bool allow_suicide = false) const {
     return check(p, c, allow_suicide) == MoveError::None;
   }
@@ -51,7 +59,7 @@ class Board {
 
   // Plays `c` at `p`: removes opponent chains left without liberties, then
   // (if allowed) the mover's own chain.  On an error the board is unchanged.
-  MoveError play(Point p, Color c, bool allow_suicide = false);
+  MoveError play(Point p, Color c, bool allow_suicide = false, KoRule ko = KoRule::Simple);
   // A pass: clears the ko point.
   void pass();
   // Setup (AB/AW/AE): puts `c` (Empty to clear) at `p` without captures.
@@ -83,8 +91,18 @@ class Board {
   // True if the last play() recreated a position seen earlier on this board
   // (positional superko).  Detection only: the move was still made.
   bool last_move_repeated_position() const { return repeated_; }
+  // The hash the board would have after `c` plays the legal move at the
+  // empty point `idx` (its captures, and with suicide allowed its own chain,
+  // removed), without playing it.
+  uint64_t hash_after(int idx, Color c) const;
+  // True if the board had the position of hash `h` before (now included).
+  bool seen_position(uint64_t h) const;
 
-  AreaScore area_score() const;
+  // Area scoring: stones, plus the empty regions that touch one colour
+  // only.  With `owner`, also who has each point (owner[y * size + x]: the
+  // stone's colour, the bordering colour of a territory, Empty for a
+  // neutral point).
+  AreaScore area_score(std::vector<Color>* owner = nullptr) const;
 
  private:
   struct Chain {
