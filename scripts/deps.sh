@@ -4,6 +4,8 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   librocksdb-dev libboost-iostreams-dev zlib1g-dev libbz2-dev liblzma-dev libzstd-dev
+  # Boost.Beast and Boost.Asio (headers): `sgfpat serve`'s HTTP and WebSocket
+  libboost-dev
   libarchive-dev libcli11-dev doctest-dev nlohmann-json3-dev
   gnugo
   # archive and compression tools the I/O tests use to build their inputs
@@ -15,6 +17,9 @@ packages=(
   slurm-wlm munge
   # the benchmarks in bench/ read --json summaries and make the augmentation
   python3
+  # the browser tests of `sgfpat serve` (tests/browser/): headless Chromium
+  # driven by Selenium from /usr/bin/python3
+  chromium chromium-driver python3-selenium
 )
 missing=()
 for p in "${packages[@]}"; do

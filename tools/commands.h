@@ -25,5 +25,6 @@ Runner register_train(CLI::App& app);
 Runner register_solve(CLI::App& app);
 Runner register_repair(CLI::App& app);
 Runner register_shard(CLI::App& app);
+Runner register_serve(CLI::App& app);
 
 }  // namespace sgfpat::cli

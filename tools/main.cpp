@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
   add(register_solve);
   add(register_repair);
   add(register_shard);
+  add(register_serve);
   // The exit codes (tools/exit_codes.h) under every --help.
   const std::string exit_codes =
       "\nExit codes: 0 ok; 1 failure (I/O, memory, ...); 2 usage (flags, config); 3 bad input (records or inputs\n"

@@ -1,0 +1,275 @@
+#include "serve/hub.h"
+
+#include <iostream>
+
+#include "board/replay.h"
+#include "core/version.h"
+#include "sgf/parser.h"
+#include "serve/token.h"
+
+namespace sgfpat::serve {
+
+namespace {
+
+std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+const char* color_code(Color c) { return c == Color::Black ? "B" : c == Color::White ? "W" : "E"; }
+
+// The state of a replayed record for pages (the same fields as a room's
+// state where they mean the same).
+Json line_state(const Board& board, const ReplayResult& rr, Point last) {
+  const int n = board.size();
+  Json j;
+  j["size"] = n;
+  j["board"] = board_string(board);
+  j["to_move"] = color_code(rr.to_move);
+  j["moves"] = rr.moves_played;
+  j["captures"] = {{"B", board.captures(Color::Black)}, {"W", board.captures(Color::White)}};
+  j["last"] = rr.moves_played > 0 ? point_json(last, n) : Json(nullptr);
+  j["ko"] = board.ko_index() >= 0 ? point_json(board.point(board.ko_index()), n) : Json(nullptr);
+  return j;
+}
+
+}  // namespace
+
+Hub::Hub(HubOptions options) : options_(std::move(options)) {}
+
+Hub::~Hub() = default;
+
+size_t Hub::game_count() const {
+  std::lock_guard<std::mutex> lock(games_mu_);
+  return games_.size();
+}
+
+void Hub::reply(const ConnectionPtr& conn, const Json& j) { conn->send(std::make_shared<const std::string>(dump(j))); }
+
+void Hub::refuse(const ConnectionPtr& conn, const Request& req, std::string_view code, const Status& why) {
+  conn->send(std::make_shared<const std::string>(error_message(req.id(), code, why.message())));
+}
+
+void Hub::on_open(const ConnectionPtr& conn) {
+  Json j;
+  j["t"] = "welcome";
+  j["version"] = kVersion;
+  j["limits"] = {{"max_message_bytes", options_.limits.max_message_bytes},
+                 {"max_line_moves", options_.limits.max_line_moves}};
+  reply(conn, j);
+}
+
+void Hub::on_close(Connection* conn) {
+  if (conn->joined_game.empty()) return;
+  std::shared_ptr<GameRoom> room;
+  {
+    std::lock_guard<std::mutex> lock(games_mu_);
+    auto it = games_.find(conn->joined_game);
+    if (it != games_.end()) room = it->second;
+  }
+  if (room) room->leave(conn);
+  conn->joined_game.clear();
+}
+
+void Hub::on_message(const ConnectionPtr& conn, std::string_view text) {
+  Request req;
+  Status st = Request::Parse(text, options_.limits.max_json_depth, &req);
+  if (!st.ok()) {
+    conn->send(std::make_shared<const std::string>(error_message(nullptr, "bad_message", st.message())));
+    return;
+  }
+  try {
+    dispatch(conn, req);
+  } catch (...) {
+    // A bug or an allocation failure in one answer must not end the server.
+    const Status why = status_from_exception("answering '" + req.kind() + "'");
+    std::cerr << "sgfpat serve: " << why.message() << "\n";
+    refuse(conn, req, "internal", why);
+  }
+}
+
+void Hub::dispatch(const ConnectionPtr& conn, const Request& req) {
+  static const std::map<std::string, Handler, std::less<>> kHandlers = {
+      {"create", &Hub::on_create},     {"join", &Hub::on_join}, {"play", &Hub::on_play},
+      {"position", &Hub::on_position}, {"load_sgf", &Hub::on_load_sgf}, {"sgf", &Hub::on_sgf},
+  };
+  auto it = kHandlers.find(req.kind());
+  if (it == kHandlers.end()) {
+    std::string shown = req.kind();
+    for (char& c : shown)
+      if (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) > 126) c = '?';
+    refuse(conn, req, "unknown_kind", Status::InvalidArgument("unknown message kind '" + shown + "'"));
+    return;
+  }
+  (this->*(it->second))(conn, req);
+}
+
+Status Hub::find_seat(const Request& req, std::shared_ptr<GameRoom>* room, Seat* seat) {
+  std::string id, token;
+  Status st = req.get_hex("game", 2 * kGameIdBytes, &id);
+  if (st.ok()) st = req.get_hex("token", 2 * kTokenBytes, &token);
+  if (!st.ok()) return st;
+  {
+    std::lock_guard<std::mutex> lock(games_mu_);
+    auto it = games_.find(id);
+    if (it != games_.end()) *room = it->second;
+  }
+  // One answer for a game that does not exist and a token that is not its
+  // own: a guess learns nothing about which.
+  if (!*room || !(*room)->seat_of(token, seat)) return Status::NotFound("no game with this link (game and token)");
+  return Status::OK();
+}
+
+void Hub::on_create(const ConnectionPtr& conn, const Request& req) {
+  RoomSettings s;
+  std::string mode = "local", rules = "go";
+  int64_t size = 19;
+  double komi = 7.5;
+  Status st = req.get_optional_int("size", kMinBoardSize, kMaxBoardSize, &size);
+  if (st.ok()) st = req.get_optional_number("komi", -kMaxKomi, kMaxKomi, &komi);
+  if (st.ok() && req.has("mode")) st = req.get_string("mode", 16, &mode);
+  if (st.ok() && req.has("rules")) st = req.get_string("rules", 16, &rules);
+  if (st.ok() && !parse_game_mode(mode, &s.mode)) st = Status::InvalidArgument("field 'mode': local, network or engine");
+  if (st.ok() && !parse_ruleset(rules, &s.rules.ruleset)) st = Status::InvalidArgument("field 'rules': go or atari");
+  s.rules.size = int(size);
+  s.rules.komi = komi;
+  if (st.ok()) st = check_rules(s.rules);
+  if (st.ok() && s.mode == GameMode::Engine)
+    st = Status::NotSupported("games against the engine need `sgfpat serve --priors` or the engine built in");
+  if (!st.ok()) return refuse(conn, req, "bad_request", st);
+
+  SeatTokens tokens;
+  std::string id;
+  st = random_hex(kGameIdBytes, &id);
+  auto token = [&](std::string* t) {
+    if (st.ok()) st = random_hex(kTokenBytes, t);
+  };
+  if (s.mode == GameMode::Local) {
+    token(&tokens.both);
+  } else {
+    token(&tokens.black);
+    token(&tokens.white);
+  }
+  token(&tokens.watch);
+  if (!st.ok()) return refuse(conn, req, "internal", st);
+  auto room = std::make_shared<GameRoom>(id, s, tokens);
+  {
+    std::lock_guard<std::mutex> lock(games_mu_);
+    if (int(games_.size()) >= options_.limits.max_games)
+      return refuse(conn, req, "too_many_games",
+                    Status::Busy("the server holds " + std::to_string(games_.size()) + " games, its limit"));
+    games_[id] = room;
+  }
+  Json j;
+  j["t"] = "created";
+  j["id"] = req.id();
+  j["game"] = id;
+  Json links = Json::object();
+  if (!tokens.both.empty()) links["both"] = tokens.both;
+  if (!tokens.black.empty()) links["black"] = tokens.black;
+  if (!tokens.white.empty()) links["white"] = tokens.white;
+  links["watch"] = tokens.watch;
+  j["tokens"] = links;
+  reply(conn, j);
+}
+
+void Hub::on_join(const ConnectionPtr& conn, const Request& req) {
+  std::shared_ptr<GameRoom> room;
+  Seat seat;
+  int64_t since = 0;
+  Status st = find_seat(req, &room, &seat);
+  if (st.ok()) st = req.get_optional_int("since", 0, INT64_MAX, &since);
+  if (!st.ok()) return refuse(conn, req, st.is_not_found() ? "no_game" : "bad_request", st);
+  if (!conn->joined_game.empty() && conn->joined_game != room->id()) on_close(conn.get());
+  conn->joined_game = room->id();
+  room->join(conn, seat, since, req.id());
+}
+
+void Hub::on_play(const ConnectionPtr& conn, const Request& req) {
+  std::shared_ptr<GameRoom> room;
+  Seat seat;
+  int64_t after = 0;
+  std::string move;
+  Status st = find_seat(req, &room, &seat);
+  if (!st.ok()) return refuse(conn, req, st.is_not_found() ? "no_game" : "bad_request", st);
+  st = req.get_int("after", 0, INT64_MAX, &after);
+  if (st.ok()) st = req.get_string("move", 8, &move);
+  SeatAction action;
+  if (st.ok()) {
+    if (move == "resign") action.resign = true;
+    else st = read_point(req.json()["move"], room->settings().rules.size, true, &action.point);
+  }
+  if (!st.ok()) return refuse(conn, req, "bad_request", st);
+  GameRoom::Outcome out = room->act(seat, after, action, conn, req.id());
+  if (!out.code.empty()) conn->send(std::make_shared<const std::string>(error_message(req.id(), out.code, out.message)));
+}
+
+void Hub::on_position(const ConnectionPtr& conn, const Request& req) {
+  Game game;
+  int at = -1;
+  Status st = read_line(req.json(), options_.limits.max_line_moves, &game, &at);
+  if (!st.ok()) return refuse(conn, req, "bad_request", st);
+  Board board;
+  ReplayResult rr;
+  st = replay(game, &board, &rr, nullptr, at);
+  Point last = kPass;
+  int seen = 0;
+  for (const Action& a : game.actions)
+    if (a.kind == Action::Kind::Play && seen++ < rr.moves_played) last = a.point;
+  Json j;
+  j["t"] = "position";
+  j["id"] = req.id();
+  j["state"] = line_state(board, rr, last);
+  // An illegal move stops the replay: the position before it is shown, and why.
+  if (!st.ok()) j["error"] = st.message();
+  reply(conn, j);
+}
+
+void Hub::on_load_sgf(const ConnectionPtr& conn, const Request& req) {
+  std::string text;
+  Status st = req.get_string("text", options_.limits.max_message_bytes, &text);
+  if (!st.ok()) return refuse(conn, req, "bad_request", st);
+  Game game;
+  st = parse_game(text, &game);
+  if (!st.ok()) return refuse(conn, req, "bad_sgf", st.with_context("the SGF file"));
+  const int n = game.info.size;
+  Json setup = Json::array(), moves = Json::array();
+  for (const Action& a : game.actions) {
+    if (a.kind == Action::Kind::Setup) setup.push_back({color_code(a.color), point_json(a.point, n)});
+    else if (a.kind == Action::Kind::Play) {
+      if (int(moves.size()) >= options_.limits.max_line_moves) break;
+      moves.push_back({color_code(a.color), point_json(a.point, n)});
+    }
+  }
+  // Replayed once, so that the page learns at once where an illegal move
+  // stops it.
+  Board board;
+  ReplayResult rr;
+  st = replay(game, &board, &rr);
+  const GameInfo& gi = game.info;
+  Json j;
+  j["t"] = "sgf_loaded";
+  j["id"] = req.id();
+  j["size"] = n;
+  j["info"] = {{"komi", gi.komi},          {"handicap", gi.handicap},     {"result", gi.result},
+               {"black", gi.black_name},   {"white", gi.white_name},      {"black_rank", gi.black_rank},
+               {"white_rank", gi.white_rank}, {"date", gi.date},          {"rules", gi.rules},
+               {"name", gi.name}};
+  j["setup"] = setup;
+  j["moves"] = moves;
+  j["playable"] = st.ok() ? rr.moves_played : rr.illegal_number - 1;
+  if (!st.ok()) j["error"] = st.message();
+  reply(conn, j);
+}
+
+void Hub::on_sgf(const ConnectionPtr& conn, const Request& req) {
+  std::shared_ptr<GameRoom> room;
+  Seat seat;
+  Status st = find_seat(req, &room, &seat);
+  if (!st.ok()) return refuse(conn, req, st.is_not_found() ? "no_game" : "bad_request", st);
+  Json j;
+  j["t"] = "sgf_text";
+  j["id"] = req.id();
+  j["game"] = room->id();
+  j["name"] = "sgfpat-" + room->id() + ".sgf";
+  j["text"] = room->sgf();
+  reply(conn, j);
+}
+
+}  // namespace sgfpat::serve

@@ -1,0 +1,66 @@
+// The server's application: what each WebSocket message a page sends does.
+// It knows nothing of sockets (lib/serve/http_server.cpp carries the
+// messages; tests call it directly): on_message() reads one message, checks
+// it (lib/serve/protocol.h) and answers on the connection, or hands the
+// work to the games (lib/serve/game_room.h).  Nothing a client sends stops
+// it: every refusal is an "error" answer, and a message that cannot even be
+// read is answered as such.
+#pragma once
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+#include "serve/connection.h"
+#include "serve/game_room.h"
+#include "serve/limits.h"
+#include "serve/protocol.h"
+
+namespace sgfpat::serve {
+
+struct HubOptions {
+  ServeLimits limits;
+};
+
+class Hub {
+ public:
+  explicit Hub(HubOptions options);
+  ~Hub();
+
+  const ServeLimits& limits() const { return options_.limits; }
+
+  // A page connected: sends it "welcome" (what this server offers).
+  void on_open(const ConnectionPtr& conn);
+  // One text message from the page.  Calls for one connection never overlap.
+  void on_message(const ConnectionPtr& conn, std::string_view text);
+  // The connection is gone: it leaves its game.
+  void on_close(Connection* conn);
+
+  // Games held now.
+  size_t game_count() const;
+
+ private:
+  using Handler = void (Hub::*)(const ConnectionPtr&, const Request&);
+  void dispatch(const ConnectionPtr& conn, const Request& req);
+  void reply(const ConnectionPtr& conn, const Json& j);
+  void refuse(const ConnectionPtr& conn, const Request& req, std::string_view code, const Status& why);
+
+  void on_create(const ConnectionPtr& conn, const Request& req);
+  void on_join(const ConnectionPtr& conn, const Request& req);
+  void on_play(const ConnectionPtr& conn, const Request& req);
+  void on_position(const ConnectionPtr& conn, const Request& req);
+  void on_load_sgf(const ConnectionPtr& conn, const Request& req);
+  void on_sgf(const ConnectionPtr& conn, const Request& req);
+
+  // The room `req` names ("game") and the seat its "token" opens there; an
+  // unknown game and a wrong token are refused alike.
+  Status find_seat(const Request& req, std::shared_ptr<GameRoom>* room, Seat* seat);
+
+  HubOptions options_;
+  mutable std::mutex games_mu_;
+  std::map<std::string, std::shared_ptr<GameRoom>> games_;
+};
+
+}  // namespace sgfpat::serve

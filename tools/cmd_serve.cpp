@@ -1,0 +1,63 @@
+// sgfpat serve: the Go board page, network games, the explorer and the
+// engine over HTTP and WebSocket (lib/serve).  Parses the flags, starts
+// the server, prints the URL and serves until SIGINT or SIGTERM.
+#include <iostream>
+
+#include "commands.h"
+#include "serve/http_server.h"
+#include "serve/hub.h"
+
+namespace sgfpat::cli {
+
+namespace {
+struct ServeArgs {
+  serve::ServerOptions server;
+};
+
+int run_serve(ServeArgs& a) {
+  const char* me = "sgfpat serve: ";
+  serve::HubOptions ho;
+  ho.limits = a.server.limits;
+  serve::Hub hub(ho);
+  std::unique_ptr<serve::HttpServer> server;
+  Status st = serve::HttpServer::Start(a.server, &hub, &server);
+  if (!st.ok()) return fail(me, st);
+  const std::string host = a.server.bind.find(':') != std::string::npos ? "[" + a.server.bind + "]" : a.server.bind;
+  // The line tests and scripts wait for: the server takes connections from here on.
+  std::cout << "sgfpat serve: http://" << host << ":" << server->port() << "/" << std::endl;
+  server->run();
+  std::cout << "sgfpat serve: stopped" << std::endl;
+  return kOk;
+}
+}  // namespace
+
+Runner register_serve(CLI::App& app) {
+  auto a = std::make_shared<ServeArgs>();
+  auto* cmd = app.add_subcommand("serve",
+                                 "Serve the Go board page: play in one window or over the network, explore the\n"
+                                 "pattern database and the priors, ask the engine (HTTP and WebSocket)");
+  serve::ServerOptions& s = a->server;
+  serve::ServeLimits& l = s.limits;
+  cmd->add_option("--bind", s.bind, "Address to listen on (127.0.0.1: this machine only)")->capture_default_str();
+  cmd->add_option("--port", s.port, "Port to listen on (0: any free port, printed)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  cmd->add_option("--threads", s.threads, "Threads serving connections")->capture_default_str()->check(CLI::Range(1, 64));
+  cmd->add_option("--max-games", l.max_games, "Games held at once")->capture_default_str()->check(CLI::Range(1, 1000000));
+  cmd->add_option("--max-connections-per-address", l.max_connections_per_address,
+                  "Connections from one address at once (HTTP and WebSocket)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--max-message-bytes", l.max_message_bytes, "Largest WebSocket message (an uploaded SGF is one)")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t(1024), size_t(64) << 20));
+  cmd->add_option("--messages-per-second", l.messages_per_second, "Messages a connection may send per second")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 1e6));
+  cmd->add_option("--message-burst", l.message_burst, "Messages a connection may send at once above that rate")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 1e6));
+  return [a]() { return run_serve(*a); };
+}
+
+}  // namespace sgfpat::cli
