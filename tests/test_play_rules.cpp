@@ -11,6 +11,7 @@
 
 #include "board/board.h"
 #include "go_names.h"
+#include "play/clock.h"
 #include "play/game_state.h"
 #include "sgf/parser.h"
 #include "sgf/writer.h"
@@ -258,4 +259,34 @@ TEST_CASE("write_sgf: parse_game reads back the info and the actions") {
   REQUIRE(parse_game(write_sgf(s.record()), &rec).ok());
   CHECK(rec.info.result == s.result().sgf_result());
   CHECK(rec.move_count() == 7);
+}
+
+TEST_CASE("GameClock: main time, then byo-yomi periods; running out loses") {
+  GameClock c(ClockRules{10000, 3000, 2});
+  CHECK(c.time_left_ms(B) == 16000);
+  CHECK(c.charge(B, 4000));
+  CHECK(c.side(B).main_left_ms == 6000);
+  CHECK(c.side(B).periods_left == 2);
+  CHECK(c.side(W).main_left_ms == 10000);  // the other side untouched
+  // 6 s of main time left: 8 s spends it and 2 s of the first period (kept).
+  CHECK(c.charge(B, 8000));
+  CHECK(c.side(B).main_left_ms == 0);
+  CHECK(c.side(B).periods_left == 2);
+  // A move taking 4 s in byo-yomi uses up one period.
+  CHECK(c.charge(B, 4000));
+  CHECK(c.side(B).periods_left == 1);
+  CHECK(c.time_left_ms(B) == 3000);
+  CHECK(c.charge(B, 2999));
+  CHECK(c.side(B).periods_left == 1);
+  // All the time left is too much.
+  CHECK_FALSE(c.charge(B, 3000));
+  CHECK(c.side(B).periods_left == 0);
+  CHECK(c.time_left_ms(B) == 0);
+
+  GameClock sudden(ClockRules{5000, 0, 0});
+  CHECK(sudden.charge(W, 4999));
+  CHECK_FALSE(sudden.charge(W, 1));
+  CHECK(check_clock_rules(ClockRules{0, 0, 0}).is_invalid_argument());
+  CHECK(check_clock_rules(ClockRules{-1, 1000, 1}).is_invalid_argument());
+  CHECK(check_clock_rules(ClockRules{0, 10000, 1}).ok());
 }
