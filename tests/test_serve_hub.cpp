@@ -7,6 +7,8 @@
 
 #include <deque>
 #include <mutex>
+#include <sstream>
+#include <thread>
 #include <string>
 
 #include "serve/hub.h"
@@ -283,4 +285,39 @@ TEST_CASE("hub: the number of games is bounded") {
   Json r = p.ask(hub, {{"t", "create"}, {"mode", "local"}});
   CHECK(r["code"] == "too_many_games");
   CHECK(hub.game_count() == 3);
+}
+
+TEST_CASE("hub: the server's clock ends a game on time, and every page hears it") {
+  Hub hub(HubOptions{});
+  std::ostringstream log;
+  REQUIRE(hub.start(log).ok());
+  Page p;
+  Json c = p.ask(hub, {{"t", "create"}, {"mode", "network"}, {"size", 9},
+                       {"clock", {{"main", 0}, {"byo", 0.3}, {"periods", 1}}}});
+  REQUIRE(c["t"] == "created");
+  const std::string game = c["game"], black = c["tokens"]["black"];
+  Json j = p.ask(hub, {{"t", "join"}, {"game", game}, {"token", black}});
+  REQUIRE(j["settings"]["clock"]["byo_ms"] == 300);
+  CHECK(j["state"]["clock"]["running"] == "B");
+  // Black does not move: within a bounded wait the clock thread ends it.
+  Json ended;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (ended.is_null() && std::chrono::steady_clock::now() < deadline) {
+    for (const Json& m : p.conn->take())
+      if (m["t"] == "event") ended = m;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  REQUIRE_MESSAGE(!ended.is_null(), "no timeout within 10 s");
+  CHECK(ended["kind"] == "timeout");
+  CHECK(ended["color"] == "B");
+  CHECK(ended["state"]["result"]["sgf"] == "W+T");
+  // A move after the end is refused.
+  Json r = p.ask(hub, {{"t", "play"}, {"game", game}, {"token", black}, {"after", 1}, {"move", "E5"}});
+  CHECK(r["code"] == "game_over");
+  // Clock settings are checked.
+  r = p.ask(hub, {{"t", "create"}, {"clock", {{"main", 0}, {"byo", 0}, {"periods", 0}}}});
+  CHECK(r["code"] == "bad_request");
+  r = p.ask(hub, {{"t", "create"}, {"clock", {{"main", "ten"}, {"byo", 0}, {"periods", 0}}}});
+  CHECK(r["code"] == "bad_request");
+  hub.stop();
 }

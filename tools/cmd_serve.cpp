@@ -12,20 +12,28 @@ namespace sgfpat::cli {
 namespace {
 struct ServeArgs {
   serve::ServerOptions server;
+  std::string games_dir;
 };
 
 int run_serve(ServeArgs& a) {
   const char* me = "sgfpat serve: ";
   serve::HubOptions ho;
   ho.limits = a.server.limits;
+  ho.games_dir = a.games_dir;
   serve::Hub hub(ho);
+  Status st = hub.start(std::cerr);
+  if (!st.ok()) return fail(me, st);
+  std::cerr << me << hub.game_count() << " game(s) loaded"
+            << (a.games_dir.empty() ? "; no --games-dir: games are kept in memory only" : " from " + a.games_dir)
+            << "\n";
   std::unique_ptr<serve::HttpServer> server;
-  Status st = serve::HttpServer::Start(a.server, &hub, &server);
+  st = serve::HttpServer::Start(a.server, &hub, &server);
   if (!st.ok()) return fail(me, st);
   const std::string host = a.server.bind.find(':') != std::string::npos ? "[" + a.server.bind + "]" : a.server.bind;
   // The line tests and scripts wait for: the server takes connections from here on.
   std::cout << "sgfpat serve: http://" << host << ":" << server->port() << "/" << std::endl;
   server->run();
+  hub.stop();
   std::cout << "sgfpat serve: stopped" << std::endl;
   return kOk;
 }
@@ -42,6 +50,9 @@ Runner register_serve(CLI::App& app) {
   cmd->add_option("--port", s.port, "Port to listen on (0: any free port, printed)")
       ->capture_default_str()
       ->check(CLI::Range(0, 65535));
+  cmd->add_option("--games-dir", a->games_dir,
+                  "Folder of the games' records (one append-only file per game, synced before a move is\n"
+                  "acknowledged; <id>.sgf when it ends); without it games are kept in memory only");
   cmd->add_option("--threads", s.threads, "Threads serving connections")->capture_default_str()->check(CLI::Range(1, 64));
   cmd->add_option("--max-games", l.max_games, "Games held at once")->capture_default_str()->check(CLI::Range(1, 1000000));
   cmd->add_option("--max-connections-per-address", l.max_connections_per_address,

@@ -58,6 +58,8 @@ inline constexpr FormatVersion kPlayedSketchFormat{"sketch of played patterns", 
 inline constexpr FormatVersion kCountProgressFormat{"count progress record", 2, 1};
 // The plan of a sharded count (shard/shard_plan.h: the magic's last byte).
 inline constexpr FormatVersion kShardPlanFormat{"shard plan", 1, 1};
+// `sgfpat serve --games-dir`: one append-only file per game (lib/serve/game_log.h).
+inline constexpr FormatVersion kServedGameFormat{"served game record", 1, 1};
 
 // OK when `found` is between format.oldest and format.current; otherwise
 // NotSupported: "<where>: <name> format version <found>, this sgfpat reads

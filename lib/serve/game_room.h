@@ -1,21 +1,28 @@
 // A game served to pages: the game itself (lib/play), its seats and their
-// tokens, the numbered events that made it, and the connections watching.
-// The room is the referee: a move counts only from the seat whose turn it
-// is, checked by the rules, and every event goes to every connection
-// subscribed, in order.  Thread-safe (one mutex per room).
+// tokens, its clocks, the numbered events that made it, its record on disk
+// and the connections watching.  The room is the referee: a move counts
+// only from the seat whose turn it is, checked by the rules and the clock;
+// it is in the record (synced) before it is acknowledged, then goes to
+// every subscribed connection in order.  Thread-safe (one mutex per room).
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/status.h"
+#include "play/clock.h"
 #include "play/game_state.h"
 #include "serve/connection.h"
+#include "serve/game_log.h"
 #include "serve/protocol.h"
 
 namespace sgfpat::serve {
+
+using SteadyTime = std::chrono::steady_clock::time_point;
 
 // Who plays: both colours from one page, two pages over the network, or a
 // page against the engine.
@@ -27,10 +34,18 @@ bool parse_game_mode(std::string_view name, GameMode* out);
 enum class Seat : uint8_t { Watch, Black, White, Both };
 const char* seat_name(Seat s);  // "watch", "black", "white", "both"
 
+struct EngineStrength {
+  int64_t playouts = 0;  // per move (0: by time)
+  double seconds = 0;    // per move (0: by playouts)
+};
+
 struct RoomSettings {
   GameRules rules;
   GameMode mode = GameMode::Local;
   Color engine_color = Color::Empty;  // Engine mode: the colour the engine plays
+  EngineStrength engine;
+  ClockRules clock;                   // enabled() false: no clock
+  int64_t created_ms = 0;             // Unix time of creation (the record's date)
 };
 
 // The tokens of a room's seats ("" for a seat the mode does not have):
@@ -47,6 +62,7 @@ struct GameEvent {
   Kind kind = Kind::Move;
   Color color = Color::Empty;  // who moved, passed, resigned or ran out of time
   Point point = kPass;         // Move only
+  int64_t spent_ms = 0;        // the mover's thinking time (charged to its clock)
 };
 const char* event_kind_name(GameEvent::Kind k);  // "move", "pass", "resign", "timeout"
 
@@ -58,7 +74,17 @@ struct SeatAction {
 
 class GameRoom {
  public:
-  GameRoom(std::string id, RoomSettings settings, SeatTokens tokens);
+  // A new room.  With a non-empty `record_path` its record file is created
+  // there first (the room is not made if that fails).
+  static Status Create(const std::string& id, const RoomSettings& settings, const SeatTokens& tokens,
+                       const std::string& record_path, std::shared_ptr<GameRoom>* out);
+  // The room of a record file: the header's settings and tokens, every
+  // event replayed by the rules and the clock (Corruption when the rules
+  // refuse one, or the file is not a room's).  *torn_tail: a torn last
+  // line was dropped (and cut off the file).  The turn running when the
+  // server stopped starts again now: the time the server was down is
+  // charged to nobody.
+  static Status Load(const std::string& path, std::shared_ptr<GameRoom>* out, bool* torn_tail);
 
   const std::string& id() const { return id_; }
   const RoomSettings& settings() const { return settings_; }
@@ -73,32 +99,53 @@ class GameRoom {
   void leave(const Connection* conn);
 
   struct Outcome {
-    Refusal refusal = Refusal::None;
-    std::string code, message;  // when refused (code "stale": `after` is not the last event)
+    std::string code, message;  // set when refused ("stale": `after` is not the last event)
     int64_t seq = 0;            // the event made, when accepted
   };
-  // Refuses what the seat may not do; otherwise makes the event, sends
-  // "ack" {seq} to `from` (if given) and the event to every subscriber.
+  // What `seat` asks for on the state its page saw (`after`: the last
+  // event it had).  Refuses what the seat may not do; otherwise records the
+  // event, sends "ack" {seq} to `from` (if given) and the event to every
+  // subscriber.
   Outcome act(Seat seat, int64_t after, const SeatAction& action, const ConnectionPtr& from, const Json& request_id);
+
+  // When the player to move runs out of time (none: no clock running).
+  std::optional<SteadyTime> deadline() const;
+  // Ends the game on time when the player to move has run out by `now`.
+  void check_time(SteadyTime now);
 
   // The game as SGF text.
   std::string sgf() const;
-  // The number of the last event (0: none yet).
   int64_t last_seq() const;
+  bool over() const;
+  // Whose turn it is and the moves so far (for the engine).
+  Color to_move() const;
+  std::vector<sgfpat::Action> moves() const;
 
  private:
-  // Applies an event the rules allow (the one path that changes the game).
+  GameRoom(std::string id, RoomSettings settings, SeatTokens tokens);
+  // Applies an event the rules allow (the one path that changes the game:
+  // live events and those of a record read back).
   Refusal apply(const GameEvent& e);
-  Json state_json() const;      // the game now, for pages
+  // Records, applies and sends a new event (the mutex held).
+  Status commit(const GameEvent& e, const ConnectionPtr& from, const Json& request_id);
+  Json header_json() const;
+  Json state_json() const;
+  Json clock_json() const;
   Json event_json(const GameEvent& e) const;
   Json settings_json() const;
   void broadcast(const std::shared_ptr<const std::string>& text);
+  std::string sgf_locked() const;
+  // At the end of a recorded game: <id>.sgf beside its record.
+  void write_sgf_file() const;
 
   const std::string id_;
   const RoomSettings settings_;
   const SeatTokens tokens_;
   mutable std::mutex mu_;
   GameState state_;
+  GameClock clock_;
+  SteadyTime turn_started_;
+  std::unique_ptr<GameLog> log_;
   std::vector<GameEvent> events_;
   std::vector<Point> last_captured_;
   std::vector<std::weak_ptr<Connection>> subscribers_;

@@ -70,9 +70,12 @@ struct Shared {
 // One counted connection of an address, released when the last session
 // holding it (HTTP, then maybe WebSocket) ends.
 struct Ticket {
-  std::shared_ptr<Shared> shared;
-  std::string address;
+  Ticket(std::shared_ptr<Shared> s, std::string a) : shared(std::move(s)), address(std::move(a)) {}
+  Ticket(const Ticket&) = delete;
+  Ticket& operator=(const Ticket&) = delete;
   ~Ticket() { shared->counter.release(address); }
+  const std::shared_ptr<Shared> shared;
+  const std::string address;
 };
 
 // True when a Host header names this server as a page may reach it: any
@@ -149,8 +152,12 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
       enqueue(std::make_shared<const std::string>(error_message(nullptr, "bad_message", "text messages only (JSON)")));
     } else if (!take_token()) {
       if (++strikes_ > shared_->limits.flood_strikes) {
+        // No more reading: what is queued (the "slow down" answers) goes
+        // out, then the connection is closed.
         buffer_.consume(buffer_.size());
-        return do_close(websocket::close_code::policy_error);
+        close_after_writes_ = true;
+        if (queue_.empty()) do_close(websocket::close_code::policy_error);
+        return;
       }
       enqueue(std::make_shared<const std::string>(
           error_message(nullptr, "slow_down", "too many messages: this one was dropped")));
@@ -180,23 +187,30 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
   }
 
   void on_write(beast::error_code ec, size_t) {
-    if (ec) return finish();
     queued_bytes_ -= queue_.front()->size();
     queue_.pop_front();
-    if (!queue_.empty() && !closing_) do_write();
+    if (ec) return finish();
+    if (!queue_.empty() && !closing_ && !finished_) do_write();
+    else if (queue_.empty() && close_after_writes_) do_close(websocket::close_code::policy_error);
+  }
+
+  // Drops the messages not being written; the one an async_write is
+  // sending (the front) must live until its handler runs.
+  void drop_unsent() {
+    if (queue_.size() > 1) queue_.erase(queue_.begin() + 1, queue_.end());
   }
 
   void do_close(websocket::close_code code) {
     if (closing_ || finished_) return;
     closing_ = true;
-    queue_.clear();
+    drop_unsent();
     ws_.async_close(code, [self = shared_from_this()](beast::error_code) { self->finish(); });
   }
 
   void finish() {
     if (finished_) return;
     finished_ = true;
-    queue_.clear();
+    drop_unsent();
     if (opened_) shared_->hub->on_close(this);
   }
 
@@ -207,6 +221,7 @@ class WsSession : public Connection, public std::enable_shared_from_this<WsSessi
   std::deque<std::shared_ptr<const std::string>> queue_;
   size_t queued_bytes_ = 0;
   bool opened_ = false, closing_ = false, finished_ = false;
+  bool close_after_writes_ = false;  // a flood: close once the queue is sent
   double tokens_ = 0;
   std::chrono::steady_clock::time_point refilled_;
   int strikes_ = 0;
@@ -363,7 +378,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
     beast::error_code addr_ec;
     const std::string address = socket.remote_endpoint(addr_ec).address().to_string();
     if (!addr_ec && shared_->counter.acquire(address, shared_->limits.max_connections_per_address)) {
-      auto ticket = std::make_shared<Ticket>(Ticket{shared_, address});
+      auto ticket = std::make_shared<Ticket>(shared_, address);
       std::make_shared<HttpSession>(std::move(socket), shared_, std::move(ticket))->run();
     } else {
       beast::error_code ignored;

@@ -1,6 +1,12 @@
 #include "serve/hub.h"
 
+#include <filesystem>
 #include <iostream>
+#include <regex>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 
 #include "board/replay.h"
 #include "core/version.h"
@@ -33,7 +39,92 @@ Json line_state(const Board& board, const ReplayResult& rr, Point last) {
 
 Hub::Hub(HubOptions options) : options_(std::move(options)) {}
 
-Hub::~Hub() = default;
+Hub::~Hub() { stop(); }
+
+Status Hub::start(std::ostream& log) {
+  if (!options_.games_dir.empty()) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::create_directories(options_.games_dir, ec);
+    if (ec) return Status::IOError("cannot make the games folder " + options_.games_dir + ": " + ec.message());
+    std::vector<fs::path> files;
+    // Only names this server gives (<16 hex digits>.game) are read: nothing
+    // else in the folder is touched.
+    static const std::regex kName("[0-9a-f]{16}\\.game");
+    for (fs::directory_iterator it(options_.games_dir, ec), end; !ec && it != end; it.increment(ec))
+      if (std::regex_match(it->path().filename().string(), kName)) files.push_back(it->path());
+    if (ec) return Status::IOError("cannot list the games folder " + options_.games_dir + ": " + ec.message());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) {
+      std::shared_ptr<GameRoom> room;
+      bool torn = false;
+      Status st = GameRoom::Load(f.string(), &room, &torn);
+      if (st.ok() && room->id() + ".game" != f.filename().string())
+        st = Status::Corruption(f.string() + ": its header names game " + room->id());
+      if (!st.ok()) {
+        log << "sgfpat serve: " << st.message() << "; this game is left out (its file is kept as it is)\n";
+        continue;
+      }
+      if (torn) log << "sgfpat serve: " << f.string() << ": a torn last line (a move never acknowledged) was cut off\n";
+      if (int(games_.size()) >= options_.limits.max_games) {
+        log << "sgfpat serve: more games in " << options_.games_dir << " than --max-games " << options_.limits.max_games
+            << ": the rest are left out\n";
+        break;
+      }
+      games_[room->id()] = room;
+    }
+  }
+  clock_thread_ = std::thread([this] { clock_loop(); });
+  return Status::OK();
+}
+
+void Hub::stop() {
+  {
+    std::lock_guard<std::mutex> lock(clock_mu_);
+    stopping_ = true;
+  }
+  clock_cv_.notify_all();
+  if (clock_thread_.joinable()) clock_thread_.join();
+}
+
+std::vector<std::shared_ptr<GameRoom>> Hub::rooms() const {
+  std::lock_guard<std::mutex> lock(games_mu_);
+  std::vector<std::shared_ptr<GameRoom>> out;
+  out.reserve(games_.size());
+  for (const auto& [id, room] : games_) out.push_back(room);
+  return out;
+}
+
+void Hub::clocks_changed() {
+  {
+    std::lock_guard<std::mutex> lock(clock_mu_);
+    clock_changed_ = true;
+  }
+  clock_cv_.notify_all();
+}
+
+void Hub::clock_loop() {
+  for (;;) {
+    // No lock of the hub's is held while rooms are asked (a room's mutex
+    // is taken inside): rooms never wait for the clock thread.
+    const SteadyTime now = std::chrono::steady_clock::now();
+    SteadyTime next = now + std::chrono::hours(1);
+    for (const auto& room : rooms()) {
+      auto d = room->deadline();
+      if (!d) continue;
+      if (*d <= now) {
+        room->check_time(now);
+        d = room->deadline();
+        if (!d) continue;
+      }
+      next = std::min(next, *d);
+    }
+    std::unique_lock<std::mutex> lock(clock_mu_);
+    clock_cv_.wait_until(lock, next, [this] { return stopping_ || clock_changed_; });
+    if (stopping_) return;
+    clock_changed_ = false;
+  }
+}
 
 size_t Hub::game_count() const {
   std::lock_guard<std::mutex> lock(games_mu_);
@@ -52,6 +143,7 @@ void Hub::on_open(const ConnectionPtr& conn) {
   j["version"] = kVersion;
   j["limits"] = {{"max_message_bytes", options_.limits.max_message_bytes},
                  {"max_line_moves", options_.limits.max_line_moves}};
+  j["persistent"] = !options_.games_dir.empty();
   reply(conn, j);
 }
 
@@ -130,6 +222,29 @@ void Hub::on_create(const ConnectionPtr& conn, const Request& req) {
   s.rules.size = int(size);
   s.rules.komi = komi;
   if (st.ok()) st = check_rules(s.rules);
+  if (st.ok() && req.has("clock") && !req.json()["clock"].is_null()) {
+    // {"main": seconds, "byo": seconds, "periods": n}
+    const Json& c = req.json()["clock"];
+    auto seconds = [&](const char* key, double* v) -> Status {
+      auto it = c.find(key);
+      if (it == c.end() || !it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() < 0 ||
+          it->get<double>() > 86400)
+        return Status::InvalidArgument(std::string("field 'clock.") + key + "': seconds from 0 to 86400");
+      *v = it->get<double>();
+      return Status::OK();
+    };
+    double main_s = 0, byo_s = 0, periods = 0;
+    if (!c.is_object()) st = Status::InvalidArgument("field 'clock': {main, byo, periods} or null");
+    if (st.ok()) st = seconds("main", &main_s);
+    if (st.ok()) st = seconds("byo", &byo_s);
+    if (st.ok()) st = seconds("periods", &periods);
+    s.clock.main_ms = int64_t(main_s * 1000);
+    s.clock.byo_ms = int64_t(byo_s * 1000);
+    s.clock.periods = int(periods);
+    if (st.ok()) st = check_clock_rules(s.clock);
+  }
+  s.created_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                     std::chrono::system_clock::now().time_since_epoch()).count();
   if (st.ok() && s.mode == GameMode::Engine)
     st = Status::NotSupported("games against the engine need `sgfpat serve --priors` or the engine built in");
   if (!st.ok()) return refuse(conn, req, "bad_request", st);
@@ -148,7 +263,19 @@ void Hub::on_create(const ConnectionPtr& conn, const Request& req) {
   }
   token(&tokens.watch);
   if (!st.ok()) return refuse(conn, req, "internal", st);
-  auto room = std::make_shared<GameRoom>(id, s, tokens);
+  {
+    std::lock_guard<std::mutex> lock(games_mu_);
+    if (int(games_.size()) >= options_.limits.max_games)
+      return refuse(conn, req, "too_many_games",
+                    Status::Busy("the server holds " + std::to_string(games_.size()) + " games, its limit"));
+  }
+  std::shared_ptr<GameRoom> room;
+  const std::string record = options_.games_dir.empty() ? "" : options_.games_dir + "/" + id + ".game";
+  st = GameRoom::Create(id, s, tokens, record, &room);
+  if (!st.ok()) {
+    std::cerr << "sgfpat serve: " << st.message() << "\n";
+    return refuse(conn, req, "storage", Status::IOError("the server could not save a new game"));
+  }
   {
     std::lock_guard<std::mutex> lock(games_mu_);
     if (int(games_.size()) >= options_.limits.max_games)
@@ -156,6 +283,7 @@ void Hub::on_create(const ConnectionPtr& conn, const Request& req) {
                     Status::Busy("the server holds " + std::to_string(games_.size()) + " games, its limit"));
     games_[id] = room;
   }
+  clocks_changed();
   Json j;
   j["t"] = "created";
   j["id"] = req.id();
@@ -198,6 +326,7 @@ void Hub::on_play(const ConnectionPtr& conn, const Request& req) {
   if (!st.ok()) return refuse(conn, req, "bad_request", st);
   GameRoom::Outcome out = room->act(seat, after, action, conn, req.id());
   if (!out.code.empty()) conn->send(std::make_shared<const std::string>(error_message(req.id(), out.code, out.message)));
+  else clocks_changed();
 }
 
 void Hub::on_position(const ConnectionPtr& conn, const Request& req) {

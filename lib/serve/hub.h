@@ -6,11 +6,14 @@
 // it: every refusal is an "error" answer, and a message that cannot even be
 // read is answered as such.
 #pragma once
+#include <condition_variable>
+#include <iosfwd>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "core/status.h"
 #include "serve/connection.h"
@@ -22,12 +25,24 @@ namespace sgfpat::serve {
 
 struct HubOptions {
   ServeLimits limits;
+  // Where each game's record is kept (one append-only file <id>.game, and
+  // <id>.sgf once it ends); empty: games live in memory only.
+  std::string games_dir;
 };
 
 class Hub {
  public:
   explicit Hub(HubOptions options);
   ~Hub();
+
+  // Loads the games of options.games_dir (creating the folder if needed)
+  // and starts the thread that ends games on time.  A record that cannot
+  // be read is reported on `log` and left out (its file untouched); a torn
+  // last line (a move never acknowledged) is reported and cut off.
+  // Fails only when the folder cannot be made or listed.
+  Status start(std::ostream& log);
+  // Stops the clock thread (also done by the destructor).
+  void stop();
 
   const ServeLimits& limits() const { return options_.limits; }
 
@@ -57,10 +72,22 @@ class Hub {
   // The room `req` names ("game") and the seat its "token" opens there; an
   // unknown game and a wrong token are refused alike.
   Status find_seat(const Request& req, std::shared_ptr<GameRoom>* room, Seat* seat);
+  std::vector<std::shared_ptr<GameRoom>> rooms() const;
+
+  // The clock thread: sleeps until the earliest deadline of a running
+  // clock, then ends on time the games whose player ran out.
+  void clock_loop();
+  void clocks_changed();
 
   HubOptions options_;
   mutable std::mutex games_mu_;
   std::map<std::string, std::shared_ptr<GameRoom>> games_;
+
+  std::mutex clock_mu_;
+  std::condition_variable clock_cv_;
+  bool clock_changed_ = false;
+  bool stopping_ = false;
+  std::thread clock_thread_;
 };
 
 }  // namespace sgfpat::serve

@@ -68,7 +68,8 @@ def wait_for(what, fn, timeout=20.0, interval=0.05):
 class Server:
     """`sgfpat serve --port 0 ...` in its own process group; .url once it listens."""
 
-    def __init__(self, sgfpat, workdir, extra=(), env=None, name="server"):
+    def __init__(self, sgfpat, workdir, extra=(), env=None, name="server", port=0):
+        self.port = port
         self.sgfpat = sgfpat
         self.workdir = workdir
         self.extra = list(extra)
@@ -79,7 +80,7 @@ class Server:
         self.err_path = os.path.join(workdir, f"{name}.stderr")
 
     def start(self, timeout=60):
-        cmd = [self.sgfpat, "serve", "--port", "0"] + self.extra
+        cmd = [self.sgfpat, "serve", "--port", str(self.port)] + self.extra
         env = dict(os.environ)
         if self.env:
             env.update(self.env)
@@ -98,6 +99,7 @@ class Server:
                     m = re.search(rb"(http://[^ ]+/)", line)
                     if m:
                         self.url = m.group(1).decode()
+                        self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
                         return self
                     line = b""
             elif self.proc.poll() is not None:
@@ -225,6 +227,12 @@ class Browser:
         x, y, cell, ratio = self.point_centre(name)
         img = Png(self.driver.get_screenshot_as_png())
         return img.rgb(int((x + dx * cell) * ratio), int((y + dy * cell) * ratio))
+
+    def move_pointer_away(self):
+        from selenium.webdriver.common.action_chains import ActionChains
+        ActionChains(self.driver).move_to_element(self.el("title")).perform()
+        wait_for("the shadow stone to go", lambda: self.js(
+            "return document.querySelector('#board .ghost').getAttribute('visibility') === 'hidden'"), 5)
 
     def notice(self):
         n = self.el("notice")

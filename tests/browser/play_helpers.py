@@ -37,6 +37,7 @@ def play_and_wait(players, mover, point, number):
 
 def check_pixels(b):
     """After the capture: a black stone's centre dark, a white stone's light, the captured point the board's colour."""
+    b.move_pointer_away()  # the shadow stone under the pointer is not a stone
     black = b.pixel("D5")
     white = b.pixel("F6")
     captured = b.pixel(gs.CAPTURED_POINT)

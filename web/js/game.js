@@ -34,6 +34,7 @@ export class LiveGame {
       this.settings = msg.settings;
       for (const e of msg.events) if (e.seq === this.lastSeq + 1) { this.events.push(e); this.lastSeq = e.seq; }
       this.state = msg.state;
+      this.stateReceived = performance.now();
       this.lastSeq = msg.state.seq;
       this.onChange('joined');
     } catch (err) {
@@ -52,6 +53,7 @@ export class LiveGame {
     this.events.push(compact);
     this.lastSeq = msg.seq;
     this.state = state;
+    this.stateReceived = performance.now();
     this.onChange('event', compact);
   }
 

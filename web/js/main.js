@@ -71,6 +71,7 @@ function render() {
   app.board.setTerritory(over && app.game.state.result && app.game.state.result.owners ? app.game.state.result.owners : null);
   app.board.setGhost(live && app.game.myTurn() ? app.game.state.to_move : null);
   renderStatus(st, live);
+  renderClocks();
   renderNav();
   for (const fn of app.listeners) fn();
 }
@@ -102,6 +103,53 @@ function renderStatus(st, live) {
   $('pass').disabled = !(canAct && app.game.myTurn() && app.game.settings.rules !== 'atari');
   $('resign').disabled = !canAct;
   $('save-sgf').disabled = !(app.game || app.review);
+}
+
+// ---- clocks: the server's figures, counted down here between events ----
+
+let clockTimer = null;
+
+function fmtClock(ms, periods, byoMs) {
+  const t = Math.max(0, Math.ceil(ms / 1000));
+  const m = Math.floor(t / 60), sec = t % 60;
+  const main = `${m}:${String(sec).padStart(2, '0')}`;
+  return periods > 0 && byoMs > 0 ? `${main} +${periods}×${Math.round(byoMs / 1000)}s` : main;
+}
+
+function renderClocks() {
+  const g = app.game;
+  const st = g && g.state;
+  const box = $('clocks');
+  if (!st || !st.clock || !g.settings.clock) { box.hidden = true; clearInterval(clockTimer); clockTimer = null; return; }
+  box.hidden = false;
+  const byo = g.settings.clock.byo_ms;
+  const received = g.stateReceived || performance.now();
+  const draw = () => {
+    for (const c of ['B', 'W']) {
+      const side = st.clock[c];
+      const el = $(`clock-${c}`);
+      const running = st.clock.running === c;
+      let text;
+      if (running) {
+        const left = st.clock.left_ms - (performance.now() - received);
+        // In byo-yomi: the period running now and the periods after it.
+        if (left <= side.periods * byo) {
+          const periods = Math.max(1, Math.ceil(left / byo));
+          const inPeriod = left - (periods - 1) * byo;
+          text = `${colorName(c)} ${fmtClock(inPeriod, 0, 0)} (${periods}×${Math.round(byo / 1000)}s)`;
+        } else {
+          text = `${colorName(c)} ${fmtClock(left - side.periods * byo, side.periods, byo)}`;
+        }
+        el.className = left < 10000 ? 'clock running low' : 'clock running';
+      } else {
+        text = `${colorName(c)} ${fmtClock(side.main_ms, side.periods, byo)}`;
+        el.className = 'clock';
+      }
+      el.textContent = text;
+    }
+  };
+  draw();
+  if (!clockTimer) clockTimer = setInterval(() => renderClocks(), 250);
 }
 
 function renderNav() {
