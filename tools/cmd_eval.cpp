@@ -7,6 +7,7 @@
 #include "board/position_text.h"
 #include "board_text.h"
 #include "commands.h"
+#include "eval/eval_json.h"
 #include "game_select.h"
 #include "priors_flags.h"
 
@@ -43,12 +44,8 @@ int run_eval(const EvalArgs& a) {
     }
     to_move = result.to_move;
     allow_suicide = game.info.suicide_allowed();
-    int seen = 0;
-    for (const Action& act : game.actions)
-      if (act.kind == Action::Kind::Play && seen++ < result.moves_played) {
-        last = act.point;
-        recent.push(act.point);
-      }
+    recent = recent_moves(game, result.moves_played);
+    last = recent.last;
   } else {
     std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
     TextPosition pos;
@@ -61,31 +58,11 @@ int run_eval(const EvalArgs& a) {
   }
   Evaluator evaluator(priors, a.priors.options());
   std::vector<MoveEval> moves = evaluator.evaluate(board, to_move, allow_suicide, recent);
-  const std::string estimator = a.priors.estimator_name(evaluator);
-  std::vector<MoveEval> ranked = moves;
-  std::stable_sort(ranked.begin(), ranked.end(), [](const MoveEval& x, const MoveEval& y) { return x.prob > y.prob; });
+  const std::string estimator = estimator_name(evaluator.estimator());
+  const std::vector<MoveEval> ranked = rank_moves(moves);
   const char* player = to_move == Color::White ? "White" : "Black";
   if (a.json) {
-    nlohmann::json j;
-    j["to_move"] = player;
-    j["size"] = board.size();
-    j["estimator"] = estimator;
-    j["legal_moves"] = ranked.size();
-    nlohmann::json arr = nlohmann::json::array();
-    for (const MoveEval& e : ranked)
-      arr.push_back({{"move", gtp_name(e.point, board.size())}, {"sgf", sgf_name(e.point)}, {"x", e.point.x},
-                     {"y", e.point.y}, {"prob", e.prob}, {"score", e.score}, {"level", e.level},
-                     {"played", e.counts.played}, {"seen", e.counts.seen}, {"wins", e.counts.wins}});
-    if (evaluator.estimator() == Estimator::Model)
-      for (size_t i = 0; i < ranked.size(); ++i) {
-        nlohmann::json f = nlohmann::json::object();
-        for (int g = 0; g < sgfpat_priors::kFeatureGroups; ++g)
-          f[sgfpat_priors::feature_group_name(g)] = ranked[i].features[g];
-        arr[i]["rate"] = ranked[i].rate;
-        arr[i]["features"] = f;
-      }
-    j["moves"] = arr;
-    std::cout << j.dump(2) << "\n";
+    std::cout << eval_json(ranked, board.size(), to_move, evaluator.estimator()).dump(2) << "\n";
     return kOk;
   }
   if (ranked.empty()) {

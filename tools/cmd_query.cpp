@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "export/pattern_lookup.h"
 #include "export/pattern_table.h"
 #include "export/rates.h"
 #include "export/representatives.h"
@@ -30,31 +31,6 @@ struct QueryArgs {
   bool json = false;
   std::string svg;
 };
-
-struct LevelRow {
-  int level = 0;
-  std::string pattern;  // spec form (canonical with symmetry on)
-  uint64_t key = 0;
-  PatternCounts counts;
-};
-
-nlohmann::ordered_json row_json(const LevelRow& r) {
-  nlohmann::ordered_json j;
-  Interval pr = wilson95(r.counts.played, r.counts.seen);
-  Interval wr = wilson95(r.counts.wins, r.counts.played);
-  j["level"] = r.level;
-  j["points"] = level_points(r.level);
-  j["key"] = key_hex(r.key);
-  j["played"] = r.counts.played;
-  j["seen"] = r.counts.seen;
-  j["wins"] = r.counts.wins;
-  j["play_rate"] = rate(r.counts.played, r.counts.seen);
-  j["play_rate_ci95"] = {pr.low, pr.high};
-  j["win_rate"] = rate(r.counts.wins, r.counts.played);
-  j["win_rate_ci95"] = {wr.low, wr.high};
-  j["pattern"] = r.pattern;
-  return j;
-}
 
 std::string table_text(const std::vector<LevelRow>& rows) {
   std::string t = format_text("%5s %6s %12s %14s %9s  %-21s %12s %9s\n", "level", "points", "played", "seen",
@@ -144,7 +120,7 @@ int run_query(const QueryArgs& a, const CLI::App& cmd) {
     }
     at = p;
     MoveError legal = board.check(p, mover, game.info.suicide_allowed());
-    for (int l = 1; l <= scheme.levels; ++l) spelled.push_back(spell_pattern(board, p, l, mover));
+    spelled = spell_levels(board, p, mover, scheme.levels);
     out["game"] = game.origin.describe();
     out["after_move"] = result.moves_played;
     out["to_move"] = mover == Color::White ? "W" : "B";
@@ -170,18 +146,8 @@ int run_query(const QueryArgs& a, const CLI::App& cmd) {
 
   // One Get per level; a level is present when played >= min_played.
   std::vector<LevelRow> rows;
-  for (size_t i = 0; i < spelled.size(); ++i) {
-    LevelRow r;
-    r.level = int(i + 1);
-    r.pattern = export_form(spelled[i], scheme);
-    r.key = pattern_key(r.pattern, scheme);
-    bool found = false;
-    st = db->get(r.level, r.key, &r.counts, &found);
-    if (!st.ok()) {
-      return fail(me, st);
-    }
-    if (found && r.counts.played >= min_played) rows.push_back(std::move(r));
-  }
+  st = lookup_levels(db.get(), spelled, &rows);
+  if (!st.ok()) return fail(me, st);
   const int largest = rows.empty() ? 0 : rows.back().level;
 
   if (!a.svg.empty()) {
@@ -207,7 +173,7 @@ int run_query(const QueryArgs& a, const CLI::App& cmd) {
 
   if (a.json) {
     out["levels"] = nlohmann::ordered_json::array();
-    for (const LevelRow& r : rows) out["levels"].push_back(row_json(r));
+    for (const LevelRow& r : rows) out["levels"].push_back(level_row_json(r));
     out["largest_level"] = largest;
     std::cout << out.dump(2) << "\n";
     return kOk;

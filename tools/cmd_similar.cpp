@@ -19,6 +19,7 @@
 #include "search/continuations.h"
 #include "search/nearest_scan.h"
 #include "search/position_index.h"
+#include "search/similar_report.h"
 #include "store/game_record.h"
 
 namespace sgfpat::cli {
@@ -41,41 +42,7 @@ struct SimilarArgs {
   std::string svg;
 };
 
-// A hit with its game's record, when the game is still stored.
-struct ShownHit {
-  PositionHit hit;
-  bool found = false;
-  Game game;
-};
-
 std::string point_text(bool has, Point p, int size) { return has ? gtp_name(p, size) : "end"; }
-
-nlohmann::ordered_json hit_json(const ShownHit& s, int size) {
-  nlohmann::ordered_json j;
-  const PositionHit& h = s.hit;
-  std::string hex;
-  for (uint8_t b : h.game) hex += "0123456789abcdef"[b >> 4], hex += "0123456789abcdef"[b & 15];
-  j["game"] = hex;
-  j["distance"] = h.distance;
-  j["move_number"] = h.position + 1;  // the move played next
-  j["next"] = point_text(h.has_next, h.next, size);
-  j["to_move"] = std::string(1, color_char(h.mover));
-  j["symmetry"] = h.sym;
-  j["colours_exchanged"] = h.swap;
-  if (s.found) {
-    const GameInfo& g = s.game.info;
-    j["black"] = g.black_name;
-    j["black_rank"] = g.black_rank;
-    j["white"] = g.white_name;
-    j["white_rank"] = g.white_rank;
-    j["date"] = g.date;
-    j["result"] = g.result;
-    j["file"] = s.game.origin.file;
-    j["member"] = s.game.origin.member;
-    j["index_in_file"] = s.game.origin.index + 1;
-  }
-  return j;
-}
 
 std::string hit_text(const ShownHit& s, int size) {
   const PositionHit& h = s.hit;
@@ -175,18 +142,10 @@ int run_similar(const SimilarArgs& a, const CLI::App& cmd) {
   const std::vector<Continuation> table = continuations(hits, board);
   std::vector<ShownHit> shown;
   const size_t n_shown = a.exact ? std::min(hits.size(), size_t(std::max(0, a.limit))) : hits.size();
-  for (size_t i = 0; i < n_shown; ++i) {
-    ShownHit s;
-    s.hit = hits[i];
-    Fingerprint fp;
-    std::string record;
-    st = db->find_game(std::string_view(reinterpret_cast<const char*>(s.hit.game.data()), 8), &fp, &record, &s.found);
-    if (!st.ok()) {
-      std::cerr << me << st.message() << "\n";
-      return kFailure;
-    }
-    if (s.found) s.found = decode_game(record, &s.game).ok();
-    shown.push_back(std::move(s));
+  st = shown_hits(db.get(), hits, n_shown, &shown);
+  if (!st.ok()) {
+    std::cerr << me << st.message() << "\n";
+    return kFailure;
   }
   const int n = board.size();
   // ---- drawing ----
@@ -214,13 +173,7 @@ int run_similar(const SimilarArgs& a, const CLI::App& cmd) {
     }
     j["seconds"] = seconds;
     j["hits_total"] = hits.size();
-    nlohmann::ordered_json conts = nlohmann::ordered_json::array();
-    for (const Continuation& c : table) {
-      const Interval ci = wilson95(c.wins, c.count);
-      conts.push_back({{"move", gtp_name(c.move, n)}, {"count", c.count}, {"wins", c.wins},
-                       {"win_rate", rate(c.wins, c.count)}, {"win_rate_ci95", {ci.low, ci.high}}});
-    }
-    j["continuations"] = conts;
+    j["continuations"] = continuations_json(table, n);
     nlohmann::ordered_json hj = nlohmann::ordered_json::array();
     for (const ShownHit& s : shown) hj.push_back(hit_json(s, n));
     j["hits"] = hj;

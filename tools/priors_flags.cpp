@@ -1,5 +1,6 @@
 #include "priors_flags.h"
 
+#include "eval/eval_json.h"
 
 namespace sgfpat::cli {
 
@@ -28,13 +29,7 @@ EvalOptions PriorsFlags::options() const {
   return o;
 }
 
-std::string PriorsFlags::estimator_name(const Evaluator& e) const {
-  switch (e.estimator()) {
-    case Estimator::Raw: return "raw";
-    case Estimator::Model: return "model";
-    default: return "smoothed";
-  }
-}
+std::string PriorsFlags::estimator_name(const Evaluator& e) const { return sgfpat::estimator_name(e.estimator()); }
 
 Status PriorsFlags::open(sgfpat_priors::Priors* priors) const {
   Status st = open_priors(path, verify, priors);

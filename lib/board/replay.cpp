@@ -54,4 +54,12 @@ Status replay(const Game& game, Board* board, ReplayResult* result, ReplayObserv
   return Status::OK();
 }
 
+Status position_after(const Game& game, int moves, Board* board, ReplayResult* result) {
+  if (moves > game.move_count())
+    return Status::InvalidInput(game.origin.describe() + " has " + std::to_string(game.move_count()) +
+                                " moves; asked for the position after move " + std::to_string(moves));
+  Status st = replay(game, board, result, nullptr, moves);
+  return st.with_context(game.origin.describe() + ": illegal record");
+}
+
 }  // namespace sgfpat

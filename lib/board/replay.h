@@ -40,4 +40,11 @@ struct ReplayResult {
 Status replay(const Game& game, Board* board, ReplayResult* result,
               ReplayObserver* observer = nullptr, int max_moves = -1);
 
+// The position of a record as the commands name it (`--move N`): `game`
+// replayed up to `moves` moves (-1: all), *result saying who moves next.
+// InvalidInput when the record has fewer moves ("... has 120 moves; asked
+// for the position after move 200") or an illegal one before ("<game>:
+// illegal record: move 12 (B Q16): suicide").
+Status position_after(const Game& game, int moves, Board* board, ReplayResult* result);
+
 }  // namespace sgfpat

@@ -10,4 +10,12 @@ void setup_tactics(const Board& board, Color mover, const RecentMoves& recent, s
   tactics->setup(cells, n, int(mover), feature_point(recent.last, n), feature_point(recent.before_last, n));
 }
 
+RecentMoves recent_moves(const Game& game, int moves_played) {
+  RecentMoves recent;
+  int seen = 0;
+  for (const Action& a : game.actions)
+    if (a.kind == Action::Kind::Play && seen++ < moves_played) recent.push(a.point);
+  return recent;
+}
+
 }  // namespace sgfpat

@@ -5,6 +5,7 @@
 #pragma once
 #include "board/board.h"
 #include "priors/sgfpat_features.h"
+#include "sgf/game.h"
 
 namespace sgfpat {
 
@@ -18,6 +19,10 @@ struct RecentMoves {
     last = move;
   }
 };
+
+// The moves of a record that lead to the position after its first
+// `moves_played` moves (passes included; setup stones are not moves).
+RecentMoves recent_moves(const Game& game, int moves_played);
 
 // A board point as the feature helper numbers it: y * size + x (-1 for a pass).
 inline int feature_point(Point p, int size) { return p.is_pass() ? -1 : p.y * size + p.x; }
