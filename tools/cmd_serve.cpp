@@ -4,6 +4,8 @@
 #include <iostream>
 
 #include "commands.h"
+#include "priors_flags.h"
+#include "serve/explorer.h"
 #include "serve/http_server.h"
 #include "serve/hub.h"
 
@@ -13,13 +15,37 @@ namespace {
 struct ServeArgs {
   serve::ServerOptions server;
   std::string games_dir;
+  std::string db;
+  PriorsFlags priors;
+  int work_threads = 2;
+  int refresh_seconds = 60;
 };
 
 int run_serve(ServeArgs& a) {
   const char* me = "sgfpat serve: ";
+  // The explorer: the database (read-only) and the priors, when given.
+  sgfpat_priors::Priors priors;
+  serve::ExplorerOptions eo;
+  eo.db_path = a.db;
+  eo.limits = a.server.limits;
+  eo.refresh_seconds = a.refresh_seconds;
+  if (!a.priors.path.empty()) {
+    Status st = a.priors.open(&priors);
+    if (!st.ok()) return fail(me, st);
+    eo.priors = &priors;
+    eo.eval = a.priors.options();
+  }
+  std::unique_ptr<serve::Explorer> explorer;
+  if (!a.db.empty() || eo.priors) {
+    explorer = std::make_unique<serve::Explorer>(eo);
+    Status st = explorer->open();
+    if (!st.ok()) return fail(me, st);
+  }
   serve::HubOptions ho;
   ho.limits = a.server.limits;
   ho.games_dir = a.games_dir;
+  ho.explorer = explorer.get();
+  ho.work_threads = a.work_threads;
   serve::Hub hub(ho);
   Status st = hub.start(std::cerr);
   if (!st.ok()) return fail(me, st);
@@ -53,6 +79,16 @@ Runner register_serve(CLI::App& app) {
   cmd->add_option("--games-dir", a->games_dir,
                   "Folder of the games' records (one append-only file per game, synced before a move is\n"
                   "acknowledged; <id>.sgf when it ends); without it games are kept in memory only");
+  cmd->add_option("--db", a->db,
+                  "Pattern database for the explorer (opened read-only, again every --db-refresh seconds: an\n"
+                  "ingest may write it meanwhile)");
+  cmd->add_option("--db-refresh", a->refresh_seconds, "Seconds before the database is opened again")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 86400));
+  a->priors.add_to(cmd, /*required=*/false);
+  cmd->add_option("--work-threads", a->work_threads, "Threads answering the explorer and the engine")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
   cmd->add_option("--threads", s.threads, "Threads serving connections")->capture_default_str()->check(CLI::Range(1, 64));
   cmd->add_option("--max-games", l.max_games, "Games held at once")->capture_default_str()->check(CLI::Range(1, 1000000));
   cmd->add_option("--max-connections-per-address", l.max_connections_per_address,

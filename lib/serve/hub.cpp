@@ -37,7 +37,9 @@ Json line_state(const Board& board, const ReplayResult& rr, Point last) {
 
 }  // namespace
 
-Hub::Hub(HubOptions options) : options_(std::move(options)) {}
+Hub::Hub(HubOptions options)
+    : options_(std::move(options)),
+      pool_(std::make_unique<WorkPool>(options_.work_threads, options_.limits.max_queued_jobs)) {}
 
 Hub::~Hub() { stop(); }
 
@@ -79,6 +81,7 @@ Status Hub::start(std::ostream& log) {
 }
 
 void Hub::stop() {
+  pool_->stop();
   {
     std::lock_guard<std::mutex> lock(clock_mu_);
     stopping_ = true;
@@ -144,6 +147,7 @@ void Hub::on_open(const ConnectionPtr& conn) {
   j["limits"] = {{"max_message_bytes", options_.limits.max_message_bytes},
                  {"max_line_moves", options_.limits.max_line_moves}};
   j["persistent"] = !options_.games_dir.empty();
+  j["explorer"] = options_.explorer ? options_.explorer->capabilities() : Json(nullptr);
   reply(conn, j);
 }
 
@@ -180,6 +184,8 @@ void Hub::dispatch(const ConnectionPtr& conn, const Request& req) {
   static const std::map<std::string, Handler, std::less<>> kHandlers = {
       {"create", &Hub::on_create},     {"join", &Hub::on_join}, {"play", &Hub::on_play},
       {"position", &Hub::on_position}, {"load_sgf", &Hub::on_load_sgf}, {"sgf", &Hub::on_sgf},
+      {"heatmap", &Hub::on_explore},   {"pattern", &Hub::on_explore},   {"similar", &Hub::on_explore},
+      {"stored_game", &Hub::on_explore},
   };
   auto it = kHandlers.find(req.kind());
   if (it == kHandlers.end()) {
@@ -399,6 +405,73 @@ void Hub::on_sgf(const ConnectionPtr& conn, const Request& req) {
   j["name"] = "sgfpat-" + room->id() + ".sgf";
   j["text"] = room->sgf();
   reply(conn, j);
+}
+
+void Hub::run_job(const ConnectionPtr& conn, const Request& req, std::string kind, std::function<Status(Json*)> job) {
+  if (conn->jobs.load() >= options_.limits.max_jobs_per_connection)
+    return refuse(conn, req, "busy",
+                  Status::Busy("this page already has " + std::to_string(options_.limits.max_jobs_per_connection) +
+                               " requests running; wait for their answers"));
+  ++conn->jobs;
+  Json id = req.id();
+  const bool queued = pool_->submit([conn, id, kind = std::move(kind), job = std::move(job)] {
+    const auto t0 = std::chrono::steady_clock::now();
+    Json answer;
+    Status st;
+    try {
+      st = job(&answer);
+    } catch (...) {
+      st = status_from_exception("answering '" + kind + "'");
+    }
+    --conn->jobs;
+    if (!st.ok()) {
+      const char* code = st.is_not_supported() ? "not_available" : st.is_invalid_argument() || st.is_invalid_input() ? "bad_request" : st.is_not_found() ? "not_found" : "failed";
+      conn->send(std::make_shared<const std::string>(error_message(id, code, st.message())));
+      return;
+    }
+    answer["t"] = kind;
+    answer["id"] = id;
+    answer["ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    conn->send(std::make_shared<const std::string>(dump(answer)));
+  });
+  if (!queued) {
+    --conn->jobs;
+    refuse(conn, req, "busy", Status::Busy("the server is busy with other requests; try again"));
+  }
+}
+
+void Hub::on_explore(const ConnectionPtr& conn, const Request& req) {
+  Explorer* ex = options_.explorer;
+  if (!ex) return refuse(conn, req, "not_available", Status::NotSupported("this server has no explorer (--db, --priors)"));
+  const std::string& kind = req.kind();
+  if (kind == "stored_game") {
+    std::string game;
+    Status st = req.get_hex("game", 16, &game);
+    if (!st.ok()) return refuse(conn, req, "bad_request", st);
+    return run_job(conn, req, kind, [ex, game](Json* out) { return ex->stored_game(game, out); });
+  }
+  auto line = std::make_shared<Game>();
+  int at = -1;
+  Status st = read_line(req.json(), options_.limits.max_line_moves, line.get(), &at);
+  if (!st.ok()) return refuse(conn, req, "bad_request", st);
+  if (kind == "heatmap") {
+    return run_job(conn, req, kind, [ex, line, at](Json* out) { return ex->heatmap(*line, at, out); });
+  }
+  if (kind == "pattern") {
+    Point p;
+    auto it = req.json().find("point");
+    st = it == req.json().end() ? Status::InvalidArgument("field 'point' is required")
+                                : read_point(*it, line->info.size, false, &p);
+    if (!st.ok()) return refuse(conn, req, "bad_request", st);
+    return run_job(conn, req, kind, [ex, line, at, p](Json* out) { return ex->pattern(*line, at, p, out); });
+  }
+  // similar
+  bool exact = true;
+  int64_t k = 10;
+  st = req.get_optional_bool("exact", &exact);
+  if (st.ok()) st = req.get_optional_int("k", 1, options_.limits.max_nearest_k, &k);
+  if (!st.ok()) return refuse(conn, req, "bad_request", st);
+  run_job(conn, req, kind, [ex, line, at, exact, k](Json* out) { return ex->similar(*line, at, exact, int(k), out); });
 }
 
 }  // namespace sgfpat::serve

@@ -7,6 +7,7 @@
 // read is answered as such.
 #pragma once
 #include <condition_variable>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <memory>
@@ -17,9 +18,11 @@
 
 #include "core/status.h"
 #include "serve/connection.h"
+#include "serve/explorer.h"
 #include "serve/game_room.h"
 #include "serve/limits.h"
 #include "serve/protocol.h"
+#include "serve/work_pool.h"
 
 namespace sgfpat::serve {
 
@@ -28,6 +31,10 @@ struct HubOptions {
   // Where each game's record is kept (one append-only file <id>.game, and
   // <id>.sgf once it ends); empty: games live in memory only.
   std::string games_dir;
+  // The explorer (null: none); must outlive the hub.
+  Explorer* explorer = nullptr;
+  // Threads answering the explorer's requests.
+  int work_threads = 2;
 };
 
 class Hub {
@@ -68,6 +75,12 @@ class Hub {
   void on_position(const ConnectionPtr& conn, const Request& req);
   void on_load_sgf(const ConnectionPtr& conn, const Request& req);
   void on_sgf(const ConnectionPtr& conn, const Request& req);
+  void on_explore(const ConnectionPtr& conn, const Request& req);
+
+  // Runs `job` on the work pool for `conn`, within its limits (jobs per
+  // connection, the pool's queue); answers "busy" when over them.  The
+  // job's answer gets "t" = `kind`, the request's id and "ms" (the time it took).
+  void run_job(const ConnectionPtr& conn, const Request& req, std::string kind, std::function<Status(Json*)> job);
 
   // The room `req` names ("game") and the seat its "token" opens there; an
   // unknown game and a wrong token are refused alike.
@@ -80,6 +93,7 @@ class Hub {
   void clocks_changed();
 
   HubOptions options_;
+  std::unique_ptr<WorkPool> pool_;
   mutable std::mutex games_mu_;
   std::map<std::string, std::shared_ptr<GameRoom>> games_;
 

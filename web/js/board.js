@@ -64,6 +64,7 @@ export class BoardView {
     this.diamondLayer = el('g', { class: 'diamond' }, svg);
     this.stoneLayer = el('g', { class: 'stones' }, svg);
     this.markLayer = el('g', { class: 'marks' }, svg);
+    this.overlayLayer = el('g', { class: 'overlays' }, svg);
     this.ghost = el('circle', { r: 0.47, class: 'ghost', visibility: 'hidden' }, svg);
     const hits = el('g', { class: 'hits' }, svg);
     for (let y = 0; y < n; y++) {
@@ -152,8 +153,8 @@ export class BoardView {
 
   // marks: [{x, y, text, color}] drawn as labelled discs over the board.
   setMarks(marks) {
-    const layer = this.markLayer;
-    for (const m of layer.querySelectorAll('.overlay')) m.remove();
+    const layer = this.overlayLayer;
+    layer.textContent = '';
     if (!marks) return;
     for (const m of marks) {
       const g = el('g', { class: 'overlay', 'data-point': m.name || '' }, layer);
