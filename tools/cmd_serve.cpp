@@ -46,6 +46,8 @@ int run_serve(ServeArgs& a) {
   ho.games_dir = a.games_dir;
   ho.explorer = explorer.get();
   ho.work_threads = a.work_threads;
+  ho.engine.priors = eo.priors;
+  ho.engine.eval = eo.eval;
   serve::Hub hub(ho);
   Status st = hub.start(std::cerr);
   if (!st.ok()) return fail(me, st);
@@ -98,6 +100,12 @@ Runner register_serve(CLI::App& app) {
   cmd->add_option("--max-message-bytes", l.max_message_bytes, "Largest WebSocket message (an uploaded SGF is one)")
       ->capture_default_str()
       ->check(CLI::Range(size_t(1024), size_t(64) << 20));
+  cmd->add_option("--max-playouts", l.max_playouts, "Engine: playouts of one request or move at most")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t(1), int64_t(100000000)));
+  cmd->add_option("--max-engine-seconds", l.max_engine_seconds, "Engine and solver: seconds of one request at most")
+      ->capture_default_str()
+      ->check(CLI::Range(0.05, 3600.0));
   cmd->add_option("--messages-per-second", l.messages_per_second, "Messages a connection may send per second")
       ->capture_default_str()
       ->check(CLI::Range(0.1, 1e6));

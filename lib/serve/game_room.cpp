@@ -374,6 +374,45 @@ Status GameRoom::commit(const GameEvent& e, const ConnectionPtr& from, const Jso
 GameRoom::Outcome GameRoom::act(Seat seat, int64_t after, const SeatAction& action, const ConnectionPtr& from,
                                 const Json& request_id) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (seat == Seat::Watch) return Outcome{"watcher", "A watcher's link cannot play.", 0};
+  // The colour acting: a seat's own, or with both seats the one to move
+  // (a resignation from both seats is the player's to move).
+  const Color c = seat == Seat::Black ? Color::Black : seat == Seat::White ? Color::White : state_.to_move();
+  if (settings_.engine_color == c) return Outcome{"engine_seat", "The engine plays that colour.", 0};
+  return act_locked(c, after, action, from, request_id);
+}
+
+GameRoom::Outcome GameRoom::engine_act(int64_t after, const SeatAction& action) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (settings_.engine_color == Color::Empty) return Outcome{"engine_seat", "This game has no engine.", 0};
+  return act_locked(settings_.engine_color, after, action, nullptr, nullptr);
+}
+
+bool GameRoom::engine_to_move() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return settings_.engine_color != Color::Empty && !state_.over() && state_.to_move() == settings_.engine_color &&
+         !engine_thinking_;
+}
+
+bool GameRoom::claim_engine_turn(int64_t* after, std::vector<sgfpat::Action>* moves, Color* to_move) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (settings_.engine_color == Color::Empty || state_.over() || state_.to_move() != settings_.engine_color ||
+      engine_thinking_)
+    return false;
+  engine_thinking_ = true;
+  *after = events_.empty() ? 0 : events_.back().seq;
+  *moves = state_.moves();
+  *to_move = state_.to_move();
+  return true;
+}
+
+void GameRoom::release_engine_turn() {
+  std::lock_guard<std::mutex> lock(mu_);
+  engine_thinking_ = false;
+}
+
+GameRoom::Outcome GameRoom::act_locked(Color c, int64_t after, const SeatAction& action, const ConnectionPtr& from,
+                                       const Json& request_id) {
   Outcome out;
   auto refuse = [&](std::string code, std::string message) {
     out.code = std::move(code);
@@ -381,15 +420,10 @@ GameRoom::Outcome GameRoom::act(Seat seat, int64_t after, const SeatAction& acti
     return out;
   };
   const int64_t last = events_.empty() ? 0 : events_.back().seq;
-  if (seat == Seat::Watch) return refuse("watcher", "A watcher's link cannot play.");
   if (state_.over()) return refuse(refusal_code(Refusal::GameOver), refusal_message(Refusal::GameOver, state_.to_move()));
   if (after != last)
     return refuse("stale", "The game has moved on since your move was made (event " + std::to_string(last) +
                                "); look again.");
-  // The colour acting: a seat's own, or with both seats the one to move
-  // (a resignation from both seats is the player's to move).
-  const Color c = seat == Seat::Black ? Color::Black : seat == Seat::White ? Color::White : state_.to_move();
-  if (settings_.engine_color == c) return refuse("engine_seat", "The engine plays that colour.");
   GameEvent e;
   e.seq = last + 1;
   e.color = c;

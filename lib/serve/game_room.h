@@ -108,6 +108,15 @@ class GameRoom {
   // subscriber.
   Outcome act(Seat seat, int64_t after, const SeatAction& action, const ConnectionPtr& from, const Json& request_id);
 
+  // The engine's seat (Engine mode): true when the engine is to move and
+  // not thinking yet; claim_engine_turn() marks it thinking and gives the
+  // moves to think about and the event they follow.
+  bool engine_to_move() const;
+  bool claim_engine_turn(int64_t* after, std::vector<sgfpat::Action>* moves, Color* to_move);
+  void release_engine_turn();
+  // The engine's move, made on the game after event `after`.
+  Outcome engine_act(int64_t after, const SeatAction& action);
+
   // When the player to move runs out of time (none: no clock running).
   std::optional<SteadyTime> deadline() const;
   // Ends the game on time when the player to move has run out by `now`.
@@ -126,6 +135,8 @@ class GameRoom {
   // Applies an event the rules allow (the one path that changes the game:
   // live events and those of a record read back).
   Refusal apply(const GameEvent& e);
+  Outcome act_locked(Color c, int64_t after, const SeatAction& action, const ConnectionPtr& from,
+                     const Json& request_id);
   // Records, applies and sends a new event (the mutex held).
   Status commit(const GameEvent& e, const ConnectionPtr& from, const Json& request_id);
   Json header_json() const;
@@ -149,6 +160,7 @@ class GameRoom {
   std::vector<GameEvent> events_;
   std::vector<Point> last_captured_;
   std::vector<std::weak_ptr<Connection>> subscribers_;
+  bool engine_thinking_ = false;
 };
 
 }  // namespace sgfpat::serve

@@ -12,6 +12,7 @@
 #include "core/version.h"
 #include "sgf/parser.h"
 #include "serve/token.h"
+#include "solve/atari_board.h"
 
 namespace sgfpat::serve {
 
@@ -112,7 +113,10 @@ void Hub::clock_loop() {
     // is taken inside): rooms never wait for the clock thread.
     const SteadyTime now = std::chrono::steady_clock::now();
     SteadyTime next = now + std::chrono::hours(1);
+    bool engine_waiting = false;
     for (const auto& room : rooms()) {
+      if (room->settings().mode == GameMode::Engine && room->engine_to_move() && !kick_engine(room))
+        engine_waiting = true;
       auto d = room->deadline();
       if (!d) continue;
       if (*d <= now) {
@@ -122,6 +126,8 @@ void Hub::clock_loop() {
       }
       next = std::min(next, *d);
     }
+    // An engine move the work pool could not take yet is tried again soon.
+    if (engine_waiting) next = std::min(next, now + std::chrono::milliseconds(200));
     std::unique_lock<std::mutex> lock(clock_mu_);
     clock_cv_.wait_until(lock, next, [this] { return stopping_ || clock_changed_; });
     if (stopping_) return;
@@ -185,7 +191,7 @@ void Hub::dispatch(const ConnectionPtr& conn, const Request& req) {
       {"create", &Hub::on_create},     {"join", &Hub::on_join}, {"play", &Hub::on_play},
       {"position", &Hub::on_position}, {"load_sgf", &Hub::on_load_sgf}, {"sgf", &Hub::on_sgf},
       {"heatmap", &Hub::on_explore},   {"pattern", &Hub::on_explore},   {"similar", &Hub::on_explore},
-      {"stored_game", &Hub::on_explore},
+      {"stored_game", &Hub::on_explore}, {"analyze", &Hub::on_engine},   {"solve", &Hub::on_engine},
   };
   auto it = kHandlers.find(req.kind());
   if (it == kHandlers.end()) {
@@ -251,8 +257,23 @@ void Hub::on_create(const ConnectionPtr& conn, const Request& req) {
   }
   s.created_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                      std::chrono::system_clock::now().time_since_epoch()).count();
-  if (st.ok() && s.mode == GameMode::Engine)
-    st = Status::NotSupported("games against the engine need `sgfpat serve --priors` or the engine built in");
+  if (st.ok() && s.mode == GameMode::Engine) {
+    // The engine's seat and strength: playouts or seconds a move, within
+    // the server's bounds.
+    std::string color = "W";
+    if (req.has("engine_color")) st = req.get_string("engine_color", 1, &color);
+    if (st.ok() && color != "B" && color != "W") st = Status::InvalidArgument("field 'engine_color': B or W");
+    s.engine_color = color == "B" ? Color::Black : Color::White;
+    int64_t playouts = 0;
+    double seconds = 0;
+    if (st.ok()) st = req.get_optional_int("playouts", 1, options_.limits.max_playouts, &playouts);
+    if (st.ok()) st = req.get_optional_number("seconds", 0.05, options_.limits.max_engine_seconds, &seconds);
+    if (st.ok() && playouts == 0 && seconds == 0) playouts = 5000;
+    s.engine.playouts = playouts;
+    s.engine.seconds = seconds > 0 ? seconds : options_.limits.max_engine_seconds;  // a time cap on every move
+    if (st.ok() && s.rules.ruleset == Ruleset::Atari && s.rules.size > solve::Geometry::kMaxSide)
+      st = Status::InvalidArgument("atari-go against the engine is played on boards up to 9x9");
+  }
   if (!st.ok()) return refuse(conn, req, "bad_request", st);
 
   SeatTokens tokens;
@@ -263,6 +284,8 @@ void Hub::on_create(const ConnectionPtr& conn, const Request& req) {
   };
   if (s.mode == GameMode::Local) {
     token(&tokens.both);
+  } else if (s.mode == GameMode::Engine) {
+    token(s.engine_color == Color::Black ? &tokens.white : &tokens.black);
   } else {
     token(&tokens.black);
     token(&tokens.white);
@@ -301,6 +324,7 @@ void Hub::on_create(const ConnectionPtr& conn, const Request& req) {
   links["watch"] = tokens.watch;
   j["tokens"] = links;
   reply(conn, j);
+  if (s.mode == GameMode::Engine) kick_engine(room);
 }
 
 void Hub::on_join(const ConnectionPtr& conn, const Request& req) {
@@ -331,8 +355,12 @@ void Hub::on_play(const ConnectionPtr& conn, const Request& req) {
   }
   if (!st.ok()) return refuse(conn, req, "bad_request", st);
   GameRoom::Outcome out = room->act(seat, after, action, conn, req.id());
-  if (!out.code.empty()) conn->send(std::make_shared<const std::string>(error_message(req.id(), out.code, out.message)));
-  else clocks_changed();
+  if (!out.code.empty()) {
+    conn->send(std::make_shared<const std::string>(error_message(req.id(), out.code, out.message)));
+    return;
+  }
+  clocks_changed();
+  if (room->settings().mode == GameMode::Engine) kick_engine(room);
 }
 
 void Hub::on_position(const ConnectionPtr& conn, const Request& req) {
@@ -472,6 +500,64 @@ void Hub::on_explore(const ConnectionPtr& conn, const Request& req) {
   if (st.ok()) st = req.get_optional_int("k", 1, options_.limits.max_nearest_k, &k);
   if (!st.ok()) return refuse(conn, req, "bad_request", st);
   run_job(conn, req, kind, [ex, line, at, exact, k](Json* out) { return ex->similar(*line, at, exact, int(k), out); });
+}
+
+bool Hub::kick_engine(const std::shared_ptr<GameRoom>& room) {
+  int64_t after = 0;
+  std::vector<sgfpat::Action> moves;
+  Color to_move;
+  if (!room->claim_engine_turn(&after, &moves, &to_move)) return true;  // not its turn, or already thinking
+  EngineContext ctx = options_.engine;
+  const bool queued = pool_->submit([this, room, ctx, after, moves = std::move(moves), to_move] {
+    SeatAction action;
+    Status st;
+    try {
+      st = engine_move(ctx, room->settings().rules, moves, to_move, room->settings().engine, &action);
+    } catch (...) {
+      st = status_from_exception("the engine's move");
+    }
+    if (!st.ok()) {
+      std::cerr << "sgfpat serve: game " << room->id() << ": " << st.message() << "; the engine passes\n";
+      action = SeatAction();
+      if (room->settings().rules.ruleset == Ruleset::Atari) action.resign = true;
+    }
+    GameRoom::Outcome out = room->engine_act(after, action);
+    if (out.code == "superko" || out.code == "ko" || out.code == "suicide") {
+      // The GTP engine plays simple ko: a move the positional superko
+      // refuses becomes a pass.
+      out = room->engine_act(after, SeatAction());
+    }
+    room->release_engine_turn();
+    clocks_changed();
+  });
+  if (!queued) room->release_engine_turn();
+  return queued;
+}
+
+void Hub::on_engine(const ConnectionPtr& conn, const Request& req) {
+  auto line = std::make_shared<Game>();
+  int at = -1;
+  Status st = read_line(req.json(), options_.limits.max_line_moves, line.get(), &at);
+  if (!st.ok()) return refuse(conn, req, "bad_request", st);
+  const ServeLimits& lim = options_.limits;
+  if (req.kind() == "analyze") {
+    int64_t playouts = 5000;
+    double seconds = lim.max_engine_seconds;
+    st = req.get_optional_int("playouts", 1, lim.max_playouts, &playouts);
+    if (st.ok()) st = req.get_optional_number("seconds", 0.05, lim.max_engine_seconds, &seconds);
+    if (!st.ok()) return refuse(conn, req, "bad_request", st);
+    const EngineContext ctx = options_.engine;
+    return run_job(conn, req, "analyze", [ctx, line, at, playouts, seconds](Json* out) {
+      return analyze_position(ctx, *line, at, playouts, seconds, out);
+    });
+  }
+  double seconds = std::min(5.0, lim.max_engine_seconds);
+  st = req.get_optional_number("seconds", 0.05, lim.max_engine_seconds, &seconds);
+  if (!st.ok()) return refuse(conn, req, "bad_request", st);
+  const int max_size = lim.max_solver_size;
+  run_job(conn, req, "solve", [line, at, seconds, max_size](Json* out) {
+    return solve_position(*line, at, seconds, max_size, out);
+  });
 }
 
 }  // namespace sgfpat::serve

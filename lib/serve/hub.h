@@ -18,6 +18,7 @@
 
 #include "core/status.h"
 #include "serve/connection.h"
+#include "serve/engine_tasks.h"
 #include "serve/explorer.h"
 #include "serve/game_room.h"
 #include "serve/limits.h"
@@ -33,8 +34,10 @@ struct HubOptions {
   std::string games_dir;
   // The explorer (null: none); must outlive the hub.
   Explorer* explorer = nullptr;
-  // Threads answering the explorer's requests.
+  // Threads answering the explorer's and the engine's requests.
   int work_threads = 2;
+  // The engine's priors (null: uniform priors) and how it reads them.
+  EngineContext engine;
 };
 
 class Hub {
@@ -76,6 +79,12 @@ class Hub {
   void on_load_sgf(const ConnectionPtr& conn, const Request& req);
   void on_sgf(const ConnectionPtr& conn, const Request& req);
   void on_explore(const ConnectionPtr& conn, const Request& req);
+  void on_engine(const ConnectionPtr& conn, const Request& req);
+
+  // Starts the engine's move in `room` when its seat is to move and no
+  // move of it is being made; false when the work pool is full (the clock
+  // thread tries again).
+  bool kick_engine(const std::shared_ptr<GameRoom>& room);
 
   // Runs `job` on the work pool for `conn`, within its limits (jobs per
   // connection, the pool's queue); answers "busy" when over them.  The

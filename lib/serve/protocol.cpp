@@ -190,6 +190,12 @@ Status read_line(const Json& msg, int max_moves, Game* game, int* at) {
       return field_error("handicap", "an integer from 0 to the number of points");
     game->info.handicap = int(ha->get<int64_t>());
   }
+  auto komi = msg.find("komi");
+  if (komi != msg.end() && !komi->is_null()) {
+    if (!komi->is_number() || !std::isfinite(komi->get<double>()) || std::fabs(komi->get<double>()) > 1000)
+      return field_error("komi", "a number from -1000 to 1000");
+    game->info.komi = komi->get<double>();
+  }
   auto ru = msg.find("ru");
   if (ru != msg.end() && !ru->is_null()) {
     if (!ru->is_string() || ru->get_ref<const std::string&>().size() > 64)

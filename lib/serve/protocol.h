@@ -57,7 +57,7 @@ Status read_color(const Json& v, Color* out);
 // "moves": [["B","D4"], ["W","pass"], ...]} (setup and moves optional; a
 // setup colour "E" empties the point),
 // into the actions of *game (info.size set), and the record's "handicap"
-// (HA) and "ru" (RU: whether suicide is allowed), both optional.  At most
+// (HA), "komi" (KM) and "ru" (RU: whether suicide is allowed), optional.  At most
 // size*size setup stones and `max_moves` moves.  *at gets "at" (the
 // position after that many moves, as `--move` gives it; -1 when absent: all).
 Status read_line(const Json& msg, int max_moves, Game* game, int* at);
