@@ -85,6 +85,7 @@ function renderStatus(st, live) {
   if (live && !st.over && app.game.seat !== 'both') {
     const mine = app.game.myColor();
     if (app.game.seat === 'watch') parts.push('you are watching');
+    else if (app.game.settings.engine && st.to_move === app.game.settings.engine) parts.push('the engine is thinking…');
     else if (mine) parts.push(app.game.myTurn() ? 'your move' : 'waiting for your opponent');
   }
   if (live && st.passes === 1 && !st.over) parts.push(`${colorName(st.to_move === 'B' ? 'W' : 'B')} passed`);
@@ -195,7 +196,8 @@ function gameChanged(reason) {
   const seatText = { both: 'both colours in this window', black: 'you play Black', white: 'you play White',
                      watch: 'watching' }[g.seat] || '';
   const rules = s.rules === 'atari' ? 'Atari-go' : `Go, komi ${s.komi}`;
-  $('title').textContent = `${s.size}×${s.size} ${rules} · ${seatText}`;
+  const against = s.engine ? ` against the engine (${s.engine === 'B' ? 'Black' : 'White'})` : '';
+  $('title').textContent = `${s.size}×${s.size} ${rules} · ${seatText}${against}`;
   render();
 }
 
