@@ -225,6 +225,13 @@ std::string board_string(const Board& board) {
 
 Json point_json(Point p, int size) { return gtp_name(p, size); }
 
+Json request_id_of(std::string_view text, int max_depth) {
+  if (text.size() > kSmallMessageBytes) return nullptr;
+  Request r;
+  if (!Request::Parse(text, max_depth, &r).ok()) return nullptr;
+  return r.id();
+}
+
 std::string error_message(const Json& id, std::string_view code, std::string_view message) {
   Json j;
   j["t"] = "error";

@@ -68,6 +68,13 @@ std::string board_string(const Board& board);
 // GTP names of points ("D4"), or "pass".
 Json point_json(Point p, int size);
 
+// The "id" of a message refused before it is read (over the message
+// rate), so that the page knows which request was dropped: read only from
+// a message of at most kSmallMessageBytes (reading a big one is the work
+// the refusal saves); null otherwise or when there is none.
+inline constexpr size_t kSmallMessageBytes = 4096;
+Json request_id_of(std::string_view text, int max_depth);
+
 // An error answer: {"t": "error", "id": id, "code": code, "message": message}.
 std::string error_message(const Json& id, std::string_view code, std::string_view message);
 
