@@ -82,7 +82,8 @@ case "$part" in
     sgf=${3:?SGF}
     bin=${4:-$here/build/sgfpat}
     bench=$(dirname "$bin")/bench_serve
-    start_server --db "$db" --priors "$priors"
+    # One client asks as fast as the server answers: above a page's rate.
+    start_server --db "$db" --priors "$priors" --messages-per-second 1000 --message-burst 1000
     timeout 3600 "$bench" explore --port "$port" --sgf "$sgf" --repeat "${REPEAT:-3}" --at "${AT:-30,80,150}"
     echo "server peak memory: $(peak_mb) MiB resident"
     stop_server

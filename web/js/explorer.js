@@ -93,7 +93,7 @@ async function showPattern(x, y, name) {
       const table = document.createElement('table');
       table.id = 'ex-pattern-table';
       const hr = document.createElement('tr');
-      for (const h of ['level', 'points', 'played', 'seen', 'play rate (95%)', 'wins', 'win rate']) cell(hr, h, 'th');
+      for (const h of ['level', 'points', 'played', 'seen', 'play rate', 'wins', 'win rate']) cell(hr, h, 'th');
       table.appendChild(hr);
       for (const l of r.levels) {
         const tr = document.createElement('tr');
@@ -105,7 +105,13 @@ async function showPattern(x, y, name) {
         cell(tr, String(l.points));
         cell(tr, fmtInt(l.played));
         cell(tr, fmtInt(l.seen));
-        cell(tr, `${fmtPercent(l.play_rate, 2)} [${fmtPercent(l.play_rate_ci95[0], 1)}, ${fmtPercent(l.play_rate_ci95[1], 1)}]`);
+        // The rate, and under it its 95% interval (Wilson), small: one
+        // column that stays narrow enough for the panel.
+        const rate = cell(tr, fmtPercent(l.play_rate, 2));
+        const ci = document.createElement('div');
+        ci.className = 'ci';
+        ci.textContent = `${fmtPercent(l.play_rate_ci95[0], 1)}–${fmtPercent(l.play_rate_ci95[1], 1)}`;
+        rate.appendChild(ci);
         cell(tr, fmtInt(l.wins));
         cell(tr, fmtPercent(l.win_rate, 1));
         table.appendChild(tr);
