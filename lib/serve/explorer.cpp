@@ -1,5 +1,7 @@
 #include "serve/explorer.h"
 
+#include <limits>
+
 #include "board/replay.h"
 #include "eval/eval_json.h"
 #include "export/pattern_lookup.h"
@@ -186,27 +188,9 @@ Status Explorer::stored_game(const std::string& game_hex, Json* out) {
   Game game;
   st = decode_game(record, &game);
   if (!st.ok()) return st;
-  const int n = game.info.size;
-  auto code = [](Color c) { return c == Color::Black ? "B" : c == Color::White ? "W" : "E"; };
-  Json setup = Json::array(), moves = Json::array();
-  for (const Action& a : game.actions) {
-    if (a.kind == Action::Kind::Setup) setup.push_back({code(a.color), gtp_name(a.point, n)});
-    else if (a.kind == Action::Kind::Play) moves.push_back({code(a.color), gtp_name(a.point, n)});
-  }
-  Board board;
-  ReplayResult rr;
-  const Status legal = replay(game, &board, &rr);
-  const GameInfo& gi = game.info;
-  Json j;
+  Status legal;  // a stored game stops at an illegal move: "playable" says where
+  Json j = game_json(game, std::numeric_limits<int>::max(), &legal);
   j["game"] = hex_of(fp.data(), 8);
-  j["size"] = n;
-  j["info"] = {{"komi", gi.komi},          {"handicap", gi.handicap},     {"result", gi.result},
-               {"black", gi.black_name},   {"white", gi.white_name},      {"black_rank", gi.black_rank},
-               {"white_rank", gi.white_rank}, {"date", gi.date},          {"rules", gi.rules},
-               {"name", gi.name}};
-  j["setup"] = setup;
-  j["moves"] = moves;
-  j["playable"] = legal.ok() ? rr.moves_played : rr.illegal_number - 1;
   j["sgf"] = write_sgf(game);
   *out = std::move(j);
   return Status::OK();

@@ -391,32 +391,11 @@ void Hub::on_load_sgf(const ConnectionPtr& conn, const Request& req) {
   Game game;
   st = parse_game(text, &game);
   if (!st.ok()) return refuse(conn, req, "bad_sgf", st.with_context("the SGF file"));
-  const int n = game.info.size;
-  Json setup = Json::array(), moves = Json::array();
-  for (const Action& a : game.actions) {
-    if (a.kind == Action::Kind::Setup) setup.push_back({color_code(a.color), point_json(a.point, n)});
-    else if (a.kind == Action::Kind::Play) {
-      if (int(moves.size()) >= options_.limits.max_line_moves) break;
-      moves.push_back({color_code(a.color), point_json(a.point, n)});
-    }
-  }
   // Replayed once, so that the page learns at once where an illegal move
   // stops it.
-  Board board;
-  ReplayResult rr;
-  st = replay(game, &board, &rr);
-  const GameInfo& gi = game.info;
-  Json j;
+  Json j = game_json(game, options_.limits.max_line_moves, &st);
   j["t"] = "sgf_loaded";
   j["id"] = req.id();
-  j["size"] = n;
-  j["info"] = {{"komi", gi.komi},          {"handicap", gi.handicap},     {"result", gi.result},
-               {"black", gi.black_name},   {"white", gi.white_name},      {"black_rank", gi.black_rank},
-               {"white_rank", gi.white_rank}, {"date", gi.date},          {"rules", gi.rules},
-               {"name", gi.name}};
-  j["setup"] = setup;
-  j["moves"] = moves;
-  j["playable"] = st.ok() ? rr.moves_played : rr.illegal_number - 1;
   if (!st.ok()) j["error"] = st.message();
   reply(conn, j);
 }

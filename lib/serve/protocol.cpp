@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "board/replay.h"
+
 namespace sgfpat::serve {
 
 namespace {
@@ -224,6 +226,33 @@ std::string board_string(const Board& board) {
 }
 
 Json point_json(Point p, int size) { return gtp_name(p, size); }
+
+Json game_json(const Game& game, int max_moves, Status* replayed) {
+  const int n = game.info.size;
+  auto code = [](Color c) { return c == Color::Black ? "B" : c == Color::White ? "W" : "E"; };
+  Json setup = Json::array(), moves = Json::array();
+  for (const Action& a : game.actions) {
+    if (a.kind == Action::Kind::Setup) setup.push_back({code(a.color), point_json(a.point, n)});
+    else if (a.kind == Action::Kind::Play) {
+      if (int(moves.size()) >= max_moves) break;
+      moves.push_back({code(a.color), point_json(a.point, n)});
+    }
+  }
+  Board board;
+  ReplayResult rr;
+  *replayed = replay(game, &board, &rr);
+  const GameInfo& gi = game.info;
+  Json j;
+  j["size"] = n;
+  j["info"] = {{"komi", gi.komi},          {"handicap", gi.handicap},     {"result", gi.result},
+               {"black", gi.black_name},   {"white", gi.white_name},      {"black_rank", gi.black_rank},
+               {"white_rank", gi.white_rank}, {"date", gi.date},          {"rules", gi.rules},
+               {"name", gi.name}};
+  j["setup"] = setup;
+  j["moves"] = moves;
+  j["playable"] = replayed->ok() ? rr.moves_played : rr.illegal_number - 1;
+  return j;
+}
 
 Json request_id_of(std::string_view text, int max_depth) {
   if (text.size() > kSmallMessageBytes) return nullptr;

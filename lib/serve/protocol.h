@@ -68,6 +68,13 @@ std::string board_string(const Board& board);
 // GTP names of points ("D4"), or "pass".
 Json point_json(Point p, int size);
 
+// A game record as the page draws it: "size", "info" (komi, handicap,
+// result, players, ranks, date, rules, name), "setup" and "moves" (pairs
+// of colour "B"/"W" and point; at most `max_moves` moves) and "playable",
+// the moves before the first illegal one.  The game is replayed once;
+// *replayed says why the replay stopped (OK when every move is legal).
+Json game_json(const Game& game, int max_moves, Status* replayed);
+
 // The "id" of a message refused before it is read (over the message
 // rate), so that the page knows which request was dropped: read only from
 // a message of at most kSmallMessageBytes (reading a big one is the work
