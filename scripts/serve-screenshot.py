@@ -9,9 +9,7 @@ move with its diamond.
 Bounded like the tests (an alarm, every wait limited); stops the server and
 the browser it started.
 """
-import gzip
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "browser"))
@@ -21,24 +19,8 @@ from harness import check, wait_for  # noqa: E402
 MOVE = 60
 
 
-def sgfpat(a, *args, timeout=600):
-    out = subprocess.run([a.sgfpat, *args], capture_output=True, text=True, timeout=timeout)
-    check(out.returncode == 0, f"sgfpat {' '.join(args)} failed ({out.returncode}): {out.stderr[-2000:]}")
-    return out.stdout
-
-
 def main(a, workdir, cleanup):
-    sample = os.path.join(a.source, "data", "tygem-sample.sgf.gz")
-    db = os.path.join(workdir, "sample.db")
-    priors = os.path.join(workdir, "sample.priors")
-    sgfpat(a, "ingest", "--db", db, "--levels", "8", "--threads", "1", "--min-played", "2", "--quiet", sample)
-    sgfpat(a, "export", "--db", db, "-o", priors + ".plain")
-    sgfpat(a, "train", "--db", db, "--priors", priors + ".plain", "-o", priors, "--games", "50", "--seed", "1")
-    with gzip.open(sample, "rt", encoding="utf-8", errors="replace") as f:
-        first = f.readline()
-    game = os.path.join(workdir, "game1.sgf")
-    with open(game, "w", encoding="utf-8") as f:
-        f.write(first)
+    db, priors, game = harness.sample_explorer(a, workdir, levels=8, train_games=50)
 
     server = harness.Server(a.sgfpat, workdir, ["--db", db, "--priors", priors]).start()
     cleanup(server.stop)

@@ -9,7 +9,7 @@ browsers this test started are stopped (by their own process ids, and the
 browsers found by their own fresh profile directory).
 """
 import argparse
-import json
+import gzip
 import os
 import re
 import select
@@ -288,6 +288,33 @@ class Png:
 
 def brightness(rgb):
     return sum(rgb) / 3
+
+
+def sgfpat(a, *args, timeout=300):
+    """Runs `sgfpat ARGS` (bounded); fails the test with its stderr unless it exits 0."""
+    out = subprocess.run([a.sgfpat, *args], capture_output=True, text=True, timeout=timeout)
+    check(out.returncode == 0, f"sgfpat {' '.join(args)} failed ({out.returncode}): {out.stderr[-2000:]}")
+    return out.stdout
+
+
+def sample_explorer(a, workdir, levels, train_games):
+    """The explorer's data from the shipped sample: a database of its games
+    at `levels`, priors with a model trained on `train_games` games, and its
+    first game as a file of its own for the page to open.  Returns (db,
+    priors, game)."""
+    sample = os.path.join(a.source, "data", "tygem-sample.sgf.gz")
+    db = os.path.join(workdir, "sample.db")
+    priors = os.path.join(workdir, "sample.priors")
+    sgfpat(a, "ingest", "--db", db, "--levels", str(levels), "--threads", "1", "--min-played", "2", "--quiet", sample,
+           timeout=600)
+    sgfpat(a, "export", "--db", db, "-o", priors + ".plain")
+    sgfpat(a, "train", "--db", db, "--priors", priors + ".plain", "-o", priors, "--games", str(train_games), "--seed", "1")
+    with gzip.open(sample, "rt", encoding="utf-8", errors="replace") as f:
+        first = f.readline()
+    game = os.path.join(workdir, "game1.sgf")
+    with open(game, "w", encoding="utf-8") as f:
+        f.write(first)
+    return db, priors, game
 
 
 def close_colour(a, b, tolerance=24):

@@ -7,7 +7,7 @@ import subprocess
 import time
 
 import game_script as gs
-from harness import TestFailure, brightness, check, close_colour, wait_for
+from harness import brightness, check, close_colour, wait_for
 
 
 def new_game(browser, mode, seat="black"):

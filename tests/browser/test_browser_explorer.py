@@ -6,22 +6,13 @@ heat map holds the same probability for every legal move as `sgfpat eval
 --json`, the pattern table of a clicked point the same counts as `sgfpat
 query --json`, and the equal-positions search the same hits and
 continuations as `sgfpat similar --exact --json`; a hit opens its game."""
-import gzip
 import json
-import os
-import subprocess
 
 import harness
-from harness import check, wait_for
+from harness import check, sgfpat, wait_for
 
 MOVE = 30         # the position of the heat map and the pattern
 SIMILAR_MOVE = 4  # an opening position many stored games share
-
-
-def sgfpat(a, *args, timeout=300):
-    out = subprocess.run([a.sgfpat, *args], capture_output=True, text=True, timeout=timeout)
-    check(out.returncode == 0, f"sgfpat {' '.join(args)} failed ({out.returncode}): {out.stderr[-2000:]}")
-    return out.stdout
 
 
 def step_to(b, n):
@@ -30,18 +21,7 @@ def step_to(b, n):
 
 
 def main(a, workdir, cleanup):
-    sample = os.path.join(a.source, "data", "tygem-sample.sgf.gz")
-    db = os.path.join(workdir, "sample.db")
-    priors = os.path.join(workdir, "sample.priors")
-    sgfpat(a, "ingest", "--db", db, "--levels", "6", "--threads", "1", "--min-played", "2", "--quiet", sample, timeout=600)
-    sgfpat(a, "export", "--db", db, "-o", priors + ".plain")
-    sgfpat(a, "train", "--db", db, "--priors", priors + ".plain", "-o", priors, "--games", "20", "--seed", "1")
-    # The first game of the sample, as its own file for the page to open.
-    with gzip.open(sample, "rt", encoding="utf-8", errors="replace") as f:
-        first = f.readline()
-    game = os.path.join(workdir, "game1.sgf")
-    with open(game, "w", encoding="utf-8") as f:
-        f.write(first)
+    db, priors, game = harness.sample_explorer(a, workdir, levels=6, train_games=20)
 
     server = harness.Server(a.sgfpat, workdir, ["--db", db, "--priors", priors]).start()
     cleanup(server.stop)
