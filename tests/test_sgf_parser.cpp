@@ -106,10 +106,33 @@ TEST_CASE("escapes and soft line breaks in property values") {
   CHECK(parse_ok("(;GN[two\nlines])").info.name == "two\nlines");
 }
 
-TEST_CASE("text is kept as raw bytes whatever the charset") {
-  Game g = parse_ok("(;CA[GB2312]PB[\xb9\xc5\xc1\xa6]PW[GO\xa3\xa8P\xa3\xa9])");
-  CHECK(g.info.black_name == "\xb9\xc5\xc1\xa6");
-  CHECK(g.info.white_name == "GO\xa3\xa8P\xa3\xa9");
+TEST_CASE("text is decoded to UTF-8 by the record's charset (CA)") {
+  // GB2312 (read as GB18030, its superset), wherever CA stands in the root.
+  Game g = parse_ok("(;PB[\xb9\xc5\xc1\xa6]CA[GB2312]PW[GO\xa3\xa8P\xa3\xa9]RE[B+R])");
+  CHECK(g.info.black_name == "\u53e4\u529b");                 // 古力
+  CHECK(g.info.white_name == "GO\uff08P\uff09");              // GO（P）
+  CHECK(g.info.result == "B+R");
+  CHECK(parse_ok("(;CA[gbk]PB[\xbf\xc2\xbd\xe0])").info.black_name == "\u67ef\u6d01");  // 柯洁
+  // Big5, Shift_JIS, EUC-KR, Latin-1.
+  CHECK(parse_ok("(;CA[Big5]PB[\xa4\xab\xa4s\xb8\xce\xa4\xd3])").info.black_name == "\u4e95\u5c71\u88d5\u592a");
+  CHECK(parse_ok("(;CA[Shift_JIS]PW[\x88\xe4\x8eR\x97T\x91\xbe])").info.white_name == "\u4e95\u5c71\u88d5\u592a");
+  CHECK(parse_ok("(;CA[EUC-KR]PB[\xc0\xcc\xbc\xbc\xb5\xb9]PW[\xd7\xdd\xe1\xa6\xd4\xcc])").info.black_name ==
+        "\uc774\uc138\ub3cc");  // 이세돌, and 李世乭 in the white name
+  CHECK(parse_ok("(;CA[EUC-KR]PW[\xd7\xdd\xe1\xa6\xd4\xcc])").info.white_name == "\u674e\u4e16\u4e6d");
+  CHECK(parse_ok("(;CA[ISO-8859-1]PB[M\xfcller])").info.black_name == "M\u00fcller");
+  // No CA: UTF-8 stays, other bytes are SGF's default, Latin-1.
+  CHECK(parse_ok("(;PB[M\xc3\xbcller])").info.black_name == "M\u00fcller");
+  CHECK(parse_ok("(;PB[M\xfcller])").info.black_name == "M\u00fcller");
+  // A record labelled GB2312 whose names are UTF-8 (a common mislabelling).
+  CHECK(parse_ok("(;CA[GB2312]PB[\xe5\x8f\xa4\xe5\x8a\x9b])").info.black_name == "\u53e4\u529b");
+  // What does not decode is escaped, so the text is always UTF-8.
+  CHECK(parse_ok("(;CA[UTF-8]PB[a\xff" "b])").info.black_name == "a\\xFFb");
+  CHECK(parse_ok("(;CA[GB2312]PB[a\xff\xff" "b])").info.black_name == "a\\xFF\\xFFb");
+  CHECK(parse_ok("(;CA[no-such-charset]PB[a\xff" "b])").info.black_name == "a\\xFFb");
+  CHECK(parse_ok("(;CA[x/../../y]PB[a\xff" "b])").info.black_name == "a\\xFFb");
+  // CA outside the root does not count; ASCII is never changed.
+  CHECK(parse_ok("(;PB[M\xfcller];B[aa]CA[GB2312])").info.black_name == "M\u00fcller");
+  CHECK(parse_ok("(;CA[Shift_JIS]PB[Lee\\\\Sedol])").info.black_name == "Lee\\Sedol");
 }
 
 TEST_CASE("whitespace anywhere between tokens") {

@@ -10,8 +10,9 @@
 
 namespace sgfpat {
 
-// Root (and other) properties we keep.  Strings are the raw property bytes
-// after unescaping; no charset conversion (any CA).
+// Root (and other) properties we keep.  Strings are the property values
+// after unescaping, in UTF-8: decoded from the record's charset (CA[]) by
+// the parser, bytes that do not decode escaped as \xNN (sgf/charset.h).
 struct GameInfo {
   int size = 19;
   int handicap = 0;

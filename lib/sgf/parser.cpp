@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "sgf/charset.h"
+
 namespace sgfpat {
 
 namespace {
@@ -123,6 +125,8 @@ class Parser {
   bool apply_size(RawValue v);
   bool decode_point(RawValue v, bool is_move, Point* p);
   bool add_setup(const std::vector<RawValue>& list, Color c, const char* prop);
+  // The game's text properties from the record's charset to UTF-8.
+  void decode_text();
 
   std::string_view t_;
   Game* g_;
@@ -131,6 +135,7 @@ class Parser {
   std::string scratch_;
   bool in_root_ = true;
   int moves_ = 0;
+  std::string charset_;  // the root's CA[], "" when absent
 
   // The node being read: its move and setup are emitted once it is complete,
   // because property order inside a node is free.
@@ -236,7 +241,16 @@ Status Parser::run() {
     syntax("unexpected text after the game tree", pos_);
     return Status::InvalidInput(err_);
   }
+  decode_text();
   return Status::OK();
+}
+
+void Parser::decode_text() {
+  GameInfo& i = g_->info;
+  for (std::string* s : {&i.result, &i.black_name, &i.white_name, &i.black_rank, &i.white_rank, &i.date, &i.rules,
+                         &i.name})
+    if (std::any_of(s->begin(), s->end(), [](char c) { return (unsigned char)c >= 0x80; }))
+      *s = text_to_utf8(*s, charset_);  // ASCII is the same in every charset
 }
 
 bool Parser::parse_node() {
@@ -347,6 +361,12 @@ bool Parser::property(uint32_t id, const RawValue& v) {
     case pid("DT"): unescape(v, &info.date); return true;
     case pid("RU"): unescape(v, &info.rules); return true;
     case pid("GN"): unescape(v, &info.name); return true;
+    case pid("CA"):
+      if (in_root_) {
+        unescape(v, &scratch_);
+        charset_.assign(trim(scratch_));
+      }
+      return true;
     default: return true;  // unknown or unused: skipped
   }
 }
