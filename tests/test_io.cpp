@@ -478,6 +478,116 @@ TEST_CASE("reader: directories are read recursively, sorted, by extension") {
   CHECK(r.progress.files_total == 6);
 }
 
+TEST_CASE("reader: links to directories are followed, each directory read once; broken links are named") {
+  TempDir dir;
+  write_file(dir / "games/a.sgf", kGameA);
+  write_file(dir / "games/deeper/b.sgf", kGameB);
+  write_file(dir / "other/c.sgf", kGameC);
+  fs::create_directories(dir / "only-link");
+  fs::create_directory_symlink(dir / "games", dir / "only-link/linked");
+  // A directory holding nothing but a link to a directory of games.
+  ReadAll only = read_all({dir / "only-link"});
+  CHECK(only.errors.empty());
+  REQUIRE(only.games.size() == 2);
+  CHECK(only.games[0].origin.file == dir / "only-link/linked/a.sgf");
+  CHECK(only.games[1].origin.file == dir / "only-link/linked/deeper/b.sgf");
+  // Mixed with real files; a link back up the tree and a second link to
+  // the same directory add nothing; a broken link with an input's name is
+  // an error naming it.
+  fs::create_directory_symlink(dir / "games", dir / "other/again");
+  fs::create_directory_symlink(dir / "games", dir / "other/and-again");
+  fs::create_directory_symlink(dir / "other", dir / "other/loop");
+  fs::create_symlink(dir / "nowhere.sgf", dir / "other/broken.sgf");
+  fs::create_symlink(dir / "nowhere", dir / "other/broken-no-input-name");
+  ReadAll r = read_all({dir / "other"});
+  std::vector<std::string> files;
+  for (const auto& g : r.games) files.push_back(fs::path(g.origin.file).lexically_relative(dir.path()).string());
+  CHECK(files == std::vector<std::string>{"other/again/a.sgf", "other/again/deeper/b.sgf", "other/c.sgf"});
+  REQUIRE(r.errors.size() == 1);
+  CHECK(r.errors[0].message == dir / "other/broken.sgf" + ": a symbolic link to nothing (broken link)");
+}
+
+TEST_CASE("reader: a subdirectory that cannot be listed is named, not skipped") {
+  TempDir dir;
+  write_file(dir / "d/a.sgf", kGameA);
+  write_file(dir / "d/locked/b.sgf", kGameB);
+  fs::permissions(dir / "d/locked", fs::perms::none);
+  const bool root_reads_anyway = ::access((dir / "d/locked").c_str(), R_OK) == 0;
+  ReadAll r = read_all({dir / "d"});
+  fs::permissions(dir / "d/locked", fs::perms::owner_all);
+  if (root_reads_anyway) {
+    CHECK(r.games.size() == 2);
+    return;
+  }
+  CHECK(r.games.size() == 1);
+  REQUIRE(r.errors.size() == 1);
+  CHECK(r.errors[0].message.find(dir / "d/locked: cannot list directory: ") == 0);
+}
+
+TEST_CASE("reader: devices are refused (they never end)") {
+  for (const char* dev : {"/dev/zero", "/dev/urandom"}) {
+    INFO(dev);
+    ReadAll r = read_all({dev});
+    CHECK(r.games.empty());
+    REQUIRE(r.errors.size() == 1);
+    CHECK(r.errors[0].message == std::string(dev) + ": is a device, not a file or a pipe");
+  }
+}
+
+TEST_CASE("reader: UTF-16 files with a byte order mark are read as UTF-8") {
+  TempDir dir;
+  const std::string text = kGameA + "\n(;CA[UTF-16]PB[\xe5\x8f\xa4\xe5\x8a\x9b]PW[\xf0\x9f\x98\x80];B[cc])\n";
+  // UTF-8 to UTF-16 code units (the test's text has one character beyond
+  // U+FFFF, a surrogate pair).
+  std::vector<uint32_t> units;
+  for (size_t i = 0; i < text.size();) {
+    const unsigned char c = (unsigned char)text[i];
+    uint32_t cp;
+    size_t n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+    for (size_t k = 1; k < n; ++k) cp = (cp << 6) | ((unsigned char)text[i + k] & 0x3F);
+    i += n;
+    if (cp >= 0x10000) {
+      units.push_back(0xD800 + ((cp - 0x10000) >> 10));
+      units.push_back(0xDC00 + ((cp - 0x10000) & 0x3FF));
+    } else {
+      units.push_back(cp);
+    }
+  }
+  for (const bool big : {false, true}) {
+    std::string bytes = big ? "\xFE\xFF" : "\xFF\xFE";
+    for (uint32_t u : units) {
+      const char hi = char(u >> 8), lo = char(u & 0xFF);
+      bytes += big ? std::string{hi, lo} : std::string{lo, hi};
+    }
+    const std::string name = big ? "be.sgf" : "le.sgf";
+    write_file(dir / name, bytes);
+    run("gzip -c " + dir / name + " > " + dir / name + ".gz");
+    for (const std::string& input : {dir / name, dir / name + ".gz"}) {
+      INFO(input);
+      GameStream stream({input});
+      std::vector<Game> games;
+      Game g;
+      Status st;
+      while (stream.next(&g, &st)) {
+        INFO(st.message());
+        CHECK(st.ok());
+        games.push_back(g);
+      }
+      REQUIRE(games.size() == 2);
+      CHECK(games[0].move_count() == 2);
+      CHECK(games[1].info.black_name == "\xe5\x8f\xa4\xe5\x8a\x9b");
+      CHECK(games[1].info.white_name == "\xf0\x9f\x98\x80");
+    }
+  }
+  // Cut in the middle of a character: the games before it, then the error.
+  write_file(dir / "odd.sgf", std::string("\xFF\xFE(\0;\0)\0(", 9));
+  ReadAll odd = read_all({dir / "odd.sgf"});
+  CHECK(odd.games.size() == 1);
+  REQUIRE_FALSE(odd.errors.empty());
+  CHECK(odd.errors.back().message.find("UTF-16 text ends in the middle of a character") != std::string::npos);
+}
+
 TEST_CASE("reader: missing inputs are reported in order and do not stop reading") {
   TempDir dir;
   write_file(dir / "a.sgf", kGameA);

@@ -10,6 +10,7 @@
 #include "io/input_list.h"
 #include "io/peek_source.h"
 #include "io/raw_file.h"
+#include "io/utf16_source.h"
 
 namespace sgfpat {
 
@@ -59,6 +60,9 @@ struct GameTextReader::Impl {
   RawFile raw;
   std::unique_ptr<ByteSource> decompressed;
   PeekSource content;
+  // A UTF-16 file (byte order mark first) as UTF-8.
+  std::unique_ptr<ByteSource> utf16;
+  PeekSource content8;
   bool in_archive = false;
   ArchiveReader archive;
   std::string member;
@@ -66,6 +70,8 @@ struct GameTextReader::Impl {
   // A member that is itself compressed (collections of .sgf.gz files).
   std::unique_ptr<ByteSource> member_decompressed;
   PeekSource member_plain;
+  std::unique_ptr<ByteSource> member_utf16;
+  PeekSource member_plain8;
   bool splitting = false;
   ByteSource* split_src = nullptr;
   GameSplitter splitter;
@@ -115,10 +121,14 @@ void GameTextReader::Impl::finish_file() {
   }
   file_open = splitting = in_archive = false;
   split_src = nullptr;
+  member_plain8.reset(nullptr);
+  member_utf16.reset();
   member_plain.reset(nullptr);
   member_decompressed.reset();
   member_data.reset(nullptr);
   archive.close();
+  content8.reset(nullptr);
+  utf16.reset();
   content.reset(nullptr);
   decompressed.reset();
   raw.close();
@@ -186,8 +196,14 @@ void GameTextReader::Impl::open_file(const InputFile& f) {
     in_archive = true;
     return;
   }
-  splitter.reset(&content);
-  split_src = &content;
+  ByteSource* text = &content;
+  if (starts_utf16(h)) {
+    utf16 = make_utf16_decoder(&content);
+    content8.reset(utf16.get());
+    text = &content8;
+  }
+  splitter.reset(text);
+  split_src = text;
   splitting = true;
 }
 
@@ -218,6 +234,8 @@ bool GameTextReader::Impl::next(GameText* out) {
     }
     if (in_archive) {
       // The layers on the last member go before the archive moves on.
+      member_plain8.reset(nullptr);
+      member_utf16.reset();
       member_plain.reset(nullptr);
       member_decompressed.reset();
       member_data.reset(nullptr);
@@ -232,6 +250,11 @@ bool GameTextReader::Impl::next(GameText* out) {
           member_decompressed = make_decompressor(c, &member_data, opt.chunk_bytes);
           member_plain.reset(member_decompressed.get());
           data = &member_plain;
+        }
+        if (starts_utf16(data->peek(2))) {
+          member_utf16 = make_utf16_decoder(data);
+          member_plain8.reset(member_utf16.get());
+          data = &member_plain8;
         }
         bool sgf = looks_like_sgf(member, data);
         if (data->failed()) {

@@ -22,6 +22,11 @@ bool is_tar_name(std::string_view name);
 
 // Each input in order: "-" as stdin, a directory as its matching files
 // (recursively, sorted by path), anything else as given, even if missing.
+// Inside a directory, links are followed, to files and to directories
+// (each directory is read once, so a link back up the tree is harmless);
+// a subdirectory that cannot be listed and a broken link with an input's
+// name come out as entries with `error` set, so nothing is skipped
+// silently.
 std::vector<InputFile> expand_inputs(const std::vector<std::string>& inputs);
 
 }  // namespace sgfpat

@@ -32,6 +32,19 @@ bool RawFile::open(const std::string& path) {
       close();
       return false;
     }
+    // A device (/dev/zero, /dev/urandom, a disk) has no end an input could
+    // reach: only files, pipes and stdin (as "-" or by a name of its own,
+    // /dev/stdin) are read.
+    if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && path != "-") {
+      struct stat in {};
+      const bool is_stdin = ::fstat(STDIN_FILENO, &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino;
+      if (!is_stdin) {
+        error_ = S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "is a device, not a file or a pipe"
+                                                             : "is not a file or a pipe";
+        close();
+        return false;
+      }
+    }
     seekable_ = S_ISREG(st.st_mode);
     size_ = seekable_ ? uint64_t(st.st_size) : 0;
   }

@@ -16,7 +16,9 @@ class RawFile : public ByteSource {
   RawFile(const RawFile&) = delete;
   RawFile& operator=(const RawFile&) = delete;
 
-  // Opens `path` ("-" means stdin); false with error() set if it cannot.
+  // Opens `path` ("-" means stdin); false with error() set if it cannot,
+  // or if it is a device or a socket (stdin itself excepted), whose bytes
+  // would never end.
   bool open(const std::string& path);
   void close();
 
