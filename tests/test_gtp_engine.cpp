@@ -208,6 +208,80 @@ TEST_CASE("gtp: loadsgf sets up the position up to a move") {
   ::unlink(path);
 }
 
+TEST_CASE("gtp: the game kept is bounded: moves past max_moves are refused, undo still works") {
+  gtp::Engine e(nullptr, engine_options(100));
+  const int limit = gtp::EngineOptions{}.max_moves;
+  REQUIRE(limit == 10000);
+  std::string passes;
+  for (int i = 0; i < limit; ++i) passes += i % 2 ? "play W pass\n" : "play B pass\n";
+  const std::string out = session(e, "boardsize 9\n" + passes);
+  CHECK(out.find('?') == std::string::npos);
+  CHECK(session(e, "1 play B pass") == "?1 game too long (at most 10000 moves)\n\n");
+  CHECK(session(e, "2 genmove B") == "?2 game too long (at most 10000 moves)\n\n");
+  CHECK(session(e, "3 undo\n4 play W E5") == "=3\n\n=4\n\n");
+  CHECK(e.board().at(Point{4, 4}) == Color::White);
+  CHECK(session(e, "5 play B D5") == "?5 game too long (at most 10000 moves)\n\n");
+  CHECK(session(e, "6 clear_board\n7 play B D5") == "=6\n\n=7\n\n");
+}
+
+TEST_CASE("gtp: loadsgf refuses a game longer than max_moves at once, and devices") {
+  char path[] = "/tmp/sgfpat-gtp-long-XXXXXX";
+  int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  ::close(fd);
+  {
+    std::ofstream f(path);
+    f << "(;GM[1]SZ[9]";
+    for (int i = 0; i < 5001; ++i) f << ";B[];W[]";
+    f << ")";
+  }
+  gtp::Engine e(nullptr, engine_options(100));
+  CHECK(session(e, "boardsize 13\nplay B C3") == "=\n\n=\n\n");
+  CHECK(session(e, std::string("1 loadsgf ") + path) == "?1 game too long (10002 moves; at most 10000)\n\n");
+  CHECK(e.board().size() == 13);  // the game before is kept
+  CHECK(e.board().at(Point{2, 10}) == Color::Black);
+  CHECK(session(e, std::string("2 loadsgf ") + path + " 9000") == "=2\n\n");  // its first 8999 moves fit
+  CHECK(e.board().size() == 9);
+  CHECK(session(e, "3 loadsgf /dev/zero") == "?3 cannot open /dev/zero: is a device, not a file or a pipe\n\n");
+  ::unlink(path);
+}
+
+TEST_CASE("gtp: undo replays the game: captures, ko and setup stones come back") {
+  char path[] = "/tmp/sgfpat-gtp-undo-XXXXXX";
+  int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  ::close(fd);
+  // Setup stones, then moves.
+  std::ofstream(path) << "(;GM[1]SZ[5]AB[ab][ba]AW[cb];B[cc];W[bb];B[cd];W[ac];B[bc])";
+  gtp::Engine e(nullptr, engine_options(100));
+  REQUIRE(session(e, std::string("loadsgf ") + path) == "=\n\n");
+  const auto at = [&](int x, int y) { return e.board().at(Point{int8_t(x), int8_t(y)}); };
+  CHECK(at(0, 1) == Color::Black);  // setup
+  CHECK(at(1, 2) == Color::Black);
+  CHECK(at(0, 2) == Color::White);
+  CHECK(session(e, "undo") == "=\n\n");  // B[bc] undone
+  CHECK(at(1, 2) == Color::Empty);
+  CHECK(at(0, 1) == Color::Black);
+  CHECK(at(1, 1) == Color::White);
+  CHECK(session(e, "undo\nundo\nundo\nundo") == "=\n\n=\n\n=\n\n=\n\n");
+  CHECK(at(2, 2) == Color::Empty);
+  CHECK(at(0, 1) == Color::Black);  // the setup stays
+  CHECK(at(1, 0) == Color::Black);
+  CHECK(at(2, 1) == Color::White);
+  CHECK(session(e, "undo") == "? cannot undo\n\n");
+  // A capture undone brings the stone back; the ko is the same again.
+  const std::string ok8 = "=\n\n=\n\n=\n\n=\n\n=\n\n=\n\n=\n\n=\n\n";
+  CHECK(session(e, "boardsize 5\nclear_board\nplay B B5\nplay W C5\nplay B A4\nplay W D4\nplay B B3\nplay W C3\n"
+                   "play W B4\nplay B C4") == "=\n\n=\n\n" + ok8);
+  CHECK(at(1, 1) == Color::Empty);  // B C4 took B4
+  CHECK(session(e, "play W B4") == "? illegal move\n\n");  // the ko
+  CHECK(session(e, "undo") == "=\n\n");
+  CHECK(at(1, 1) == Color::White);
+  CHECK(at(2, 1) == Color::Empty);
+  CHECK(session(e, "play B C4\nplay W B4") == "=\n\n? illegal move\n\n");
+  ::unlink(path);
+}
+
 TEST_CASE("gtp: GoGui analyze commands draw priors and ownership") {
   gtp::Engine e(nullptr, engine_options(300));
   std::string out = session(e, "1 gogui-analyze_commands");

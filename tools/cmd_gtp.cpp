@@ -6,7 +6,9 @@
 #include "board_text.h"
 #include "commands.h"
 #include "core/version.h"
+#include "flag_checks.h"
 #include "gtp/engine.h"
+#include "io/bounded_text.h"
 #include "priors_flags.h"
 #include "rules_flags.h"
 #include "search_flags.h"
@@ -48,11 +50,18 @@ int run_gtp(const GtpArgs& a) {
   o.log = [](const std::string& line) { std::cerr << line << "\n"; };
   gtp::Engine engine(priors.is_open() ? &priors : nullptr, o);
   std::string line, response;
-  while (std::getline(std::cin, line)) {
+  bool too_long = false;
+  while (read_line_bounded(std::cin, gtp::kMaxLineBytes, &line, &too_long)) {
     response.clear();
     bool more = engine.handle(line, &response);
     std::cout << response << std::flush;
     if (!more) break;
+  }
+  if (too_long) {
+    // No GTP command is that long: the other side is not a GTP controller.
+    std::cout << "? line too long\n\n" << std::flush;
+    std::cerr << "sgfpat gtp: a command line longer than " << gtp::kMaxLineBytes << " bytes: stopped\n";
+    return kBadInput;
   }
   return kOk;
 }
@@ -71,7 +80,7 @@ Runner register_gtp(CLI::App& app) {
   a->rules.add_to(cmd);
   cmd->add_option("--resign", a->resign, "Resign when the best move's win rate is below this (0: never)")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 0.5));
+      ->check(in_range(0.0, 0.5));
   cmd->add_flag("--verbose,-v", a->verbose, "Search statistics on stderr");
   return [a]() { return run_gtp(*a); };
 }

@@ -3,6 +3,8 @@
 #include <istream>
 #include <ostream>
 
+#include "io/bounded_text.h"
+
 namespace sgfpat {
 
 namespace {
@@ -25,6 +27,9 @@ bool parse_int(const std::string& s, int64_t* v) {
   }
 }
 
+// Far more than any answer (a board row of 25 points, a name).
+constexpr size_t kMaxLine = 64 * 1024;
+
 // Asks on `in`, prompting on `out`.
 class Dialogue {
  public:
@@ -35,7 +40,8 @@ class Dialogue {
   bool ask(const std::string& prompt, std::string* answer, const std::string& continuation = "") {
     out_ << (continuation.empty() ? prompt : continuation) << std::flush;
     std::string line;
-    while (std::getline(in_, line)) {
+    bool too_long = false;  // a line past the bound ends the dialogue (no answer is that long)
+    while (read_line_bounded(in_, kMaxLine, &line, &too_long)) {
       std::string t = trim(line);
       if (t.empty()) continue;
       if (!continuation.empty() || prompt.find('?') != std::string::npos || prompt.find(':') != std::string::npos) {

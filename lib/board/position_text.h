@@ -8,6 +8,7 @@
 // Spaces inside rows are ignored, and a prompt word ending in '?' or ':'
 // before a value ("Joueur? Noir", "Goban: . . .") is skipped.
 #pragma once
+#include <cstddef>
 #include <string>
 
 #include "board/board.h"
@@ -22,6 +23,10 @@ struct TextPosition {
 };
 
 Status parse_position_text(const std::string& text, TextPosition* out);
+
+// The most text a position is read from (stdin): a 25x25 board with its
+// player and size lines and generous comments fits many times over.
+inline constexpr size_t kMaxPositionText = size_t(1) << 20;
 
 // Parses a player word: B/W/Black/White/Noir/Blanc (any case).
 bool parse_player(const std::string& word, Color* color, bool* french);

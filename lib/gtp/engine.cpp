@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "sgf/parser.h"
+#include "sgf/game_stream.h"
 
 namespace sgfpat::gtp {
 
@@ -62,7 +62,7 @@ Engine::Engine(const sgfpat_priors::Priors* priors, EngineOptions options)
 
 void Engine::clear(int size) {
   board_ = Board(size);
-  history_.clear();
+  record_.clear();
   moves_.clear();
   search_->clear_tree();
 }
@@ -110,18 +110,29 @@ Color Engine::atari_winner() const {
   return Color::Empty;
 }
 
-bool Engine::play(Color c, Point p) {
+bool Engine::play(Color c, Point p, std::string* why) {
   const bool atari = options_.rules == Rules::Atari;
-  if (atari && atari_winner() != Color::Empty) return false;  // the game ended at the first capture
-  Board before = board_;
+  if (atari && atari_winner() != Color::Empty) return *why = "illegal move", false;  // the game ended at the first capture
+  if (moves_.size() >= size_t(std::max(0, options_.max_moves)))
+    return *why = "game too long (at most " + std::to_string(options_.max_moves) + " moves)", false;
   if (p.is_pass()) {
     board_.pass();
   } else if (board_.play(p, c, !atari && options_.search.allow_suicide) != MoveError::None) {
-    return false;
+    return *why = "illegal move", false;
   }
-  history_.push_back(std::move(before));
+  record_.push_back(Action{Action::Kind::Play, c, p});
   moves_.push_back({c, p});
   return true;
+}
+
+void Engine::replay_record() {
+  const bool suicide = options_.rules != Rules::Atari && options_.search.allow_suicide;
+  board_ = Board(board_.size());
+  for (const Action& a : record_) {
+    if (a.kind == Action::Kind::Setup) board_.setup(a.point, a.color);
+    else if (a.point.is_pass()) board_.pass();
+    else board_.play(a.point, a.color, suicide);  // legal when it was played: the same board again
+  }
 }
 
 double Engine::time_budget(Color c) const {
@@ -291,24 +302,38 @@ Point Engine::genmove(Color c, bool cleanup, bool* resign) {
 }
 
 bool Engine::load_sgf(const std::string& path, int move_number, std::string* error) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return *error = "cannot open " + path, false;
-  std::stringstream ss;
-  ss << f.rdbuf();
+  // The reader every command uses (compressed files, archives, UTF-16, a
+  // cap on a record's bytes, devices refused); the first game of the file.
+  GameStream stream({path});
   Game game;
-  Status st = parse_game(ss.str(), &game);
-  if (!st.ok()) return *error = "cannot read " + path + ": " + st.message(), false;
+  Status st;
+  if (!stream.next(&game, &st)) return *error = "cannot read " + path + ": no SGF game in this file", false;
+  if (!st.ok())
+    return *error = (stream.input_error() && !stream.game_lost() ? "cannot open " : "cannot read ") + st.message(),
+           false;
   if (game.info.size < kMinBoardSize || game.info.size > kMaxBoardSize) return *error = "unacceptable size", false;
+  if (options_.rules == Rules::Atari && !solve::Geometry::valid_size(game.info.size, game.info.size))
+    return *error = "unacceptable size", false;
+  const int moves = game.move_count();
+  const int wanted = move_number > 0 ? std::min(moves, move_number - 1) : moves;
+  if (wanted > options_.max_moves)
+    return *error = "game too long (" + std::to_string(moves) + " moves; at most " +
+                    std::to_string(options_.max_moves) + ")",
+           false;
   clear(game.info.size);
   komi_ = game.info.komi;
   int played = 0;
   for (const Action& a : game.actions) {
     if (a.kind == Action::Kind::Setup) {
-      if (board_.on_board(a.point)) board_.setup(a.point, a.color);
+      if (board_.on_board(a.point)) {
+        board_.setup(a.point, a.color);
+        record_.push_back(a);
+      }
     } else if (a.kind == Action::Kind::Play) {
       if (move_number > 0 && played + 1 >= move_number) break;
-      if (!play(a.color, a.point)) {
-        *error = "illegal move " + std::to_string(played + 1) + " in " + path;
+      std::string why;
+      if (!play(a.color, a.point, &why)) {
+        *error = why + ": move " + std::to_string(played + 1) + " in " + path;
         return false;
       }
       ++played;
@@ -357,24 +382,30 @@ bool Engine::run(const std::string& cmd, const std::vector<std::string>& args, s
     if (v != "pass" && (v.size() < 2 || !std::isalpha((unsigned char)v[0]) || !std::isdigit((unsigned char)v[1]) ||
                         !parse_point(v, board_.size(), &p)))
       return *out = "invalid color or coordinate", false;
-    if (!play(c, p)) return *out = "illegal move", false;
-    return true;
+    return play(c, p, out);
   }
   if (cmd == "genmove" || cmd == "kgs-genmove_cleanup") {
     Color c;
     if (args.empty() || !parse_color(args[0], &c)) return *out = "invalid color", false;
+    if (moves_.size() >= size_t(std::max(0, options_.max_moves)))
+      return *out = "game too long (at most " + std::to_string(options_.max_moves) + " moves)", false;
     bool resign = false;
     Point p = genmove(c, cmd != "genmove", &resign);
     if (resign) return *out = "resign", true;
-    play(c, p);
+    std::string why;
+    if (!play(c, p, &why)) return *out = why, false;
     *out = gtp_name(p, board_.size());
     return true;
   }
   if (cmd == "undo") {
-    if (history_.empty()) return *out = "cannot undo", false;
-    board_ = history_.back();
-    history_.pop_back();
+    if (moves_.empty()) return *out = "cannot undo", false;
+    // Back to before the last move: it and the setup after it go.
+    size_t last = record_.size();
+    while (record_[--last].kind != Action::Kind::Play) {
+    }
+    record_.resize(last);
     moves_.pop_back();
+    replay_record();
     return true;
   }
   if (cmd == "showboard") {

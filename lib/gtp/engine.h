@@ -23,9 +23,14 @@
 
 #include "board/board.h"
 #include "mcts/mcts.h"
+#include "sgf/game.h"
 #include "solve/atari_player.h"
 
 namespace sgfpat::gtp {
+
+// The longest command line a controller may send (GTP lines are short: a
+// move, a file name); the command reading lines stops at a longer one.
+inline constexpr size_t kMaxLineBytes = 64 * 1024;
 
 // Rules of the games played.  Chinese: area scoring, simple ko, no suicide.
 // Atari: atari-go as lib/solve plays it (boards up to 9x9, no suicide, the
@@ -42,6 +47,10 @@ struct EngineOptions {
   double resign_threshold = 0.05;  // 0 = never resign
   int64_t score_playouts = 1000;   // playouts behind final_score, final_status_list and the pass policy
   bool verbose = false;            // search statistics through `log`
+  // The longest game it keeps: play, genmove and loadsgf refuse a move past
+  // it ("game too long"), so that a client cannot grow the engine without
+  // bound (real games end well before: 19x19 games rarely pass 400 moves).
+  int max_moves = 10000;
   std::string name = "sgfpat";
   std::string version = "0.2.0";
   // How showboard draws the board (last move given); a plain grid if unset.
@@ -83,7 +92,11 @@ class Engine {
   };
   bool run(const std::string& cmd, const std::vector<std::string>& args, std::string* out);
   void clear(int size);
-  bool play(Color c, Point p);
+  // Plays a move of `c` (kPass for a pass); false with *why set ("illegal
+  // move", "game too long ...") when it is refused.
+  bool play(Color c, Point p, std::string* why);
+  // The board of record_ from the empty board (after an undo).
+  void replay_record();
   // The move of `c` (kPass for a pass); *resign set when it gives up.
   Point genmove(Color c, bool cleanup, bool* resign);
   Point genmove_atari(Color c, bool* resign);
@@ -98,7 +111,10 @@ class Engine {
   std::unique_ptr<mcts::Search> search_;
   Board board_;
   double komi_ = 7.5;
-  std::vector<Board> history_;
+  // The game since the board was cleared: setup stones (loadsgf) and moves
+  // in order; undo replays it (a copy of the board a move would take 23 KB
+  // on 19x19).
+  std::vector<Action> record_;
   std::vector<Played> moves_;
   // Clocks (time_settings / time_left); main_time_ < 0: no time limit.
   double main_time_ = -1, byo_time_ = 0;
