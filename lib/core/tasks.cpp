@@ -32,4 +32,18 @@ std::vector<Status> run_tasks(size_t n, int threads, const std::function<Status(
   return results;
 }
 
+int run_on_threads(int n, const std::function<void(int)>& body) {
+  if (n < 1) return 0;
+  std::vector<std::thread> started;
+  try {
+    started.reserve(size_t(n - 1));
+    for (int t = 1; t < n; ++t) started.emplace_back(body, t);
+  } catch (...) {
+    // No more threads: those started and the caller's do the work.
+  }
+  body(0);
+  for (std::thread& t : started) t.join();
+  return 1 + int(started.size());
+}
+
 }  // namespace sgfpat

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <thread>
 
+#include "core/tasks.h"
 #include "pattern/tracker.h"
 
 namespace sgfpat::mcts {
@@ -427,9 +428,7 @@ SearchResult Search::run(const Board& board, Color to_move, Point last_move) {
   if (threads == 1) {
     work(0, *workers[0]);
   } else {
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) pool.emplace_back([this, t, &workers] { work(t, *workers[size_t(t)]); });
-    for (auto& t : pool) t.join();
+    run_on_threads(threads, [this, &workers](int t) { work(t, *workers[size_t(t)]); });
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
   r.iterations = done_.load();

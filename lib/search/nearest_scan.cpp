@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "board/replay.h"
+#include "core/tasks.h"
 #include "search/k_smallest.h"
 #include "search/stone_follower.h"
 #include "search/symmetry.h"
@@ -170,10 +171,7 @@ Status scan_nearest(PatternDb* db, const std::vector<DistanceQuery>& queries, co
       }
     }
   };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
-  work(0);
-  for (auto& th : pool) th.join();
+  run_on_threads(threads, work);
   if (!failed.ok()) return failed;
   for (int t = 0; t < threads; ++t) {
     stats->games += per_thread[size_t(t)].games;

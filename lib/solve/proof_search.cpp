@@ -13,6 +13,8 @@
 #include <type_traits>
 
 #include "core/cpu_time.h"
+#include "core/deadline.h"
+#include "core/tasks.h"
 #include "solve/flat_key_set.h"
 
 namespace sgfpat::solve {
@@ -774,8 +776,7 @@ SolveResult Solver::solve(const Position& pos) {
   SearchControl ctl;
   if (opt_.seconds > 0) {
     ctl.has_deadline = true;
-    ctl.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                      std::chrono::duration<double>(opt_.seconds));
+    ctl.deadline = deadline_after(opt_.seconds);
   }
   ctl.max_nodes = opt_.max_nodes;
   return search(pos, ctl, opt_.threads);
@@ -818,10 +819,7 @@ SolveResult Solver::search_w(const Position& pos, SearchControl& shared, int nth
     if (pn == 0 || dn == 0) shared.stop = true;
     w.stats.cpu_seconds = thread_cpu_seconds() - c0;
   };
-  std::vector<std::thread> threads;
-  for (int i = 1; i < nthreads; ++i) threads.emplace_back(run, std::ref(workers[i]));
-  run(workers[0]);
-  for (auto& th : threads) th.join();
+  run_on_threads(nthreads, [&](int i) { run(workers[size_t(i)]); });
   TTEntry e;
   res.pn = root_pn;
   res.dn = root_dn;

@@ -8,6 +8,8 @@
 #include <thread>
 
 #include "core/cpu_time.h"
+#include "core/deadline.h"
+#include "core/tasks.h"
 #include "solve/proof_search.h"
 
 namespace sgfpat::solve {
@@ -345,18 +347,14 @@ void Solver::run_best_first(std::vector<SplitNode>& roots, const std::vector<int
     }
   };
   const int n = std::max(1, opt_.threads);
-  std::vector<std::thread> threads;
-  for (int i = 1; i < n; ++i) threads.emplace_back(work, i);
-  work(0);
-  for (auto& t : threads) t.join();
+  run_on_threads(n, work);
   for (SplitNode& r : roots) fold(r);
 }
 
 SolveResult Solver::solve_split(const Position& pos) {
   const auto t0 = Clock::now();
   const double c0 = process_cpu_seconds();
-  const auto end = t0 + std::chrono::duration_cast<Clock::duration>(
-                            std::chrono::duration<double>(opt_.seconds > 0 ? opt_.seconds : 1e9));
+  const auto end = opt_.seconds > 0 ? deadline_after(opt_.seconds) : Clock::time_point::max();
   // The position itself is the one root (no move made it), its leaves
   // split_depth plies below it.
   std::vector<SplitNode> root(1);
@@ -380,8 +378,7 @@ std::vector<MoveResult> Solver::solve_all_moves(const Position& pos, SolveStats*
   const double c0 = process_cpu_seconds();
   std::vector<MoveResult> out;
   auto syms = position_symmetries(g_, pos);
-  auto t_end = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                  std::chrono::duration<double>(opt_.seconds > 0 ? opt_.seconds : 1e9));
+  auto t_end = opt_.seconds > 0 ? deadline_after(opt_.seconds) : Clock::time_point::max();
   // Moves equivalent under a symmetry share one search: rep[p] is the
   // smallest image of p.
   std::vector<int> todo;
