@@ -233,3 +233,284 @@ TEST_CASE("flags: NaN and infinite numbers are refused (komi, smoothing, explore
   CHECK(count_of(out, "? ") >= 2);
   CHECK(out.find("nan") == std::string::npos);
 }
+
+// ---------------------------------------------------------------------------
+// Flags: the rules every flag of every command follows (tools/flag_checks.h)
+
+namespace {
+
+// A small database of `n` sample games (g.sgf in `dir`) and its priors.
+void small_db(const TempDir& dir, size_t n = 20) {
+  write_file(dir / "g.sgf", corpus_games(n));
+  RunResult r = run_cli({"ingest", "--db", dir / "db", "--quiet", dir / "g.sgf"}, dir.path());
+  INFO("stderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(run_cli({"export", "--db", dir / "db", "-o", dir / "p.priors"}, dir.path()).exit_code == 0);
+}
+
+// A usage error (exit 2, not a signal) whose message says `says`.
+void usage_error(const RunResult& r, const std::string& says = "") {
+  INFO("stderr: " << r.err);
+  CHECK(r.signal == 0);
+  CHECK(r.exit_code == 2);
+  if (!says.empty()) CHECK(r.err.find(says) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("flags: every --threads is 1 to 256; past it a usage error, not an abort; in the config file too") {
+  TempDir dir("sgfpat-threads");
+  small_db(dir);
+  const std::vector<std::string> similar = {"similar", "--db", dir / "db", "--sgf", dir / "g.sgf", "--move", "10"};
+  for (const char* t : {"50000", "0", "-1", "257"}) {
+    INFO(t);
+    std::vector<std::string> a = similar;
+    a.insert(a.end(), {"-t", t});
+    usage_error(run_cli(a, dir.path()), "--threads");
+    usage_error(run_cli({"accuracy", "--knn", "5", "--db", dir / "db", "-t", t, dir / "g.sgf"}, dir.path()),
+                "--threads");
+    usage_error(run_cli({"solve", "--size", "3", "--threads", t}, dir.path()), "--threads");
+    usage_error(run_cli({"suggest", "--board", "...|...|...", "--threads", t}, dir.path()), "--threads");
+    usage_error(run_cli({"ingest", "--db", dir / "db2", "-j", t, dir / "g.sgf"}, dir.path()), "--threads");
+  }
+  CHECK(run_cli({"solve", "--size", "3", "--threads", "0"}, dir.path()).err.find("1 to 256") != std::string::npos);
+  write_file(dir / "threads.toml", "[similar]\nthreads = 0\n");
+  std::vector<std::string> a = {"--config", dir / "threads.toml"};
+  a.insert(a.end(), similar.begin(), similar.end());
+  usage_error(run_cli(a, dir.path()), "--threads");
+  // In range, it works.
+  a = similar;
+  a.insert(a.end(), {"-t", "3"});
+  CHECK(run_cli(a, dir.path()).exit_code == 0);
+  CHECK_FALSE(fs::exists(dir / "db2"));
+}
+
+TEST_CASE("flags: negative and out-of-range values of unsigned flags are usage errors, in flags and config") {
+  TempDir dir("sgfpat-unsigned");
+  small_db(dir);
+  const std::string good = read_file(dir / "p.priors");
+  // export --min-seen -1 wrapped to 2^64-1 and replaced the priors file
+  // with one of 0 patterns.
+  for (const char* v : {"-1", "-0", " -5", "18446744073709551616", "99999999999999999999999"}) {
+    INFO(v);
+    usage_error(run_cli({"export", "--db", dir / "db", "-o", dir / "p.priors", "--min-seen", v}, dir.path()),
+                "--min-seen");
+    write_file(dir / "c.toml", std::string("[export]\nmin-seen = \"") + v + "\"\n");
+    usage_error(run_cli({"--config", dir / "c.toml", "export", "--db", dir / "db", "-o", dir / "p.priors"},
+                        dir.path()),
+                "--min-seen");
+    ::setenv("SGFPAT_CONFIG", (dir / "c.toml").c_str(), 1);
+    RunResult env = run_cli({"export", "--db", dir / "db", "-o", dir / "p.priors"}, dir.path());
+    ::unsetenv("SGFPAT_CONFIG");
+    usage_error(env, "--min-seen");
+  }
+  write_file(dir / "n.toml", "[export]\nmin-seen = -1\n");  // a TOML number, not a string
+  usage_error(run_cli({"--config", dir / "n.toml", "export", "--db", dir / "db", "-o", dir / "p.priors"}, dir.path()),
+              "--min-seen");
+  CHECK(read_file(dir / "p.priors") == good);
+  // Every other unsigned or counting flag alike.
+  usage_error(run_cli({"accuracy", "--priors", dir / "p.priors", "--max-games", "-1", dir / "g.sgf"}, dir.path()),
+              "--max-games");
+  usage_error(run_cli({"accuracy", "--knn", "-5", "--db", dir / "db", dir / "g.sgf"}, dir.path()), "--knn");
+  usage_error(run_cli({"train", "--db", dir / "db", "-p", dir / "p.priors", "-o", dir / "t.priors", "-n", "-1"},
+                      dir.path()),
+              "--games");
+  usage_error(run_cli({"gtp", "--seed", "-1"}, dir.path()), "--seed");
+  usage_error(run_cli({"similar", "--db", dir / "db", "--sgf", dir / "g.sgf", "--move", "10", "--exact", "--limit",
+                       "-1"},
+                      dir.path()),
+              "--limit");
+  usage_error(run_cli({"ingest", "--db", dir / "db", "--max-errors-shown", "-1", dir / "g.sgf"}, dir.path()),
+              "--max-errors-shown");
+  usage_error(run_cli({"stats", "--db", dir / "db", "--level", "-2"}, dir.path()), "--level");
+  CHECK_FALSE(fs::exists(dir / "t.priors"));
+}
+
+TEST_CASE("flags: --move and --game below their range are usage errors for every command") {
+  TempDir dir("sgfpat-move");
+  small_db(dir, 3);
+  usage_error(run_cli({"board", dir / "g.sgf", "--move", "-5"}, dir.path()), "--move");
+  usage_error(run_cli({"eval", "--priors", dir / "p.priors", "--sgf", dir / "g.sgf", "--move", "-1"}, dir.path()),
+              "--move");
+  usage_error(run_cli({"query", "--db", dir / "db", "--sgf", dir / "g.sgf", "--move", "-3", "--point", "D4"},
+                      dir.path()),
+              "--move");
+  usage_error(run_cli({"similar", "--db", dir / "db", "--sgf", dir / "g.sgf", "--move", "-1"}, dir.path()), "--move");
+  usage_error(run_cli({"board", dir / "g.sgf", "--game", "0"}, dir.path()));
+  usage_error(run_cli({"board", dir / "g.sgf", "--game", "-1"}, dir.path()), "--game");
+  CHECK(run_cli({"board", dir / "g.sgf", "--move", "0"}, dir.path()).exit_code == 0);
+}
+
+TEST_CASE("flags: --sizes outside 2..25 is a usage error, not a filter of every game") {
+  TempDir dir("sgfpat-sizes-range");
+  write_file(dir / "g.sgf", corpus_games(3));
+  for (const char* v : {"0", "1", "26", "19,26"}) {
+    INFO(v);
+    usage_error(run_cli({"ingest", "--db", dir / "db", "--sizes", v, dir / "g.sgf"}, dir.path()), "--sizes");
+    usage_error(run_cli({"shard", "plan", "--work", dir / "w", "--shards", "2", "--sizes", v, dir / "g.sgf"},
+                        dir.path()),
+                "--sizes");
+  }
+  CHECK_FALSE(fs::exists(dir / "db"));
+  CHECK_FALSE(fs::exists(dir / "w"));
+}
+
+TEST_CASE("flags: an empty value is a usage error (-o '', --db '', an input '')") {
+  TempDir dir("sgfpat-empty");
+  small_db(dir, 3);
+  usage_error(run_cli({"export", "--db", dir / "db", "-o", ""}, dir.path()), "--output");
+  usage_error(run_cli({"export", "--db", "", "-o", dir / "x.priors"}, dir.path()), "--db");
+  usage_error(run_cli({"stats", "--db", ""}, dir.path()), "--db");
+  usage_error(run_cli({"board", ""}, dir.path()));
+  usage_error(run_cli({"ingest", "--db", dir / "db", dir / "g.sgf", ""}, dir.path()));
+  usage_error(run_cli({"board", dir / "g.sgf", "--svg", ""}, dir.path()), "--svg");
+  CHECK_FALSE(fs::exists(dir / "x.priors"));
+}
+
+TEST_CASE("flags: range messages print their bounds as people write them") {
+  TempDir dir("sgfpat-range-msg");
+  RunResult s = run_cli({"suggest", "--board", "...|...|...", "--seconds", "-1"}, dir.path());
+  usage_error(s, "at least 0");
+  CHECK(s.err.find("17976931") == std::string::npos);
+  CHECK(s.err.find("0.000000") == std::string::npos);
+  usage_error(run_cli({"gtp", "--resign", "0.9"}, dir.path()), "0 to 0.5");
+  usage_error(run_cli({"suggest", "--board", "...|...|...", "--iterations", "0"}, dir.path()), "more than 0");
+  usage_error(run_cli({"ingest", "--db", dir / "db", "--memory-mb", "1", dir / "g.sgf"}, dir.path()), "4 to 1048576");
+}
+
+TEST_CASE("solve --time: a budget past the clock's range is no limit; a negative one is a usage error") {
+  TempDir dir("sgfpat-solve-time");
+  // The empty 5x5 board takes a few thousand nodes: a budget that wrapped
+  // into the past gave up at once ("unknown", exit 4).
+  for (const char* t : {"1e10", "1e300", "10"}) {
+    INFO(t);
+    RunResult r = run_cli({"solve", "--size", "5", "--time", t}, dir.path());
+    INFO("stdout: " << r.out);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("Black wins (proved)") != std::string::npos);
+  }
+  usage_error(run_cli({"solve", "--size", "5", "--time", "-1"}, dir.path()), "--time");
+}
+
+TEST_CASE("devices: /dev/zero as an input or as the configuration is refused at once") {
+  TempDir dir("sgfpat-devzero");
+  write_file(dir / "g.sgf", corpus_games(2));
+  RunResult in = run_cli({"ingest", "--db", dir / "db", dir / "g.sgf", "/dev/zero"}, dir.path());
+  INFO("stderr: " << in.err);
+  CHECK(in.exit_code == 3);
+  CHECK(in.err.find("/dev/zero: is a device, not a file or a pipe") != std::string::npos);
+  RunResult board = run_cli({"board", "/dev/zero"}, dir.path());
+  CHECK(board.exit_code != 0);
+  CHECK(board.err.find("/dev/zero: is a device") != std::string::npos);
+  usage_error(run_cli({"--config", "/dev/zero", "stats", "--db", dir / "db"}, dir.path()), "/dev/zero");
+  ::setenv("SGFPAT_CONFIG", "/dev/zero", 1);
+  RunResult env = run_cli({"stats", "--db", dir / "db"}, dir.path());
+  ::unsetenv("SGFPAT_CONFIG");
+  usage_error(env, "/dev/zero");
+}
+
+TEST_CASE("similar: a damaged database exits 5, as the other readers do") {
+  TempDir dir("sgfpat-similar-damage");
+  small_db(dir, 5);
+  fs::remove(dir / "db/CURRENT");
+  for (const bool exact : {false, true}) {
+    std::vector<std::string> a = {"similar", "--db", dir / "db", "--sgf", dir / "g.sgf", "--move", "10"};
+    if (exact) a.push_back("--exact");
+    RunResult r = run_cli(a, dir.path());
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 5);
+    CHECK(r.err.find("CURRENT") != std::string::npos);
+  }
+  CHECK(run_cli({"stats", "--db", dir / "db"}, dir.path()).exit_code == 5);
+}
+
+TEST_CASE("ingest: rejected records are counted and the run exits 0, as --help says") {
+  TempDir dir("sgfpat-rejected");
+  write_file(dir / "g.sgf", corpus_games(3) + "(;SZ[9];B[aa];W[aa])\n");  // an occupied point
+  RunResult r = run_cli({"ingest", "--db", dir / "db", "--json", dir / "g.sgf"}, dir.path());
+  INFO("stderr: " << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.json()["rejected"].get<uint64_t>() == 1);
+  CHECK(r.json()["exit_code"].get<int>() == 0);
+  const std::string help = run_cli({"ingest", "--help"}, dir.path()).out;
+  CHECK(help.find("records or inputs\nrejected") == std::string::npos);
+  CHECK(help.find("records they reject are counted in the summary, not an error") != std::string::npos);
+}
+
+// ---------------------------------------------------------------------------
+// Text: charsets, non-UTF-8 bytes, UTF-16, links
+
+TEST_CASE("--json: names in GB2312 are stored as UTF-8; a non-UTF-8 database path is escaped") {
+  TempDir dir("sgfpat-gb2312");
+  // The sample's games with GB2312 names (CA[GB2312]): 古力 and 柯洁.
+  const auto set_value = [](std::string* g, const std::string& prop, const std::string& value) {
+    const size_t at = g->find(prop + "[");
+    REQUIRE(at != std::string::npos);
+    g->replace(at + prop.size() + 1, g->find(']', at) - at - prop.size() - 1, value);
+  };
+  std::string games;
+  for (std::string g : sample_lines(0, 12)) {
+    set_value(&g, "PB", "\xb9\xc5\xc1\xa6");
+    set_value(&g, "PW", "\xbf\xc2\xbd\xe0");
+    set_value(&g, "CA", "GB2312");
+    games += g;
+  }
+  write_file(dir / "gb.sgf", games);
+  RunResult in = run_cli({"ingest", "--db", dir / "db", "--quiet", dir / "gb.sgf"}, dir.path());
+  REQUIRE(in.exit_code == 0);
+  for (const bool exact : {true, false}) {
+    std::vector<std::string> a = {"similar", "--db", dir / "db", "--sgf", dir / "gb.sgf", "--move", "20", "--json"};
+    if (exact) a.push_back("--exact");
+    RunResult r = run_cli(a, dir.path());
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_code == 0);
+    nlohmann::json j = r.json();
+    REQUIRE(j.is_object());
+    REQUIRE_FALSE(j["hits"].empty());
+    CHECK(j["hits"][0]["black"] == "\xe5\x8f\xa4\xe5\x8a\x9b");
+    CHECK(j["hits"][0]["white"] == "\xe6\x9f\xaf\xe6\xb4\x81");
+  }
+  // A database whose path is not UTF-8.
+  const std::string odd = dir / "db-\xff\xfe";
+  REQUIRE(run_cli({"ingest", "--db", odd, "--quiet", dir / "gb.sgf"}, dir.path()).exit_code == 0);
+  for (const std::vector<std::string>& a :
+       {std::vector<std::string>{"stats", "--db", odd, "--json"},
+        std::vector<std::string>{"ingest", "--db", odd, "--json", dir / "gb.sgf"},
+        std::vector<std::string>{"similar", "--db", odd, "--sgf", dir / "gb.sgf", "--move", "20", "--json"}}) {
+    INFO(a[0]);
+    RunResult r = run_cli(a, dir.path());
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    nlohmann::json j = r.json();
+    CHECK(j.is_object());
+    if (a[0] != "similar") CHECK(j["db"] == dir / "db-\\xFF\\xFE");
+  }
+}
+
+TEST_CASE("ingest: a UTF-16 file with a byte order mark is read") {
+  TempDir dir("sgfpat-utf16");
+  std::string text = corpus_games(3);
+  std::string le = "\xFF\xFE";
+  for (char c : text) le += std::string{c, '\0'};  // the sample is ASCII
+  write_file(dir / "u16.sgf", le);
+  RunResult r = run_cli({"ingest", "--db", dir / "db", "--json", dir / "u16.sgf"}, dir.path());
+  INFO("stderr: " << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.json()["ingested"].get<uint64_t>() == 3);
+}
+
+TEST_CASE("ingest: a directory holding a link to a directory of games reads them") {
+  TempDir dir("sgfpat-dirlink");
+  fs::create_directories(dir / "games");
+  write_file(dir / "games/a.sgf", corpus_games(4));
+  fs::create_directories(dir / "in");
+  fs::create_directory_symlink(dir / "games", dir / "in/linked");
+  RunResult only = run_cli({"ingest", "--db", dir / "db", "--json", dir / "in"}, dir.path());
+  INFO("stderr: " << only.err);
+  CHECK(only.exit_code == 0);
+  CHECK(only.json()["ingested"].get<uint64_t>() == 4);
+  write_file(dir / "in/b.sgf", join(sample_lines(10, 2)));
+  RunResult mixed = run_cli({"ingest", "--db", dir / "db2", "--json", dir / "in"}, dir.path());
+  CHECK(mixed.exit_code == 0);
+  CHECK(mixed.json()["ingested"].get<uint64_t>() == 6);
+}

@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "eval/accuracy_run.h"
 #include "exit_codes.h"
+#include "json_text.h"
 #include "priors_flags.h"
 #include "progress.h"
 #include "search/knn_sample.h"
@@ -93,10 +94,7 @@ int run_accuracy(const AccuracyArgs& a) {
       return kUsage;
     }
     Status st = knn_report(a, &report);
-    if (!st.ok()) {
-      std::cerr << "sgfpat accuracy: " << st.message() << "\n";
-      return kFailure;
-    }
+    if (!st.ok()) return fail("sgfpat accuracy: ", st);
     report.eval_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     run.estimator = "k-NN, K=" + std::to_string(a.knn);
   } else {
@@ -194,7 +192,7 @@ int print_report(const AccuracyArgs& a, const AccuracyReport& report, const Prio
     nlohmann::json phases = nlohmann::json::object();
     for (int i = 0; i < 4; ++i) phases[AccuracyReport::phase_name(i)] = stats_json(report.phases[size_t(i)]);
     j["phases"] = phases;
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j, 2) << "\n";
     return exit_code;
   }
   auto row = [](const std::string& name, const PredictionStats& s) {

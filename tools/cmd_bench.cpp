@@ -5,6 +5,8 @@
 
 #include "board/replay.h"
 #include "commands.h"
+#include "flag_checks.h"
+#include "json_text.h"
 #include "pattern/tracking_observer.h"
 #include "progress.h"
 #include "sgf/game_stream.h"
@@ -49,7 +51,7 @@ int run_bench(const std::string& what, const std::vector<std::string>& inputs, i
                         {"read_parse_seconds", read_s}, {"replay_seconds", replay_s},
                         {"games_per_s", double(games) / total}, {"moves_per_s", double(moves) / total}};
     if (what == "patterns") j["levels"] = levels;
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j, 2) << "\n";
   } else {
     std::cout << "bench " << what << " (1 thread): " << with_commas(games) << " games, " << with_commas(moves)
               << " moves, " << errors << " unreadable, " << illegal << " illegal\n"
@@ -78,7 +80,7 @@ Runner register_bench(CLI::App& app) {
       ->required()
       ->check(CLI::IsMember({"replay", "patterns"}));
   cmd->add_option("inputs", a->inputs, "SGF inputs (files, directories, archives)")->required();
-  cmd->add_option("--levels,-L", a->levels, "Levels for `patterns`")->capture_default_str()->check(CLI::Range(1, kMaxLevels));
+  cmd->add_option("--levels,-L", a->levels, "Levels for `patterns`")->capture_default_str()->check(in_range(1, kMaxLevels));
   cmd->add_flag("--json", a->json, "Print the figures as JSON");
   return [a]() { return run_bench(a->what, a->inputs, a->levels, a->json); };
 }

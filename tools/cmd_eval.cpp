@@ -8,7 +8,10 @@
 #include "board_text.h"
 #include "commands.h"
 #include "eval/eval_json.h"
+#include "flag_checks.h"
 #include "game_select.h"
+#include "io/bounded_text.h"
+#include "json_text.h"
 #include "priors_flags.h"
 
 namespace sgfpat::cli {
@@ -47,9 +50,10 @@ int run_eval(const EvalArgs& a) {
     recent = recent_moves(game, result.moves_played);
     last = recent.last;
   } else {
-    std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    std::string text;
+    st = read_all_bounded(std::cin, kMaxPositionText, "the text", &text);
     TextPosition pos;
-    st = parse_position_text(text, &pos);
+    if (st.ok()) st = parse_position_text(text, &pos);
     if (!st.ok()) {
       return fail("sgfpat eval: position on stdin: ", st);
     }
@@ -62,7 +66,7 @@ int run_eval(const EvalArgs& a) {
   const std::vector<MoveEval> ranked = rank_moves(moves);
   const char* player = to_move == Color::White ? "White" : "Black";
   if (a.json) {
-    std::cout << eval_json(ranked, board.size(), to_move, evaluator.estimator()).dump(2) << "\n";
+    std::cout << json_text(eval_json(ranked, board.size(), to_move, evaluator.estimator()), 2) << "\n";
     return kOk;
   }
   if (ranked.empty()) {
@@ -99,7 +103,7 @@ Runner register_eval(CLI::App& app) {
   cmd->add_option("--sgf", a->sgf, "Game record to take the position from");
   cmd->add_option("--game,-g", a->game, "Game number in --sgf, from 1")->capture_default_str();
   cmd->add_option("--move,-m", a->move, "Position after this many moves (default: after the last)");
-  cmd->add_option("--top,-k", a->top, "How many moves to list")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--top,-k", a->top, "How many moves to list")->capture_default_str()->check(more_than(0));
   cmd->add_flag("--json", a->json, "Every legal move as JSON");
   return [a]() { return run_eval(*a); };
 }

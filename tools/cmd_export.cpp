@@ -3,6 +3,7 @@
 
 #include "cmd_export.h"
 #include "commands.h"
+#include "flag_checks.h"
 
 namespace sgfpat::cli {
 
@@ -37,10 +38,10 @@ Runner register_export(CLI::App& app) {
   cmd->add_flag("--json", a->json, "Print the summary as JSON");
   cmd->add_option("--min-played", a->priors.min_played,
                   "priors: keep patterns played at least this often (never below the database's threshold)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
   cmd->add_option("--min-seen", a->priors.min_seen, "priors: keep patterns seen at least this often");
   cmd->add_option("--levels,-L", a->priors.levels, "priors: keep levels 1..L only (0: all)")
-      ->check(CLI::Range(0, kMaxLevels));
+      ->check(in_range(0, kMaxLevels));
   return [a]() { return run_export(*a); };
 }
 

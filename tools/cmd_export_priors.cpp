@@ -5,6 +5,7 @@
 
 #include "cmd_export.h"
 #include "commands.h"
+#include "json_text.h"
 #include "progress.h"
 
 namespace sgfpat::cli {
@@ -33,7 +34,7 @@ int export_priors(PatternDb& db, const std::string& out_path, const PriorsExport
                         {"min_played", summary.min_played},
                         {"min_seen", options.min_seen},
                         {"seconds", seconds}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j, 2) << "\n";
   } else {
     std::cerr << "sgfpat export: wrote " << out_path << ": " << with_commas(total) << " patterns over "
               << summary.patterns_per_level.size() << " levels (min played " << summary.min_played << ", min seen "

@@ -15,6 +15,7 @@
 #include "export/text_format.h"
 #include "export/tsv_writer.h"
 #include "io/atomic_file.h"
+#include "json_text.h"
 #include "progress.h"
 
 namespace sgfpat::cli {
@@ -97,7 +98,7 @@ int export_tsv(PatternDb& db, const std::string& out_path, bool json) {
     j["games_replayed"] = search.games_replayed;
     j["replay_seconds"] = search.seconds;
     j["seconds"] = seconds;
-    (to_stdout ? std::cerr : std::cout) << j.dump() << "\n";
+    (to_stdout ? std::cerr : std::cout) << json_text(j) << "\n";
   } else {
     std::string levels_text;
     for (int l = 1; l <= levels; ++l)

@@ -10,10 +10,12 @@
 #include "count_summary_json.h"
 #include "count/incremental.h"
 #include "count/recount.h"
+#include "flag_checks.h"
 #include "ingest/import_inputs.h"
 #include "ingest/importer.h"
 #include "ingest/ingest_policy.h"
 #include "ingest/sketch_during_import.h"
+#include "json_text.h"
 #include "process_stats.h"
 #include "progress.h"
 #include "search/position_index.h"
@@ -233,7 +235,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   j["disk_bytes"] = db->disk_bytes();
   j["position_index"] = db->position_index_state();
   if (a.json) {
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j, 2) << "\n";
   } else {
     std::cout << "Ingest into " << a.db << " (" << db->settings().scheme.describe()
               << " min_played=" << db->settings().min_played << ")\n"
@@ -305,14 +307,14 @@ Runner register_ingest(CLI::App& app) {
   cmd->add_option("--db", a->db, "Database directory (created if missing)")->required();
   cmd->add_option("inputs", a->inputs,
                   "SGF inputs: files, directories, .gz/.bz2/.xz/.zst files, .tar(.gz|.bz2|.xz)/.zip archives, - for stdin");
-  cmd->add_option("--threads,-j", a->threads, "Counting threads")->capture_default_str()->check(CLI::Range(1, 256));
+  cmd->add_option("--threads,-j", a->threads, "Counting threads")->capture_default_str();
   a->count.add_to(cmd, " (fixed when the database is created)");
   cmd->add_option("--memory-mb", a->memory_mb,
                   "Peak memory of the whole run, MiB (counting gets what the database and buffers leave; patterns "
                   "to count that do not fit are counted in parts, each over its own replay of the games, and a run "
                   "killed after a part goes on from the next one when run again)")
       ->capture_default_str()
-      ->check(CLI::Range(4, 1 << 20));
+      ->check(in_range(4, 1 << 20));
   cmd->add_flag("--json", a->json, "Print the summary as JSON");
   cmd->add_flag("--quiet,-q", a->quiet, "Do not print rejected records");
   cmd->add_flag("--recount", a->recount,

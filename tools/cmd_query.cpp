@@ -11,6 +11,7 @@
 #include "export/representatives.h"
 #include "export/text_format.h"
 #include "game_select.h"
+#include "json_text.h"
 #include "pattern/pattern_string.h"
 #include "progress.h"
 #include "render/pattern_picture.h"
@@ -175,7 +176,7 @@ int run_query(const QueryArgs& a, const CLI::App& cmd) {
     out["levels"] = nlohmann::ordered_json::array();
     for (const LevelRow& r : rows) out["levels"].push_back(level_row_json(r));
     out["largest_level"] = largest;
-    std::cout << out.dump(2) << "\n";
+    std::cout << json_text(out, 2) << "\n";
     return kOk;
   }
   std::cout << heading << "\n"

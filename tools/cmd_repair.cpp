@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "flag_checks.h"
+#include "json_text.h"
 #include "repair/repair.h"
 
 namespace sgfpat::cli {
@@ -59,7 +61,7 @@ int run_repair(const RepairArgs& a) {
     j["patterns_before"] = r.patterns_before;
     j["patterns_after"] = r.patterns_after;
     j["exit_code"] = code;
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j, 2) << "\n";
     return code;
   }
   if (r.was_sound) {
@@ -101,10 +103,10 @@ Runner register_repair(CLI::App& app) {
   cmd->add_flag("--no-backup", a->no_backup, "Do not copy the database first (unreadable files still go to DB/lost/)");
   cmd->add_flag("--json", a->json, "Print the report as JSON");
   cmd->add_flag("--quiet,-q", a->quiet, "No progress lines");
-  cmd->add_option("--threads,-j", a->threads, "Counting threads")->capture_default_str()->check(CLI::Range(1, 256));
+  cmd->add_option("--threads,-j", a->threads, "Counting threads")->capture_default_str();
   cmd->add_option("--memory-mb", a->memory_mb, "Memory for the recount, MiB")
       ->capture_default_str()
-      ->check(CLI::Range(16, 1 << 20));
+      ->check(in_range(16, 1 << 20));
   return [a]() { return run_repair(*a); };
 }
 

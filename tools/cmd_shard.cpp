@@ -10,7 +10,9 @@
 #include "commands.h"
 #include "count_flags.h"
 #include "count/played_sketch_file.h"
+#include "flag_checks.h"
 #include "ingest/ingest_policy.h"
+#include "json_text.h"
 #include "process_stats.h"
 #include "progress.h"
 #include "count/part_range.h"
@@ -80,7 +82,7 @@ int run_plan(const ShardArgs& a) {
     j["shards"] = plan.shards;
     j["inputs"] = plan.inputs.size();
     j["sketch_bytes"] = plan.sketch_bytes;
-    std::cout << j.dump() << "\n";
+    std::cout << json_text(j) << "\n";
   } else if (!a.quiet) {
     std::cout << "plan: " << plan.shards << " shards of " << plan.inputs.size() << " input(s) in " << a.work
               << " (" << plan.settings.scheme.describe() << " min_played=" << plan.settings.min_played
@@ -175,7 +177,7 @@ int run_step(const std::string& step, const ShardArgs& a) {
     j["peak_rss_bytes"] = peak_rss_bytes();
     j["seconds"] = r.seconds;
     j["exit_code"] = code;
-    std::cout << j.dump() << "\n";
+    std::cout << json_text(j) << "\n";
   } else if (!a.quiet) {
     std::cout << who << ":";
     if (step != "sum-sketches") std::cout << " " << with_commas(r.games) << " games";
@@ -220,10 +222,10 @@ Runner register_shard(CLI::App& app) {
     s->add_flag("--quiet,-q", a->quiet, "Print nothing but errors");
   };
   auto running = [&](CLI::App* s) {
-    s->add_option("--threads,-j", a->threads, "Threads")->capture_default_str()->check(CLI::Range(1, 256));
+    s->add_option("--threads,-j", a->threads, "Threads")->capture_default_str();
     s->add_option("--memory-mb", a->memory_mb, "Peak memory of this process, MiB")
         ->capture_default_str()
-        ->check(CLI::Range(4, 1 << 20));
+        ->check(in_range(4, 1 << 20));
     s->add_flag("--progress", a->progress_lines, "Print progress as lines on stderr even when it is not a terminal");
   };
   auto sharded = [&](CLI::App* s) {
@@ -231,7 +233,7 @@ Runner register_shard(CLI::App& app) {
   };
   auto* plan = cmd->add_subcommand("plan", "Fix the shards, settings and inputs of a sharded count in the work folder");
   common(plan);
-  plan->add_option("--shards", a->shards, "Number of shards")->required()->check(CLI::Range(1, 100000));
+  plan->add_option("--shards", a->shards, "Number of shards")->required()->check(in_range(1, 100000));
   plan->add_option("inputs", a->inputs, "SGF inputs as for ingest (every shard reads all of them)")->required();
   a->count.add_to(plan, " (as for ingest; min_played counts over all shards)");
   plan->add_option("--sketch-mb", a->sketch_mb,
@@ -239,7 +241,7 @@ Runner register_shard(CLI::App& app) {
                    "(level, pattern) item of the whole corpus keeps the kept set small; every import, kept and "
                    "finish step holds one or two)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 1 << 20));
+      ->check(in_range(1, 1 << 20));
   steps.emplace_back(plan, "plan");
   // The other steps: name, help, whether it runs over games (threads,
   // memory) and whether it is one shard's.
@@ -270,7 +272,7 @@ Runner register_shard(CLI::App& app) {
       ->add_option("--merge-fan-in", a->merge_fan_in,
                    "Shards whose position indexes are merged at a time (each holds its files open: lower it "
                    "when the open-files limit is low)")
-      ->check(CLI::Range(1, 4096))
+      ->check(in_range(1, 4096))
       ->capture_default_str();
   steps[5].first
       ->add_option("--part", a->part,

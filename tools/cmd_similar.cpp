@@ -10,9 +10,12 @@
 
 #include "board/position_text.h"
 #include "commands.h"
-#include "game_select.h"
 #include "export/rates.h"
 #include "export/text_format.h"
+#include "flag_checks.h"
+#include "game_select.h"
+#include "io/bounded_text.h"
+#include "json_text.h"
 #include "progress.h"
 #include "render/svg_board.h"
 #include "render/svg_file.h"
@@ -72,18 +75,16 @@ int run_similar(const SimilarArgs& a, const CLI::App& cmd) {
     Status st = load_game(a.sgf, a.game, &game);
     ReplayResult rr;
     if (st.ok()) st = position_after(game, a.move, &board, &rr);
-    if (!st.ok()) {
-      std::cerr << me << st.message() << "\n";
-      return kBadInput;
-    }
+    if (!st.ok()) return fail(me, st);
     to_move = rr.to_move;
     int seen = 0;
     for (const Action& act : game.actions)
       if (act.kind == Action::Kind::Play && seen++ < rr.moves_played) last = act.point;
   } else {
-    std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    std::string text;
+    Status st = read_all_bounded(std::cin, kMaxPositionText, "the text", &text);
     TextPosition pos;
-    Status st = parse_position_text(text, &pos);
+    if (st.ok()) st = parse_position_text(text, &pos);
     if (!st.ok()) {
       std::cerr << me << "the board on stdin: " << st.message() << "\n";
       return kBadInput;
@@ -91,20 +92,13 @@ int run_similar(const SimilarArgs& a, const CLI::App& cmd) {
     board = pos.board;
     to_move = pos.to_move;
   }
-  if (a.k < 1 || a.k > 100000) {
-    std::cerr << me << "-k must be 1..100000\n";
-    return kUsage;
-  }
   if (a.exact && (cmd.count("--region") || cmd.count("--near-last") || cmd.count("-k"))) {
     std::cerr << me << "--region, --near-last and -k go with the nearest search, not with --exact\n";
     return kUsage;
   }
   std::unique_ptr<PatternDb> db;
   Status st = PatternDb::OpenReader(a.db, &db);
-  if (!st.ok()) {
-    std::cerr << me << st.message() << "\n";
-    return kFailure;
-  }
+  if (!st.ok()) return fail(me, st);
   // ---- search ----
   std::vector<PositionHit> hits;
   ScanStats scan;
@@ -135,18 +129,12 @@ int run_similar(const SimilarArgs& a, const CLI::App& cmd) {
     if (st.ok()) hits = std::move(all[0]);
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  if (!st.ok()) {
-    std::cerr << me << st.message() << "\n";
-    return kFailure;
-  }
+  if (!st.ok()) return fail(me, st);
   const std::vector<Continuation> table = continuations(hits, board);
   std::vector<ShownHit> shown;
   const size_t n_shown = a.exact ? std::min(hits.size(), size_t(std::max(0, a.limit))) : hits.size();
   st = shown_hits(db.get(), hits, n_shown, &shown);
-  if (!st.ok()) {
-    std::cerr << me << st.message() << "\n";
-    return kFailure;
-  }
+  if (!st.ok()) return fail(me, st);
   const int n = board.size();
   // ---- drawing ----
   if (!a.svg.empty()) {
@@ -177,7 +165,7 @@ int run_similar(const SimilarArgs& a, const CLI::App& cmd) {
     nlohmann::ordered_json hj = nlohmann::ordered_json::array();
     for (const ShownHit& s : shown) hj.push_back(hit_json(s, n));
     j["hits"] = hj;
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j, 2) << "\n";
     return kOk;
   }
   if (a.exact)
@@ -219,7 +207,7 @@ Runner register_similar(CLI::App& app) {
   cmd->add_option("--game,-g", a->game, "Game number in the SGF input, from 1")->capture_default_str();
   cmd->add_option("--move,-m", a->move, "The position after this many moves (0: the start)");
   cmd->add_flag("--exact", a->exact, "Equal positions up to the 8 symmetries and colour exchange (position index)");
-  cmd->add_option("-k", a->k, "Nearest search: how many positions")->capture_default_str();
+  cmd->add_option("-k", a->k, "Nearest search: how many positions")->capture_default_str()->check(in_range(1, 100000));
   cmd->add_option("--region", a->region, "Nearest search: tl, tr, bl, br (a corner) or a rectangle like D4:K10");
   cmd->add_option("--near-last", a->near_last, "Nearest search: weight points near the last move up to 1 + R");
   cmd->add_option("--limit", a->limit, "Exact search: positions listed (all count in the table)")->capture_default_str();

@@ -8,10 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "flag_checks.h"
 #include "game_select.h"
-#include "tuning.h"
+#include "json_text.h"
 #include "solve/proof_search.h"
 #include "solve/table_build.h"
+#include "tuning.h"
 
 namespace sgfpat::cli {
 
@@ -167,7 +169,7 @@ int run_table(const Args& a) {
     out["distance"] = v.distance;
   }
   if (a.json) {
-    std::cout << out.dump() << "\n";
+    std::cout << json_text(out) << "\n";
     return kOk;
   }
   std::printf("%dx%d table in %s: %llu positions, %llu won by the side to move%s\n", w, h, a.db.c_str(),
@@ -194,20 +196,18 @@ Runner register_solve(CLI::App& app) {
   cmd->add_option("--size", a->size, "Empty board WxH (or N) when no position is given; table size with --table");
   cmd->add_option("--player", a->player, "Side to move B or W (default: by stone counts, Black first)")
       ->check(CLI::IsMember({"B", "W", "b", "w"}));
-  cmd->add_option("--time", a->seconds, "Time budget in seconds (0: none)")->capture_default_str();
-  cmd->add_option("--threads", a->threads, "Search threads sharing the transposition table")
-      ->check(CLI::Range(1, 64))
-      ->capture_default_str();
+  cmd->add_option("--time", a->seconds, "Time budget in seconds (0: none)")->capture_default_str()->check(at_least(0));
+  cmd->add_option("--threads", a->threads, "Search threads sharing the transposition table")->capture_default_str();
   cmd->add_option("--table-mb", a->table_mb, "Transposition table size in MB")
-      ->check(CLI::Range(1, 65536))
+      ->check(in_range(1, 65536))
       ->capture_default_str();
   tuning(cmd, cmd->add_option("--tactics-cache-mb", a->tactics_cache_mb,
                   "Cache of the capture and threat searches' answers, per thread, in MB (rounded down to a power of "
                   "two of entries): larger plays fewer moves, but past the processor's caches takes more time")
-      ->check(CLI::Range(1, 4096))
+      ->check(in_range(1, 4096))
       ->capture_default_str());
   tuning(cmd, cmd->add_option("--capture-plies", a->capture_plies, "Depth of the capture search at every node (0: off)")
-      ->check(CLI::Range(0, 81))
+      ->check(in_range(0, 81))
       ->capture_default_str());
   tuning(cmd, cmd->add_option("--threat2", a->threat2,
                   "Which node visits settle the moves that leave on an opponent's two-move threat: every, revisits "
@@ -219,16 +219,16 @@ Runner register_solve(CLI::App& app) {
   tuning(cmd, cmd->add_option("--init-rank-cost", a->init_rank_cost,
                   "df-pn: an unvisited move's disproof number grows by this much per rank in move order (larger: "
                   "the first moves are searched deeper before the last are tried)")
-      ->check(CLI::Range(0, 1000))
+      ->check(in_range(0, 1000))
       ->capture_default_str());
   tuning(cmd, cmd->add_option("--init-mobility", a->init_mobility, "df-pn: once a search has run " + std::to_string(SolveOptions{}.init_after_nodes) +
                       " nodes, unvisited moves start at (empty points - 1) / this (0: always at 1)")
-      ->check(CLI::Range(0, 100))
+      ->check(in_range(0, 100))
       ->capture_default_str());
   tuning(cmd, cmd->add_option("--init-dn-moves", a->init_dn_moves,
                   "df-pn: with --init-mobility's values above 1, an unvisited move's disproof number is at least "
                   "(empty points - 1) x that value / this (0: off), near what its first visit finds")
-      ->check(CLI::Range(0, 100))
+      ->check(in_range(0, 100))
       ->capture_default_str());
   tuning(cmd, cmd->add_flag("--lazy-child-reads", a->lazy_child_reads,
                 "df-pn: a node's first visit reads a move's table entry only before searching it, not every "
@@ -237,47 +237,47 @@ Runner register_solve(CLI::App& app) {
   tuning(cmd, cmd->add_option("--epsilon", a->epsilon,
                   "df-pn's 1+epsilon trick: a move is searched until its disproof number passes the next best "
                   "move's by this fraction")
-      ->check(CLI::Range(0.0, 64.0))
+      ->check(in_range(0.0, 64.0))
       ->capture_default_str());
   tuning(cmd, cmd->add_option("--helper-fill", a->helper_fill,
                   "With 2 threads or more: a thread that helps another's search stops helping once the table "
                   "is this full (1: never), as its entries would then push out the open nodes of that search")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(in_range(0.0, 1.0))
       ->capture_default_str());
   tuning(cmd, cmd->add_option("--line-walk-nodes", a->line_walk,
                   "df-pn: every this many nodes a search walks its principal line and settles the nodes whose "
                   "moves' table entries already decide them (0: never)")
-      ->check(CLI::Range(uint64_t(0), uint64_t(1) << 40))
+      ->check(in_range(0, double(uint64_t(1) << 40)))
       ->capture_default_str());
   auto* all_moves = cmd->add_flag("--all-moves", a->all_moves, "Classify every move of the side to move");
   cmd->add_option("--split-depth", a->split_depth,
                   "Solve the moves and replies one by one down to this many plies (each line its own search, "
                   "the next going to the most proving line) instead of one search: with --all-moves for every "
                   "move, else until one move is proved (the first winning move) or all are lost")
-      ->check(CLI::Range(1, 4))
+      ->check(in_range(1, 4))
       ->capture_default_str();
   tuning(cmd, cmd->add_option("--split-first-nodes", a->split_first,
                   "With --split-depth 2 or more: a line's first search stops after this many nodes (0: "
                   "200,000 / 16^plies, at least 1,000)")
-      ->check(CLI::Range(uint64_t(0), uint64_t(1) << 40))
+      ->check(in_range(0, double(uint64_t(1) << 40)))
       ->capture_default_str());
   tuning(cmd, cmd->add_option("--split-growth", a->split_growth,
                   "With --split-depth 2 or more: each later search of a line gets this many times its last "
                   "budget")
-      ->check(CLI::Range(2, 64))
+      ->check(in_range(2, 64))
       ->capture_default_str());
   tuning(cmd, cmd->add_option("--split-stick", a->split_stick,
                   "With --split-depth 2 or more: the line searched longest among a move's replies is taken "
                   "again while its disproof number is at most 1 + this times the smallest (0: always the "
                   "smallest), instead of lines taking turns")
-      ->check(CLI::Range(0.0, 100.0))
+      ->check(in_range(0.0, 100.0))
       ->capture_default_str());
   tuning(cmd, cmd->add_option("--split-deepen-nodes", a->split_deepen,
                   "With --split-depth 2 or more and 2 threads or more: a thread with no line left to start "
                   "splits a running line whose search has a budget of this many nodes or more, and whose "
                   "mover looks lost, one ply further, so that the threads share its moves (0: never; it helps "
                   "that search instead)")
-      ->check(CLI::Range(uint64_t(0), uint64_t(1) << 40))
+      ->check(in_range(0, double(uint64_t(1) << 40)))
       ->capture_default_str());
   cmd->add_option("--moves", a->moves,
                   "With --all-moves: search only these moves, comma-separated (e.g. C6,B5), and their mirror "
@@ -414,7 +414,7 @@ Runner register_solve(CLI::App& app) {
     out["table_gb_pages"] = solver.table_gb_pages();
     if (!a->json && solver.table_gb_pages())
       std::printf("Table: %zu GB on 1 GB pages\n", solver.table_gb_pages());
-    if (a->json) std::cout << out.dump() << "\n";
+    if (a->json) std::cout << json_text(out) << "\n";
     return undecided ? kUndecided : kOk;
   };
 }

@@ -7,13 +7,15 @@
 
 #include "commands.h"
 #include "core/format_version.h"
-#include "count_summary_json.h"
 #include "count/parts_progress.h"
+#include "count_summary_json.h"
 #include "export/pattern_table.h"
 #include "export/rates.h"
 #include "export/representatives.h"
 #include "export/text_format.h"
 #include "export/top_patterns.h"
+#include "flag_checks.h"
+#include "json_text.h"
 #include "pattern/pattern_string.h"
 #include "progress.h"
 #include "store/pattern_db.h"
@@ -177,7 +179,7 @@ int run_stats(const StatsArgs& a) {
                    {"unavailable", unavailable},
                    {"key_mismatches", search.key_mismatches}};
     j["top"] = t;
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j, 2) << "\n";
     return search.key_mismatches ? kFailure : kOk;
   }
 
@@ -255,11 +257,11 @@ Runner register_stats(CLI::App& app) {
   cmd->add_option("--level,-l", a->level, "Zoom level of the top list")->capture_default_str();
   cmd->add_option("--top,-n", a->top, "How many of the most played patterns to list (0: none)")
       ->capture_default_str()
-      ->check(CLI::Range(0, 100000));
+      ->check(in_range(0, 100000));
   cmd->add_option("--search-games", a->search_games,
                   "Replay at most this many stored games to draw the listed patterns (0: no diagrams)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
   cmd->add_flag("--json", a->json, "Print one JSON object");
   return [a]() { return run_stats(*a); };
 }

@@ -19,6 +19,8 @@
 
 #include "board/position_dialogue.h"
 #include "commands.h"
+#include "flag_checks.h"
+#include "json_text.h"
 #include "mcts/mcts.h"
 #include "priors_flags.h"
 #include "rules_flags.h"
@@ -71,7 +73,7 @@ int suggest_atari(const SuggestArgs& a, const Board& board, Color to_move) {
     if (c.distance >= 0) j["distance"] = c.distance;
     j["nodes"] = c.stats.nodes;
     j["seconds"] = c.stats.seconds;
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j, 2) << "\n";
     return kOk;
   }
   if (c.move < 0) {
@@ -143,7 +145,7 @@ int run_suggest(const SuggestArgs& a) {
       arr.push_back({{"move", gtp_name(c.move, n)}, {"r", c.move.y}, {"c", c.move.x}, {"visits", c.visits},
                      {"black_wins", c.black_wins}, {"win_rate", c.mover_win_rate()}, {"prior", c.prior}});
     j["children"] = arr;
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j, 2) << "\n";
     return kOk;
   }
   if (!r.has_move) {
@@ -179,9 +181,9 @@ Runner register_suggest(CLI::App& app) {
                                  "Prints 'Coup conseillé: (r,c) GTP' (row, column from 0) or Pas_de_coup_valide.");
   a->priors.add_to(cmd, /*required=*/false);
   cmd->add_option("--player", a->player, "Player to move: Noir, Blanc, B or W");
-  cmd->add_option("--size", a->size, "Board size (default: the number of --board rows)")->check(CLI::Range(2, 25));
+  cmd->add_option("--size", a->size, "Board size (default: the number of --board rows)")->check(in_range(2, 25));
   cmd->add_option("--board", a->board, "Rows separated by '/' or '|', top first, e.g. \"...|.B.|...\"");
-  cmd->add_option("--iterations,-n", a->iterations, "Iteration budget")->check(CLI::PositiveNumber);
+  cmd->add_option("--iterations,-n", a->iterations, "Iteration budget")->check(more_than(0));
   cmd->add_option("--komi", a->komi, "Komi")->capture_default_str();
   a->search.add_to(cmd, /*with_playouts=*/false);
   a->rules.add_to(cmd);

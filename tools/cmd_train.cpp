@@ -8,14 +8,16 @@
 
 #include "commands.h"
 #include "exit_codes.h"
-#include "process_stats.h"
+#include "flag_checks.h"
+#include "json_text.h"
 #include "priors/model_writer.h"
 #include "priors/priors_file.h"
+#include "process_stats.h"
 #include "progress.h"
-#include "tuning.h"
 #include "store/pattern_db.h"
 #include "train/game_sample.h"
 #include "train/mm.h"
+#include "tuning.h"
 
 namespace sgfpat::cli {
 
@@ -105,7 +107,7 @@ int run_train(const TrainArgs& a) {
     }
     j["weights"] = w;
     j["output"] = a.out;
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j, 2) << "\n";
     return kOk;
   }
   std::cout << "Trained on " << with_commas(sum.games) << " games (seed " << a.sample.seed << ", "
@@ -139,10 +141,10 @@ Runner register_train(CLI::App& app) {
   cmd->add_option("--seed", a->sample.seed, "Which games: the same seed gives the same model")->capture_default_str();
   cmd->add_option("--smoothing,-a", a->sample.smoothing, "`a` of the smoothed pattern rate the weights go with")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
   tuning(cmd, cmd->add_option("--iterations", a->iterations, "Most MM sweeps over every feature group")
                   ->capture_default_str()
-                  ->check(CLI::PositiveNumber));
+                  ->check(more_than(0)));
   tuning(cmd, cmd->add_option("--freeze", a->freeze,
                               "Feature group to leave at weight 0 (repeatable): pattern, level, capture, extension, "
                               "atari, self-atari, liberties, dist-prev, dist-prev2, edge, ko"));

@@ -1,16 +1,19 @@
 #include "count_flags.h"
 
+#include "flag_checks.h"
+
 namespace sgfpat::cli {
 
 void CountFlags::add_to(CLI::App* cmd, const std::string& fixed) {
   cmd->add_option("--levels,-L", levels, "Deepest zoom level L" + fixed)
       ->capture_default_str()
-      ->check(CLI::Range(1, kMaxLevels));
+      ->check(in_range(1, kMaxLevels));
   cmd->add_option("--min-played", min_played, "Report patterns played at least this often" + fixed)
       ->capture_default_str()
-      ->check(CLI::Range(1, 255));
+      ->check(in_range(1, 255));
   cmd->add_flag("--no-symmetry", no_symmetry, "Count patterns as seen, not up to the 8 symmetries" + fixed);
   cmd->add_option("--sizes", sizes, "Only these board sizes (e.g. --sizes 19 or --sizes 9,13,19)")
+      ->check(in_range(kMinBoardSize, kMaxBoardSize))
       ->delimiter(',')
       ->allow_extra_args(false)  // one word per --sizes: the inputs after it stay inputs
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

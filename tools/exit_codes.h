@@ -11,7 +11,8 @@ enum Exit : int {
   kOk = 0,
   kFailure = 1,   // the command could not do its job (database, I/O, memory)
   kUsage = 2,     // bad flags or arguments
-  kBadInput = 3,  // input records rejected (e.g. an illegal game for `board`)
+  kBadInput = 3,  // the record, position or pattern asked for is rejected (an illegal game for `board`);
+                  // `ingest`, `accuracy`: an input unreadable or holding no game (rejected records are counted)
   kUndecided = 4,  // `solve`: the budget ran out before a proof
   kDamaged = 5,   // the database is damaged or not sgfpat's: see `sgfpat repair`
   kNoSpace = 6,   // the disk (or a quota) is full: nothing half-written was left

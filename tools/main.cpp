@@ -1,27 +1,12 @@
 // sgfpat: Go game records -> local pattern database -> move priors.
-#include <cmath>
-#include <cstdlib>
-#include <new>
 #include <iostream>
 #include <map>
 
 #include "commands.h"
 #include "config_path.h"
 #include "core/version.h"
+#include "flag_checks.h"
 #include "tuning.h"
-
-namespace {
-CLI::Validator finite_number() {
-  return CLI::Validator(
-      [](std::string& v) -> std::string {
-        char* end = nullptr;
-        const double d = std::strtod(v.c_str(), &end);
-        if (end == v.c_str() || !std::isfinite(d)) return "'" + v + "' is not a finite number";
-        return {};
-      },
-      "FINITE");
-}
-}  // namespace
 
 int main(int argc, char** argv) {
   using namespace sgfpat::cli;
@@ -34,7 +19,8 @@ int main(int argc, char** argv) {
   bool config_from_env = false;
   const std::string config = default_config_path(&config_from_env);
   app.set_config("--config", config,
-                 "Configuration file (TOML; [ingest] etc. sections, keys named like the flags)", config_from_env);
+                 "Configuration file (TOML; [ingest] etc. sections, keys named like the flags)", config_from_env)
+      ->check(config_file());
   app.allow_config_extras(CLI::config_extras_mode::error);
   std::map<CLI::App*, Runner> runners;
   auto add = [&](Runner (*reg)(CLI::App&)) {
@@ -60,17 +46,17 @@ int main(int argc, char** argv) {
   add(register_serve);
   // The exit codes (tools/exit_codes.h) under every --help.
   const std::string exit_codes =
-      "\nExit codes: 0 ok; 1 failure (I/O, memory, ...); 2 usage (flags, config); 3 bad input (records or inputs\n"
-      "rejected or unreadable); 4 `solve`: undecided; 5 database damaged or not sgfpat's (run `sgfpat repair\n"
-      "--db DIR`); 6 no space left (nothing half-written: free space and run again); 7 database in use by another\n"
-      "writer; 8 `repair`: the database works again but stored games were lost.";
+      "\nExit codes: 0 ok; 1 failure (I/O, memory, ...); 2 usage (flags, config); 3 bad input (the record, position\n"
+      "or pattern asked for is rejected; `ingest`, `accuracy`: an input unreadable or holding no game, while the\n"
+      "records they reject are counted in the summary, not an error); 4 `solve`: undecided; 5 database damaged or\n"
+      "not sgfpat's (run `sgfpat repair --db DIR`); 6 no space left (nothing half-written: free space and run\n"
+      "again); 7 database in use by another writer; 8 `repair`: the database works again but stored games were lost.";
   app.footer(exit_codes);
   for (CLI::App* sub : app.get_subcommands({})) sub->footer(exit_codes);
   list_tuning_in_help(app);
-  // Numbers must be finite wherever a flag takes one (komi, smoothing, ...).
-  for (CLI::App* sub : app.get_subcommands({}))
-    for (CLI::Option* opt : sub->get_options())
-      if (opt->get_type_name().rfind("FLOAT", 0) == 0) opt->check(finite_number());
+  // The rules every flag follows (flag_checks.h): finite numbers, whole
+  // numbers of 0 or more, --threads in range, no empty text.
+  check_all_flags(app);
   const std::string tuning_flag = tuning_on_command_line(app, std::vector<std::string>(argv + 1, argv + argc));
   if (!tuning_flag.empty()) {
     std::cerr << tuning_flag << "\n";

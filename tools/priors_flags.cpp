@@ -1,6 +1,7 @@
 #include "priors_flags.h"
 
 #include "eval/eval_json.h"
+#include "flag_checks.h"
 
 namespace sgfpat::cli {
 
@@ -15,7 +16,7 @@ void PriorsFlags::add_to(CLI::App* cmd, bool required) {
       ->capture_default_str();
   cmd->add_option("--smoothing,-a", smoothing, "Strength `a` of the smoothed estimator's back-off")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
   cmd->add_flag("--verify", verify, "Check the whole file's checksum before use");
 }
 
