@@ -392,8 +392,10 @@ bool Engine::run(const std::string& cmd, const std::vector<std::string>& args, s
     bool resign = false;
     Point p = genmove(c, cmd != "genmove", &resign);
     if (resign) return *out = "resign", true;
+    // The move is legal (the game length was checked above); only a pass
+    // after an atari-go game ended at its capture is not played.
     std::string why;
-    if (!play(c, p, &why)) return *out = why, false;
+    play(c, p, &why);
     *out = gtp_name(p, board_.size());
     return true;
   }
