@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace sgfpat::cli {
 
@@ -78,12 +79,24 @@ bool is_threads(const CLI::Option* opt) {
   return false;
 }
 
+// The options and positionals whose value names a file or a folder.
+bool is_path(const CLI::Option* opt) {
+  static const char* const kPaths[] = {"backup", "csv",   "db",   "output", "priors", "sgf",
+                                       "svg",    "table", "work", "file",   "inputs"};
+  std::vector<std::string> names = opt->get_lnames();
+  names.push_back(opt->get_name(true, false));  // a positional's name
+  for (const std::string& n : names)
+    for (const char* p : kPaths)
+      if (n == p) return true;
+  return false;
+}
+
 void check_options(CLI::App* cmd) {
   for (CLI::Option* opt : cmd->get_options()) {
     const std::string type = opt->get_type_name();
     if (type.rfind("FLOAT", 0) == 0) opt->check(finite_number());
     if (type.rfind("INT", 0) == 0 || type.rfind("UINT", 0) == 0) opt->check(whole_number());
-    if (type.rfind("TEXT", 0) == 0) opt->check(non_empty());
+    if (is_path(opt)) opt->check(non_empty());
     if (is_threads(opt)) opt->check(in_range(1, kMaxThreads));
   }
   for (CLI::App* sub : cmd->get_subcommands({})) check_options(sub);

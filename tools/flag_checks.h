@@ -9,8 +9,9 @@
 //     value must not wrap around to a huge unsigned one;
 //   - every --threads flag is in 1 to kMaxThreads (a thread per core at
 //     most is ever useful; thousands abort when the system refuses them);
-//   - a TEXT value is not empty (`-o ''`, `--db ''`: a path or a name
-//     nobody means).
+//   - a path (-o, --db, --sgf, --priors, an input, ...) is not empty (`-o
+//     ''`: a file nobody means; an empty pattern or point is bad input,
+//     which the commands report themselves).
 // The configuration file's values go through the same checks.
 #pragma once
 #include <CLI/CLI.hpp>
