@@ -253,6 +253,51 @@ TEST_CASE("priors file: corrupt buckets make look-ups fail, never read past the 
   for (size_t i = 0; i < real_keys.size(); ++i) CHECK_FALSE(found[i]);
 }
 
+TEST_CASE("evaluator: counts no export writes (played above seen, never seen) give probabilities summing to 1") {
+  // A forged or damaged file that passes open(): every record says played
+  // 2^32-1, half of them seen 0, and positions above candidates (a base
+  // rate above 1).  Rates were infinite and probabilities NaN.
+  std::string bytes = testutil::read_file(fixture().priors_path);
+  sgfpat_priors::Header h;
+  std::memcpy(&h, bytes.data(), sizeof h);
+  for (uint32_t l = 0; l < h.levels; ++l)
+    for (uint64_t r = 0; r < h.level[l].patterns; ++r) {
+      const sgfpat_priors::CountsRecord rec{r % 2 ? 0u : 1u, UINT32_MAX, UINT32_MAX};
+      std::memcpy(bytes.data() + h.level[l].counts_offset + r * 16, &rec, 16);
+    }
+  bytes = forged(bytes, [](sgfpat_priors::Header& fh) { fh.positions = fh.candidates * 1000; });
+  TempDir dir("sgfpat-forged-counts");
+  testutil::write_file(dir / "bad", bytes);
+  sgfpat_priors::Priors p;
+  std::string error;
+  REQUIRE(p.open(dir / "bad", &error));
+  for (const double a : {0.0, 1e-320, 4.0})
+    for (const Estimator est : {Estimator::Raw, Estimator::Smoothed}) {
+      INFO("a " << a << " estimator " << int(est));
+      EvalOptions opts;
+      opts.estimator = est;
+      opts.smoothing = a;
+      Evaluator ev(p, opts);
+      int positions = 0, known = 0, bad = 0;
+      for_test_positions(ev.scheme(), [&](const Board& b, const PatternTracker& t, Color mover, Point, int n) {
+        if (n % 25 != 0) return;
+        std::vector<MoveEval> moves;
+        ev.evaluate(b, t, mover, &moves);
+        double sum = 0;
+        for (const MoveEval& e : moves) {
+          bad += !(std::isfinite(e.prob) && e.rate >= 0 && e.rate <= 1);
+          known += e.level > 0;
+          sum += e.prob;
+        }
+        CHECK(sum == doctest::Approx(1.0));
+        ++positions;
+      });
+      CHECK(bad == 0);
+      CHECK(positions > 10);
+      CHECK(known > 100);
+    }
+}
+
 TEST_CASE("priors file: every database count above the threshold is found, with its counts") {
   sgfpat_priors::Priors p;
   std::string error;

@@ -245,6 +245,14 @@ TEST_CASE("priors file v3: a damaged model is refused; version 2 opens without o
   double huge = 1e300;
   std::memcpy(&bad[h.model_offset + offsetof(ModelSection, weights) + 8], &huge, 8);
   CHECK(refusal(bad).find("weight out of range") != std::string::npos);
+  // Past what training writes (kMaxModelWeight): a model of weights 99 was
+  // read, every strength e^1000 = inf and every probability NaN.
+  for (double w : {30.5, -31.0, 99.0}) {
+    INFO(w);
+    bad = good;
+    std::memcpy(&bad[h.model_offset + offsetof(ModelSection, weights) + 8], &w, 8);
+    CHECK(refusal(bad).find("weight out of range") != std::string::npos);
+  }
   bad = good;
   bad[h.model_offset + offsetof(ModelSection, weights) + 3] ^= 0x10;  // a plausible weight: only the checksum sees it
   CHECK(refusal(bad).find("checksum") != std::string::npos);

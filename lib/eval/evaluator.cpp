@@ -10,7 +10,9 @@ Evaluator::Evaluator(const sgfpat_priors::Priors& priors, EvalOptions options)
   scheme_.seed = priors.seed();
   scheme_.levels = priors.levels();
   scheme_.symmetry = priors.symmetry();
-  base_rate_ = priors.base_rate() > 0 ? priors.base_rate() : 1e-3;
+  // A rate is at most 1, even from a file whose counts say otherwise
+  // (damaged or forged): the scores and their sum stay finite.
+  base_rate_ = priors.base_rate() > 0 ? std::min(1.0, priors.base_rate()) : 1e-3;
   estimator_ = options.estimator;
   if (estimator_ == Estimator::Auto) estimator_ = priors.model() ? Estimator::Model : Estimator::Smoothed;
   // Asked for a model the file does not have: the smoothed estimate is the
@@ -35,7 +37,8 @@ void Evaluator::estimate(MoveEval* e, const sgfpat_priors::Counts* counts) const
   const int first = first_level(e->level);
   e->counts = counts[e->level - first];
   if (estimator_ == Estimator::Raw) {
-    e->score = e->rate = e->counts.seen ? double(e->counts.played) / double(e->counts.seen) : base_rate_;
+    e->score = e->rate = e->counts.seen ? double(std::min(e->counts.played, e->counts.seen)) / double(e->counts.seen)
+                                        : base_rate_;
     return;
   }
   const double a = model_ ? model_->smoothing : options_.smoothing;

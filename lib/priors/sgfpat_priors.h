@@ -212,6 +212,11 @@ enum FeatureGroup : int {
 inline constexpr int kGroupLevels[kFeatureGroups] = {80, 17, 7, 5, 3, 3, 4, 17, 17, 5, 2};
 inline constexpr int kModelWeights = 80 + 17 + 7 + 5 + 3 + 3 + 4 + 17 + 17 + 5 + 2;
 inline constexpr uint32_t kFeatureSet = 1;
+// A weight is in [-kMaxModelWeight, kMaxModelWeight] (training keeps it
+// there, a reader refuses a model with one outside): a candidate's strength,
+// its rate times exp(the sum of its kFeatureGroups weights), then stays
+// finite (at most e^330), and so do the sums that normalise it.
+inline constexpr double kMaxModelWeight = 30;
 
 inline const char* feature_group_name(int g) {
   static const char* names[kFeatureGroups] = {"pattern", "level",     "capture",   "extension", "atari", "self-atari",
@@ -247,10 +252,17 @@ struct ModelSection {
 inline constexpr char kModelMagic[8] = {'S', 'G', 'F', 'M', 'O', 'D', 'E', 'L'};
 
 // p_0 = base; p_i = (played_i + a p_{i-1}) / (seen_i + a) for i = 1..m, with
-// counts[i-1] the counts of level i.
+// counts[i-1] the counts of level i.  Counts no export writes (a damaged or
+// forged file: played above seen, a level never seen with a = 0) do not take
+// p out of [0, 1] when base is in it: played counts as at most seen, and a
+// level with seen + a = 0 leaves p as it was.
 inline double smoothed_estimate(const Counts* counts, int m, double base, double a) {
   double p = base;
-  for (int i = 0; i < m; ++i) p = (double(counts[i].played) + a * p) / (double(counts[i].seen) + a);
+  for (int i = 0; i < m; ++i) {
+    const uint64_t seen = counts[i].seen;
+    const uint64_t played = counts[i].played < seen ? counts[i].played : seen;
+    if (double(seen) + a > 0) p = (double(played) + a * p) / (double(seen) + a);
+  }
   return p;
 }
 
@@ -490,7 +502,7 @@ class Priors {
       if (m.group_levels[g] != uint32_t(kGroupLevels[g])) return "model feature group sizes differ (corrupt file)";
     if (!(m.smoothing >= 0 && m.smoothing < 1e9)) return "model smoothing out of range (corrupt file)";
     for (double w : m.weights)
-      if (!(w > -100 && w < 100)) return "model weight out of range (corrupt file)";
+      if (!(w >= -kMaxModelWeight && w <= kMaxModelWeight)) return "model weight out of range (corrupt file)";
     return "";
   }
   static bool in_bounds(uint64_t off, uint64_t len, uint64_t size) {

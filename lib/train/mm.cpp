@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "priors/sgfpat_priors.h"
+
 namespace sgfpat {
 
 namespace {
@@ -61,8 +63,9 @@ MmResult train_mm(const TrainingSet& data, const MmOptions& options, const std::
       for (int v = 0; v < n; ++v) {
         const double old = gamma[size_t(v)];
         const double next = (wins[size_t(v)] + 1.0) / (denom[size_t(v)] + 2.0 / (old + 1.0));
-        // Weights live in (-100, 100) (what readers accept); far from it in practice.
-        const double w = std::fmax(-30.0, std::fmin(30.0, std::log(next)));
+        // Weights live in what readers accept; far from its bounds in practice.
+        const double w = std::fmax(-sgfpat_priors::kMaxModelWeight,
+                                   std::fmin(sgfpat_priors::kMaxModelWeight, std::log(next)));
         ratio[size_t(v)] = std::exp(w) / old;
         r.weights[size_t(off + v)] = w;
       }
