@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "fuzz_check.h"
 #include "io/game_text_reader.h"
 #include "sgf/parser.h"
 
@@ -26,17 +27,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   opt.max_game_bytes = 4096;
   opt.chunk_bytes = 1 + data[0] / 9 * 37;
   sgfpat::GameTextReader reader({path}, [&](const sgfpat::ReadError& e) {
-    if (e.message.find(path) != 0) std::abort();  // every error names its file
+    FUZZ_CHECK(e.message.find(path) == 0);  // every error names its file
     ++errors;
   }, opt);
   sgfpat::GameText text;
   sgfpat::Game game;
   while (reader.next(&text)) {
-    if (text.origin.file != path) std::abort();
+    FUZZ_CHECK(text.origin.file == path);
     (void)sgfpat::parse_game(text.text, &game);
   }
   sgfpat::ReadProgress p = reader.progress();
-  if (p.files_done != 1 || p.errors != errors) std::abort();
+  FUZZ_CHECK(p.files_done == 1 && p.errors == errors);
   std::remove(path.c_str());
   return 0;
 }

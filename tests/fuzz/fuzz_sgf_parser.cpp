@@ -1,7 +1,8 @@
 // libFuzzer target: arbitrary bytes through the collection splitter (with a
 // chunk size and size cap taken from the input, to reach the chunk-boundary
 // and oversize paths) and every piece through the SGF parser.  Besides the
-// sanitizers, it checks what parse_game promises about a parsed game.
+// sanitizers, it checks what parse_game promises about a parsed game: its
+// moves and setup on the board, its text valid UTF-8.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -9,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_check.h"
+#include "core/utf8.h"
 #include "io/game_splitter.h"
 #include "sgf/parser.h"
 
@@ -29,32 +32,32 @@ class BytesSource : public sgfpat::ByteSource {
   size_t step_, pos_ = 0;
 };
 
-void check(bool ok) {
-  if (!ok) std::abort();
-}
-
 void parse_and_check(std::string_view text) {
   sgfpat::Game g;
   g.origin.file = "fuzz";
   sgfpat::Status s = sgfpat::parse_game(text, &g);
-  check(g.origin.file == "fuzz");
+  FUZZ_CHECK(g.origin.file == "fuzz");
   if (!s.ok()) {
-    check(!s.message().empty());
+    FUZZ_CHECK(!s.message().empty());
     return;
   }
+  // Text comes out as UTF-8 whatever the bytes and the charset (CA).
+  for (const std::string* t : {&g.info.result, &g.info.black_name, &g.info.white_name, &g.info.black_rank,
+                               &g.info.white_rank, &g.info.date, &g.info.rules, &g.info.name})
+    FUZZ_CHECK(sgfpat::valid_utf8(*t));
   const int size = g.info.size;
-  check(size >= sgfpat::kMinBoardSize && size <= sgfpat::kMaxBoardSize);
+  FUZZ_CHECK(size >= sgfpat::kMinBoardSize && size <= sgfpat::kMaxBoardSize);
   for (const sgfpat::Action& a : g.actions) {
     bool on_board = a.point.x >= 0 && a.point.y >= 0 && a.point.x < size && a.point.y < size;
     switch (a.kind) {
       case sgfpat::Action::Kind::Play:
-        check(a.color != sgfpat::Color::Empty && (a.point.is_pass() || on_board));
+        FUZZ_CHECK(a.color != sgfpat::Color::Empty && (a.point.is_pass() || on_board));
         break;
       case sgfpat::Action::Kind::Setup:
-        check(on_board);
+        FUZZ_CHECK(on_board);
         break;
       case sgfpat::Action::Kind::SetPlayer:
-        check(a.color != sgfpat::Color::Empty);
+        FUZZ_CHECK(a.color != sgfpat::Color::Empty);
         break;
     }
   }
@@ -78,16 +81,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (;;) {
     auto r = splitter.next(&game, &index, &error);
     if (r == sgfpat::GameSplitter::Result::End) break;
-    check(count == 0 || index >= last);
+    FUZZ_CHECK(count == 0 || index >= last);
     last = index;
     ++count;
     if (r == sgfpat::GameSplitter::Result::Error) {
-      check(!error.empty());
+      FUZZ_CHECK(!error.empty());
       continue;
     }
-    check(game.size() >= 3 && game.size() <= 512 && game.front() == '(' && game.back() == ')');
+    FUZZ_CHECK(game.size() >= 3 && game.size() <= 512 && game.front() == '(' && game.back() == ')');
     parse_and_check(game);
   }
-  check(splitter.bytes_read() == text.size());
+  FUZZ_CHECK(splitter.bytes_read() == text.size());
   return 0;
 }
