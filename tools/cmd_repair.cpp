@@ -53,6 +53,8 @@ int run_repair(const RepairArgs& a) {
     j["games_counted_before"] = r.games_counted_before;
     j["games_found"] = r.games_found;
     j["games_damaged"] = r.damaged_games;
+    j["games_taken_back"] = r.games_taken_back;
+    j["salvage_damage"] = r.salvage_damage;
     j["games_kept"] = r.games_kept;
     j["games_lost"] = r.games_lost();
     j["moves_kept"] = r.moves_kept;
@@ -74,7 +76,11 @@ int run_repair(const RepairArgs& a) {
             << "  backup          " << (r.backup_dir.empty() ? "none (--no-backup)" : r.backup_dir) << "\n";
   for (const auto& f : r.set_aside) std::cout << "  set aside       " << a.db << "/" << f << " (unreadable)\n";
   std::cout << "  games recorded  " << r.games_recorded << " (last count covered " << r.games_counted_before << ")\n"
-            << "  games found     " << r.games_found << "\n";
+            << "  games found     " << r.games_found;
+  if (r.games_taken_back)
+    std::cout << " (" << r.games_taken_back << " of them taken back from the logs and set-aside table files)";
+  std::cout << "\n";
+  for (const auto& d : r.salvage_damage) std::cout << "  damaged         " << d << " (skipped)\n";
   for (const auto& g : r.damaged_games) std::cout << "  removed         " << g << "\n";
   std::cout << "  games kept      " << r.games_kept << " (" << r.moves_kept << " moves)\n"
             << "  games lost      " << r.games_lost() << (r.games_lost() ? " (at least)" : "") << "\n"

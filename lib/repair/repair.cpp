@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <map>
 #include <set>
 
+#include "core/fail_point.h"
 #include "count/recount.h"
 #include "io/free_space.h"
 #include "search/position_index.h"
 #include "store/pattern_db.h"
+#include "store/salvage.h"
 #include "store/stored_replay.h"
 
 namespace sgfpat {
@@ -50,6 +53,48 @@ std::set<std::string> files_in(const fs::path& dir) {
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
     names.insert(it->path().filename().string());
   return names;
+}
+
+// The files of `dir` whose names end with `ext`.
+std::vector<std::string> paths_in(const fs::path& dir, std::string_view ext) {
+  std::vector<std::string> paths;
+  for (const auto& name : files_in(dir))
+    if (name.ends_with(ext)) paths.push_back((dir / name).string());
+  return paths;
+}
+
+// The meta values the logs held that a repair puts back where RocksDB's
+// repair lost them: the key scheme (without it nothing else can be read)
+// and a position index turned off by choice.
+std::map<std::string, std::string> meta_to_restore(const Salvaged& s) {
+  std::map<std::string, std::string> restore;
+  for (const char* key : {"scheme", "position_index"}) {
+    auto it = s.meta.find(key);
+    if (it == s.meta.end() || !it->second) continue;
+    if (std::string_view(key) == "position_index" && *it->second != "off") continue;
+    restore[key] = *it->second;
+  }
+  return restore;
+}
+
+// A number the logs recorded under `key` (0 when none or unreadable).
+uint64_t logged_number(const Salvaged& s, const char* key) {
+  auto it = s.meta.find(key);
+  if (it == s.meta.end() || !it->second) return 0;
+  uint64_t n = 0;
+  for (char c : *it->second) {
+    if (c < '0' || c > '9') return 0;
+    n = n * 10 + uint64_t(c - '0');
+  }
+  return n;
+}
+
+// The games the last count covered, as the logs recorded it.
+uint64_t logged_counted_games(const Salvaged& s) {
+  auto it = s.meta.find("summary");
+  CountSummary summary;
+  if (it == s.meta.end() || !it->second || !decode_summary(*it->second, &summary).ok()) return 0;
+  return summary.games;
 }
 
 Status copy_database(const std::string& path, const std::string& to) {
@@ -111,6 +156,11 @@ Status check_database(const std::string& path, DbCheck* check) {
     problem("the counts cover " + std::to_string(check->games_counted) + " games and " +
             std::to_string(check->games_pending) + " wait to be counted, but " + std::to_string(check->games_found) +
             " are stored");
+  // Every block of every table file (the position index's too, which no
+  // other check reads).
+  st = db->verify_tables();
+  if (st.is_corruption()) problem(st.message());
+  else if (!st.ok()) return st;
   // Every level's patterns against the summary (for_each_count's own check).
   st = db->for_each_count(0, [](int, uint64_t, const PatternCounts&) { return true; });
   if (st.is_corruption()) problem(st.message());
@@ -158,15 +208,35 @@ Status repair_database(const std::string& path, const RepairOptions& options, Re
     if (!st.ok()) return st;
   }
 
-  step("repairing the files of " + path);
+  // Every write the logs still hold, read before RocksDB's repair touches
+  // them (it drops the logged writes of a family with no table file yet).
+  // The logs of an earlier repair killed after RocksDB's step are in lost/:
+  // read again, so that a repair run again after a kill loses nothing.
   const fs::path lost = fs::path(path) / "lost";
+  step("reading the write-ahead logs of " + path);
+  Salvaged salvaged;
+  {
+    std::vector<std::string> logs = paths_in(lost, ".log");
+    for (auto& p : paths_in(path, ".log")) logs.push_back(std::move(p));
+    st = salvage_logs(logs, &salvaged);
+    if (!st.ok()) return st.with_context("reading the write-ahead logs");
+  }
+  fail_point("repair.logs_read");
+
+  step("repairing the files of " + path);
   const std::set<std::string> lost_before = files_in(lost);
-  st = PatternDb::RepairFiles(path);
+  st = PatternDb::RepairFiles(path, meta_to_restore(salvaged));
   if (!st.ok()) return st;
+  fail_point("repair.files_repaired");
   // RocksDB also moves there the logs it turned into tables and the old
   // MANIFEST: only the table files are lost data.
   for (const auto& name : files_in(lost))
     if (!lost_before.count(name) && name.ends_with(".sst")) report->set_aside.push_back("lost/" + name);
+  // The games of table files set aside (now or by an earlier repair), up
+  // to their damaged blocks and past them.
+  st = salvage_game_tables(paths_in(lost, ".sst"), &salvaged);
+  if (!st.ok()) return st.with_context("reading the table files set aside");
+  report->salvage_damage = salvaged.damage;
 
   std::unique_ptr<PatternDb> db;
   OpenOptions oo;
@@ -175,10 +245,39 @@ Status repair_database(const std::string& path, const RepairOptions& options, Re
   oo.position_run_bytes = options.memory_budget / 4;
   st = PatternDb::Open(path, oo, &db);
   if (!st.ok()) return st.with_context("the repaired files do not open as a pattern database");
-  report->games_recorded = db->game_count();
-  report->games_counted_before = db->summary().games;
+  // What was acknowledged: the newest total the files or the logs recorded.
+  report->games_recorded = std::max(db->game_count(), logged_number(salvaged, "games"));
+  report->games_counted_before = std::max(db->summary().games, logged_counted_games(salvaged));
   report->generation_before = db->generation();
   report->patterns_before = db->summary().patterns_per_level;
+
+  // The games read from the logs and the set-aside tables that RocksDB's
+  // repair did not keep go back in (the totals are set after the replay).
+  {
+    std::vector<std::pair<Fingerprint, std::string>> batch;
+    auto put = [&]() {
+      Status s = db->add_games(batch, 0);
+      report->games_taken_back += batch.size();
+      batch.clear();
+      return s;
+    };
+    for (auto& [fp, record] : salvaged.games) {
+      bool found = false;
+      st = db->has_game(fp, &found);
+      if (st.ok() && !found) {
+        batch.emplace_back(fp, std::move(record));
+        if (batch.size() >= 1024) st = put();
+      }
+      if (!st.ok()) return st.with_context("taking back the games the logs and set-aside tables hold");
+    }
+    if (!batch.empty()) st = put();
+    if (!st.ok()) return st.with_context("taking back the games the logs and set-aside tables hold");
+    if (report->games_taken_back > 0)
+      step("took back " + std::to_string(report->games_taken_back) +
+           " games that RocksDB's repair had dropped (from the logs and set-aside tables)");
+    salvaged.games.clear();
+  }
+  fail_point("repair.games_taken_back");
 
   step("replaying the stored games");
   std::vector<std::pair<Fingerprint, std::string>> damaged;
@@ -209,6 +308,10 @@ Status repair_database(const std::string& path, const RepairOptions& options, Re
   if (!st.ok()) return st.with_context("recounting");
   report->generation_after = db->generation();
   report->patterns_after = summary.patterns_per_level;
+  fail_point("repair.recounted");
+  // Everything into table files, so that the logs are not the only copy.
+  st = db->flush_to_tables();
+  if (!st.ok()) return st.with_context("writing the repaired database into its table files");
   db.reset();
 
   // The repaired database as every reader sees it.

@@ -2,14 +2,20 @@
 // whose content disagrees with itself (`sgfpat repair`).
 //
 // The stored games are the database's only primary data; the counts are
-// derived from them.  A repair therefore (1) lets RocksDB rebuild its
+// derived from them.  A repair therefore (1) reads every intact record of
+// the write-ahead logs (store/salvage.h), (2) lets RocksDB rebuild its
 // MANIFEST from the table and log files that are still readable (the files
-// it cannot read are set aside in DB/lost/), (2) keeps every stored game
-// whose record decodes and replays and removes the others, (3) rebuilds the
-// position index and recounts every pattern from the surviving games, so
-// that the counts are exact for them, and (4) checks that the new counts
-// agree with their recorded summary.  What was lost is the games that did
-// not survive; counts are never lost, only recounted.
+// it cannot read are set aside in DB/lost/), (3) stores again every game
+// of the logs and of the set-aside tables' readable blocks that step 2 did
+// not keep, (4) keeps every stored game whose record decodes and replays
+// and removes the others, (5) rebuilds the position index and recounts
+// every pattern from the surviving games, so that the counts are exact for
+// them, writes everything into table files and (6) checks that the new
+// counts agree with their recorded summary.  What was lost is the games
+// that did not survive, reported by number against the newest total the
+// files or the logs recorded; counts are never lost, only recounted.  A
+// repair killed at any point is taken up by the next one (what RocksDB set
+// aside in DB/lost/ is read again).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -62,6 +68,10 @@ struct RepairReport {
   uint64_t games_recorded = 0;         // the stored-game total the repaired files record
   uint64_t games_counted_before = 0;   // games the last count found covered
   uint64_t games_found = 0;            // game records in the repaired files
+  // Games read from the write-ahead logs or from table files set aside that
+  // RocksDB's repair had not kept, stored again.
+  uint64_t games_taken_back = 0;
+  std::vector<std::string> salvage_damage;  // damaged stretches of logs and set-aside tables, by file
   std::vector<std::string> damaged_games;  // records removed: "fingerprint: error"
   uint64_t games_kept = 0;
   uint64_t moves_kept = 0;

@@ -47,7 +47,7 @@ void flush_logs_first(const std::string& path, rocksdb::DBOptions opts,
 }
 }  // namespace
 
-Status PatternDb::RepairFiles(const std::string& path) {
+Status PatternDb::RepairFiles(const std::string& path, const std::map<std::string, std::string>& restore) {
   rocksdb::DBOptions opts;
   opts.paranoid_checks = true;
   // Every family of an sgfpat database, with the merge operator of the
@@ -86,6 +86,16 @@ Status PatternDb::RepairFiles(const std::string& path) {
     m = raw->Delete(wo, meta_cf, meta::kPositionIndex);
   } else if (m.IsNotFound()) {
     m = rocksdb::Status::OK();
+  }
+  for (const auto& [key, value] : restore) {
+    if (!m.ok()) break;
+    std::string have;
+    m = raw->Get(rocksdb::ReadOptions(), meta_cf, key, &have);
+    if (m.IsNotFound()) {
+      rocksdb::WriteOptions wo;
+      wo.sync = true;
+      m = raw->Put(wo, meta_cf, key, value);
+    }
   }
   if (m.ok()) {
     // Table files of a count in parts may have been set aside: its record
