@@ -37,6 +37,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -125,8 +126,11 @@ class PatternDb {
   // RocksDB's own repair of the files at `path` (which must not be open):
   // rebuilds the MANIFEST from the table and log files it finds, and moves
   // the files it cannot read to `path`/lost/.  Counts and games in the files
-  // it set aside are gone; callers recount (see lib/repair).
-  static Status RepairFiles(const std::string& path);
+  // it set aside are gone; callers recount (see lib/repair) and take back
+  // what store/salvage.h still reads.  The meta values of `restore` are
+  // written where the repaired files lack them (the key scheme the logs
+  // still held).
+  static Status RepairFiles(const std::string& path, const std::map<std::string, std::string>& restore = {});
   // True when another process holds the database's write lock.
   static bool InUse(const std::string& path);
 
@@ -269,6 +273,16 @@ class PatternDb {
   // Replaces the summary of the current generation.
   Status set_summary(const CountSummary& summary);
 
+  // Writes every family's memtable into table files and waits for it, so
+  // that the write-ahead log is not the only copy of what was written (a
+  // damaged or lost log then loses nothing).  Ingest and repair end with it.
+  Status flush_to_tables();
+
+  // Reads every block of every table file and checks its checksum (the
+  // whole database: for `sgfpat repair`'s check).  Corruption naming the
+  // damage.
+  Status verify_tables();
+
   // Bytes on disk (SST + WAL files).
   uint64_t disk_bytes() const;
 
@@ -302,6 +316,10 @@ class PatternDb {
   Status catch_up(const Opening& o);
   Status check_counts_present();
   Status check_games_present();
+  // Every table file the MANIFEST lists is on disk (a reader's RocksDB
+  // opens without the ones that are missing, and answers as if they were
+  // empty).
+  Status check_table_files_present();
 
   // The NotSupported a reader's writes return (a secondary instance writes
   // nothing).

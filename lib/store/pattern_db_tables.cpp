@@ -42,6 +42,19 @@ Status PatternDb::delete_range_now(rocksdb::ColumnFamilyHandle* cf, const std::s
   return from_rocks(s, what);
 }
 
+Status PatternDb::flush_to_tables() {
+  if (secondary_) return read_only();
+  std::vector<rocksdb::ColumnFamilyHandle*> all;
+  for (auto* h : cf_)
+    if (h) all.push_back(h);
+  rocksdb::FlushOptions fo;
+  fo.allow_write_stall = true;
+  // A log is deleted once every family with writes in it is flushed: after
+  // this none holds anything the table files lack.
+  auto s = db_->Flush(fo, all);
+  return from_rocks(s, "writing database " + path_ + " into its table files");
+}
+
 bool PatternDb::entries_in(rocksdb::ColumnFamilyHandle* cf, uint64_t* have, const rocksdb::Range* range) {
   rocksdb::TablePropertiesCollection tables;
   const rocksdb::Status s =
