@@ -237,6 +237,7 @@ Status PatternDb::open_once(const std::string& path, const OpenOptions& options,
   if (st.ok()) st = db->read_scheme(&o);
   if (st.ok()) st = db->load_meta();
   if (st.ok() && options.secondary) st = db->catch_up(o);
+  if (st.ok() && options.secondary) st = db->check_table_files_present();
   if (st.ok() && !options.skip_counts_check) {
     st = db->check_counts_present();
     if (st.ok()) st = db->check_games_present();
@@ -485,6 +486,35 @@ Status PatternDb::check_counts_present() {
                               " entries but the last count reported " + std::to_string(want) +
                               " patterns: table files are missing or damaged (" + repair_hint(path_) + ")");
   return Status::OK();
+}
+
+Status PatternDb::check_table_files_present() {
+  // A writer's compaction deletes its inputs once the MANIFEST no longer
+  // lists them: a file found missing is looked for again after a catch-up
+  // with the writer, and only one still listed and still missing is damage.
+  auto missing = [&](std::string* which) {
+    std::vector<rocksdb::LiveFileMetaData> files;
+    db_->GetLiveFilesMetaData(&files);
+    for (const auto& f : files) {
+      std::error_code ec;
+      const std::string file = f.db_path + "/" + std::filesystem::path(f.name).filename().string();
+      if (!std::filesystem::exists(file, ec) && !ec) {
+        *which = file + " (of the " + f.column_family_name + " family)";
+        return true;
+      }
+    }
+    return false;
+  };
+  std::string which;
+  if (!missing(&which)) return Status::OK();
+  rocksdb::Status s = db_->TryCatchUpWithPrimary();
+  if (!s.ok()) return from_rocks(s, "catching up with the writer");
+  if (!missing(&which)) return Status::OK();
+  return Status::Corruption("database " + path_ + ": table file " + which + " is missing (" + repair_hint(path_) + ")");
+}
+
+Status PatternDb::verify_tables() {
+  return from_rocks(db_->VerifyChecksum(), "checking the table files of database " + path_);
 }
 
 Status PatternDb::check_games_present() {
