@@ -3,11 +3,13 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "eval/accuracy_run.h"
 #include "exit_codes.h"
+#include "io/atomic_file.h"
 #include "json_text.h"
 #include "priors_flags.h"
 #include "progress.h"
@@ -155,17 +157,23 @@ int print_report(const AccuracyArgs& a, const AccuracyReport& report, const Prio
   double cps = report.eval_seconds > 0 ? double(report.candidates) / report.eval_seconds : 0;
   double cpu_cps = report.eval_cpu_seconds > 0 ? double(report.candidates) / report.eval_cpu_seconds : 0;
   if (!a.csv.empty()) {
-    std::ofstream csv(a.csv);
-    csv << "rank,cumulative_accuracy\n";
+    // Written whole or not at all (io/atomic_file.h): a failed write leaves
+    // the old file, and a path inside a database directory is refused.
+    std::string text = "rank,cumulative_accuracy\n";
     double cum = 0;
     for (size_t r = 0; r < report.all.at_rank.size(); ++r) {
       cum += report.all.at_rank[r];
-      csv << (r + 1) << "," << (report.all.positions ? cum / double(report.all.positions) : 0) << "\n";
+      std::ostringstream line;
+      line << (r + 1) << "," << (report.all.positions ? cum / double(report.all.positions) : 0) << "\n";
+      text += line.str();
     }
-    if (!csv) {
-      std::cerr << "sgfpat accuracy: cannot write " << a.csv << "\n";
-      return kFailure;
+    AtomicFile csv;
+    Status st = csv.open(a.csv);
+    if (st.ok()) {
+      csv.write(text.data(), text.size());
+      st = csv.commit();
     }
+    if (!st.ok()) return fail("sgfpat accuracy: --csv: ", st);
   }
   if (a.json) {
     nlohmann::json j = stats_json(report.all);

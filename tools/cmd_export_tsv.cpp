@@ -31,6 +31,13 @@ int export_tsv(PatternDb& db, const std::string& out_path, bool json) {
   const uint64_t min_played = uint64_t(db.settings().min_played);
   const int levels = scheme.levels;
 
+  // No count yet (a first count killed, or none made): an answer would be
+  // a header alone, read as "no pattern" (the priors export refuses too).
+  if (db.generation() == 0)
+    return fail(me, Status::NotFound("database " + db.path() + " has no counts yet (run `sgfpat ingest --db " +
+                                         db.path() + "` to count its " + std::to_string(db.game_count()) +
+                                         " stored games); nothing was written"));
+
   // ---- the reported patterns, in (level, key) order ----
   PatternTable table(levels);
   Status st = db.for_each_count(0, [&](int level, uint64_t key, const PatternCounts& c) {
