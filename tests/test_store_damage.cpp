@@ -1,8 +1,9 @@
 // Damaged and foreign databases: refused with what is wrong and what to
 // do, never answered silently, never made worse.  Ends with a bounded damage
-// campaign (scripts/damage_campaign.sh runs more seeds): bytes flipped in
-// every file of a counted database, and every command either answers exactly
-// as on the undamaged database or exits non-zero with a message.
+// campaign (scripts/damage_campaign.sh runs a longer one): every file of a
+// counted database deleted, cut and flipped; every command either answers
+// exactly as on the undamaged database or exits non-zero with a message,
+// and repair keeps every readable game.
 //
 // SGFPAT_TEST_BINARY=/path/to/sgfpat runs them against another build.
 #include <doctest/doctest.h>
@@ -12,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -83,6 +85,82 @@ std::string stats_answer(const RunResult& r) {
   };
   strip(j);
   return j.dump();
+}
+
+}  // namespace
+
+namespace {
+
+// What a file of a database is, for the campaign's report: RocksDB's files
+// by kind, table files by their column family, sgfpat's own by name.
+std::string kind_of(const std::string& db, const std::string& name) {
+  if (name.ends_with(".sst")) {
+    rocksdb::SstFileReader reader{rocksdb::Options()};
+    if (!reader.Open(db + "/" + name).ok()) return "sst:?";
+    return "sst:" + reader.GetTableProperties()->column_family_name;
+  }
+  if (name.ends_with(".log")) return "log";
+  if (name.rfind("MANIFEST-", 0) == 0) return "MANIFEST";
+  if (name.rfind("OPTIONS-", 0) == 0) return "OPTIONS";
+  if (name.rfind("sgfpat-", 0) == 0) return "sgfpat:" + name.substr(7, name.find_first_of("-.", 7) - 7);
+  return name;
+}
+
+// One damage of one file: deleted, cut at a point, or one bit flipped.
+struct Damage {
+  std::string what;
+  std::function<void(const std::string& path)> apply;
+};
+
+// The damages of a file of `size` bytes: deletion, cuts at several points
+// and `flips` flipped bits at random places (seeded by `seed_base`).
+std::vector<Damage> damages_of(uintmax_t size, int flips, uint64_t seed_base, bool all_cuts) {
+  std::vector<Damage> d;
+  d.push_back({"deleted", [](const std::string& p) { fs::remove(p); }});
+  std::vector<uintmax_t> cuts = {0, size / 2, size - std::min<uintmax_t>(size, 1)};
+  if (all_cuts) cuts.insert(cuts.end(), {size / 3, 2 * size / 3, size - std::min<uintmax_t>(size, 100)});
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  for (uintmax_t c : cuts)
+    if (c < size) d.push_back({"cut to " + std::to_string(c), [c](const std::string& p) { fs::resize_file(p, c); }});
+  for (int i = 1; i <= flips && size > 0; ++i) {
+    std::mt19937_64 rng(seed_base * 7919 + uint64_t(i));
+    const size_t offset = size_t(rng() % size);
+    const unsigned char mask = (unsigned char)(1u << (rng() % 8));
+    d.push_back({"bit flipped at " + std::to_string(offset), [offset, mask](const std::string& p) { flip(p, offset, mask); }});
+  }
+  return d;
+}
+
+// The game fingerprints of a database (empty when it does not open).
+std::set<std::string> games_of(const std::string& db) {
+  std::unique_ptr<sgfpat::PatternDb> p;
+  std::set<std::string> fps;
+  if (!sgfpat::PatternDb::OpenReader(db, &p).ok()) return fps;
+  (void)p->for_each_game([&](const sgfpat::Fingerprint& fp, std::string_view) {
+    fps.insert(std::string(fp.begin(), fp.end()));
+    return true;
+  });
+  return fps;
+}
+
+// A database whose last ingest was killed before its closing flush: its
+// games live in the write-ahead log only (what every database written
+// before that flush existed holds).
+struct Logged {
+  TempDir dir{"sgfpat-damage-logged"};
+  std::string db = dir / "logged";
+  Logged() {
+    Child c({sgfpat_binary(), "ingest", "--db", db, "--quiet", "--threads", "1", built().games}, dir.path(), "ingest",
+            {fail_point_env("ingest.before_flush")});
+    const RunResult r = c.wait();
+    if (!died_at_fail_point(r, "ingest.before_flush") && r.exit_code != 0)
+      throw std::runtime_error("building the logged test database failed: " + r.err);
+  }
+};
+Logged& logged() {
+  static Logged l;
+  return l;
 }
 
 }  // namespace
@@ -170,7 +248,9 @@ TEST_CASE("a flipped bit near the end of the counts table: stats and export fail
 
 TEST_CASE("a log record whose type byte turned recyclable: readers report the damage (RocksDB 7.8's reader looped on it)") {
   TempDir dir("sgfpat-log-type");
-  const std::string db = copy_db(dir / "db");
+  // Games in the log only (a completed ingest leaves its logs empty).
+  const std::string db = dir / "db";
+  fs::copy(logged().db, db, fs::copy_options::recursive);
   // The last record of the last log that holds one (the switch to the
   // count's generation, with its summary) gets its type byte set to 5: a
   // recyclable full record, of a log number that is not the file's.
@@ -199,7 +279,7 @@ TEST_CASE("a log record whose type byte turned recyclable: readers report the da
   const sgfpat::Status found = sgfpat::check_log_record_types(db);
   CHECK(found.is_corruption());
   CHECK(found.message().find("byte " + std::to_string(record)) != std::string::npos);
-  CHECK(sgfpat::check_log_record_types(built().db).ok());
+  CHECK(sgfpat::check_log_record_types(logged().db).ok());
   for (const std::string cmd : {"stats", "query", "export"}) {
     std::vector<std::string> args = {cmd, "--db", db};
     if (cmd == "export") args.insert(args.end(), {"-f", "tsv", "-o", "-"});
@@ -222,71 +302,134 @@ TEST_CASE("a log record whose type byte turned recyclable: readers report the da
   CHECK(after.out == run_cli({"export", "--db", built().db, "-f", "tsv", "-o", "-"}, dir.path()).out);
 }
 
-TEST_CASE("damage campaign (bounded): every run answers as undamaged or fails with a message") {
+// Every file kind of a database (CURRENT, MANIFEST, OPTIONS, IDENTITY, each
+// log, each table file of each column family, sgfpat's sketch), in a
+// database whose games are in table files and in one whose games are in
+// its log only: deleted, cut at several points, one bit flipped.  Every
+// command either answers exactly as on the undamaged database or exits
+// non-zero with a message; `repair` then keeps every game that was
+// readable (all of them, unless the damage hit a table file or log that
+// holds games) and reports the rest by number (exit 8).
+// SGFPAT_DAMAGE_SEEDS (default 1) sets the bits flipped per file;
+// SGFPAT_DAMAGE_FULL=1 cuts at more points and damages every table file
+// of the counts (CI damages two of them): scripts/damage_campaign.sh.
+TEST_CASE("damage campaign (bounded): every run answers as undamaged or fails with a message; repair keeps every readable game") {
   TempDir dir("sgfpat-campaign");
-  const RunResult clean_stats = run_cli({"stats", "--db", built().db, "--json", "--top", "5"}, dir.path());
-  REQUIRE(clean_stats.exit_code == 0);
-  const RunResult clean_tsv = run_cli({"export", "--db", built().db, "-f", "tsv", "-o", "-"}, dir.path());
-  REQUIRE(clean_tsv.exit_code == 0);
-  const std::string want_stats = stats_answer(clean_stats);
-  // A query of the empty level-1 shape (present in any counted database);
-  // its answer without the "db" field, which names the copy.
-  auto query_answer = [](const RunResult& r) {
-    nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) return std::string("unparsable");
-    j.erase("db");
-    return j.dump();
-  };
-  const RunResult clean_query = run_cli({"query", "--db", built().db, "--pattern", "....", "--json"}, dir.path());
-  REQUIRE(clean_query.exit_code == 0);
-  const std::string want_query = query_answer(clean_query);
-  const int seeds = std::getenv("SGFPAT_DAMAGE_SEEDS") ? std::atoi(std::getenv("SGFPAT_DAMAGE_SEEDS")) : 3;
+  const int seeds = std::getenv("SGFPAT_DAMAGE_SEEDS") ? std::atoi(std::getenv("SGFPAT_DAMAGE_SEEDS")) : 1;
+  const bool full = std::getenv("SGFPAT_DAMAGE_FULL") && std::string(std::getenv("SGFPAT_DAMAGE_FULL")) == "1";
   std::map<std::string, int> same, failed, wrong;
+  std::map<std::string, int> repaired_whole, repaired_loss;
   std::vector<std::string> wrong_cases;
-  for (const auto& [name, size] : files_of(built().db)) {
-    if (size == 0) continue;
-    for (int seed = 1; seed <= seeds; ++seed) {
-      const std::string db = copy_db(dir / "db");
-      std::mt19937_64 rng(uint64_t(seed) * 7919 + std::hash<std::string>()(name));
-      const size_t offset = size_t(rng() % size);
-      flip(db + "/" + name, offset, (unsigned char)(1u << (rng() % 8)));
-      const std::string kind = name.find(".sst") != std::string::npos   ? "sst"
-                               : name.find(".log") != std::string::npos ? "wal"
-                               : name.substr(0, name.find('-'));
-      auto judge = [&](const std::string& what, const RunResult& r, bool equal) {
-        if (r.exit_code == 0 && equal) {
-          ++same[kind];
-        } else if (r.exit_code > 0 && !r.err.empty()) {
-          ++failed[kind];
+  int cases = 0;
+  for (const std::string& pristine : {built().db, logged().db}) {
+    const std::string label = pristine == built().db ? "flushed" : "logged";
+    const RunResult clean_stats = run_cli({"stats", "--db", pristine, "--json", "--top", "5"}, dir.path());
+    REQUIRE(clean_stats.exit_code == 0);
+    const RunResult clean_tsv = run_cli({"export", "--db", pristine, "-f", "tsv", "-o", "-"}, dir.path());
+    REQUIRE(clean_tsv.exit_code == 0);
+    const std::string want_stats = stats_answer(clean_stats);
+    // A query of the empty level-1 shape (present in any counted database);
+    // its answer without the "db" field, which names the copy.
+    auto query_answer = [](const RunResult& r) {
+      nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+      if (j.is_discarded() || !j.is_object()) return std::string("unparsable");
+      j.erase("db");
+      return j.dump();
+    };
+    const RunResult clean_query = run_cli({"query", "--db", pristine, "--pattern", "....", "--json"}, dir.path());
+    REQUIRE(clean_query.exit_code == 0);
+    const std::string want_query = query_answer(clean_query);
+    // Counted before any damage: every one of them is readable.
+    const std::set<std::string> games = games_of(pristine);
+    REQUIRE(games.size() == 60);
+    int counts_tables = 0;
+    for (const auto& [name, size] : files_of(pristine)) {
+      const std::string kind = kind_of(pristine, name);
+      // The logged database's table files are the flushed one's kinds again.
+      if (label == "logged" && kind.rfind("sst:", 0) == 0 && kind != "sst:games") continue;
+      if (kind == "sst:counts" && !full && ++counts_tables > 2) continue;
+      if (fs::is_directory(pristine + "/" + name)) continue;
+      const std::string tag = label + " " + kind;
+      for (const Damage& damage : damages_of(size, seeds, std::hash<std::string>()(name) + size, full)) {
+        ++cases;
+        const std::string where = label + " " + name + " (" + kind + ") " + damage.what;
+        const std::string db = dir / "db";
+        fs::remove_all(db);
+        fs::copy(pristine, db, fs::copy_options::recursive);
+        damage.apply(db + "/" + name);
+        auto judge = [&](const std::string& what, const RunResult& r, bool equal) {
+          if (r.exit_code == 0 && equal) {
+            ++same[tag];
+          } else if (r.exit_code > 0 && !r.err.empty()) {
+            ++failed[tag];
+          } else {
+            ++wrong[tag];
+            wrong_cases.push_back(what + " on " + where + ": exit " + std::to_string(r.exit_code) + " " +
+                                  r.err.substr(0, 300));
+          }
+        };
+        RunResult s = run_cli({"stats", "--db", db, "--json", "--top", "5"}, dir.path());
+        judge("stats", s, stats_answer(s) == want_stats);
+        RunResult t = run_cli({"export", "--db", db, "-f", "tsv", "-o", "-"}, dir.path());
+        judge("export", t, t.out == clean_tsv.out);
+        RunResult q = run_cli({"query", "--db", db, "--pattern", "....", "--json"}, dir.path());
+        judge("query", q, query_answer(q) == want_query);
+        // The damaged database as it is, and the same copy again for the
+        // repair (the ingest below may change it).
+        const std::string before_ingest = dir / "damaged";
+        fs::remove_all(before_ingest);
+        fs::copy(db, before_ingest, fs::copy_options::recursive);
+        // The same games again: nothing new.  Either it says what is wrong, or
+        // the database afterwards still exports exactly the undamaged counts
+        // (no stored game lost, nothing counted twice).
+        RunResult i = run_cli({"ingest", "--db", db, "--quiet", built().games}, dir.path());
+        if (i.exit_code == 0) {
+          RunResult after = run_cli({"export", "--db", db, "-f", "tsv", "-o", "-"}, dir.path());
+          judge("ingest then export", after, after.out == clean_tsv.out);
         } else {
-          ++wrong[kind];
-          wrong_cases.push_back(what + " on " + name + " offset " + std::to_string(offset) + ": exit " +
-                                std::to_string(r.exit_code) + " " + r.err.substr(0, 200));
+          judge("ingest", i, false);
         }
-      };
-      RunResult s = run_cli({"stats", "--db", db, "--json", "--top", "5"}, dir.path());
-      judge("stats", s, stats_answer(s) == want_stats);
-      RunResult t = run_cli({"export", "--db", db, "-f", "tsv", "-o", "-"}, dir.path());
-      judge("export", t, t.out == clean_tsv.out);
-      RunResult q = run_cli({"query", "--db", db, "--pattern", "....", "--json"}, dir.path());
-      judge("query", q, query_answer(q) == want_query);
-      // The same games again: nothing new.  Either it says what is wrong, or
-      // the database afterwards still exports exactly the undamaged counts
-      // (no stored game lost, nothing counted twice).
-      RunResult i = run_cli({"ingest", "--db", db, "--quiet", built().games}, dir.path());
-      if (i.exit_code == 0) {
-        RunResult after = run_cli({"export", "--db", db, "-f", "tsv", "-o", "-"}, dir.path());
-        judge("ingest then export", after, after.out == clean_tsv.out);
-      } else {
-        judge("ingest", i, false);
+        // repair: every game that was readable kept; the others reported
+        // lost by number, with exit 8.
+        RunResult rep = run_cli({"repair", "--db", before_ingest, "--no-backup", "--json"}, dir.path());
+        const nlohmann::json j = rep.json();
+        const int64_t kept = j.is_object() ? j.value("games_kept", int64_t(-1)) : -1;
+        const int64_t lost = j.is_object() ? j.value("games_lost", int64_t(-1)) : -1;
+        const std::set<std::string> after = games_of(before_ingest);
+        const bool holds_games = kind == "sst:games" || (kind == "log" && label == "logged");
+        std::string problem;
+        if (rep.exit_code != 0 && rep.exit_code != 8)
+          problem = "exit " + std::to_string(rep.exit_code) + " " + rep.err.substr(0, 300);
+        else if (kept < 0 || size_t(kept) != after.size())
+          problem = "reports " + std::to_string(kept) + " games kept, holds " + std::to_string(after.size());
+        else if (!std::includes(games.begin(), games.end(), after.begin(), after.end()))
+          problem = "holds games it never had";
+        else if (size_t(kept + lost) != games.size())
+          problem = "kept " + std::to_string(kept) + " + lost " + std::to_string(lost) + " != " +
+                    std::to_string(games.size()) + " games";
+        else if ((rep.exit_code == 0) != (lost == 0))
+          problem = "exit " + std::to_string(rep.exit_code) + " with " + std::to_string(lost) + " games lost";
+        else if (lost > 0 && !holds_games)
+          problem = "lost " + std::to_string(lost) + " games to damage in a file that holds none";
+        else if (lost == 0 && run_cli({"export", "--db", before_ingest, "-f", "tsv", "-o", "-"}, dir.path()).out !=
+                                  clean_tsv.out)
+          problem = "exports other counts than the undamaged database";
+        if (!problem.empty()) {
+          ++wrong[tag + " repair"];
+          wrong_cases.push_back("repair on " + where + ": " + problem);
+        } else {
+          ++(lost == 0 ? repaired_whole : repaired_loss)[tag];
+        }
       }
     }
   }
   std::string report;
   for (const auto& [kind, n] : same) report += " " + kind + ":same=" + std::to_string(n);
   for (const auto& [kind, n] : failed) report += " " + kind + ":failed=" + std::to_string(n);
+  for (const auto& [kind, n] : repaired_whole) report += " " + kind + ":repaired-whole=" + std::to_string(n);
+  for (const auto& [kind, n] : repaired_loss) report += " " + kind + ":repaired-with-loss=" + std::to_string(n);
   for (const auto& [kind, n] : wrong) report += " " + kind + ":WRONG=" + std::to_string(n);
-  MESSAGE("damage campaign:" << report);
+  MESSAGE("damage campaign: " << cases << " damaged copies:" << report);
   for (const auto& w : wrong_cases) MESSAGE(w);
   CHECK(wrong_cases.empty());
 }

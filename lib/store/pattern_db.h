@@ -8,7 +8,9 @@
 //            "generation" (which counts are current), "summary"
 //            (encode_summary() of the last count), "games" (number of
 //            stored games)
-//   games    fingerprint (16 bytes) -> encode_game() record
+//   games    fingerprint (16 bytes) -> encode_game() record; and "scheme",
+//            a copy of meta "scheme" that `sgfpat repair` reads back when
+//            the meta table file is lost
 //   counts   generation (4, BE) | level (1) | key (8, BE) -> 3 x u64 LE
 //            (played, seen, wins), summed by the "sgfpat.add3" merge operator
 //            (store/count_entry.h)

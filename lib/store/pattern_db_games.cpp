@@ -72,6 +72,8 @@ Status PatternDb::find_game(std::string_view prefix, Fingerprint* fp, std::strin
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), cf(Family::kGames)));
   const rocksdb::Slice p(prefix.data(), prefix.size());
   it->Seek(p);
+  // (Past the key scheme's copy, the one key that is not a fingerprint.)
+  while (it->Valid() && it->key().starts_with(p) && it->key().size() != fp->size()) it->Next();
   if (it->Valid() && it->key().starts_with(p) && it->key().size() == fp->size()) {
     std::memcpy(fp->data(), it->key().data(), fp->size());
     record->assign(it->value().data(), it->value().size());

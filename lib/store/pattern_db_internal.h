@@ -39,6 +39,11 @@ inline constexpr const char* kPositionIndex = "position_index";
 inline constexpr const char* kCountProgress = "count_progress";  // save_count_progress()'s record
 }  // namespace meta
 
+// A copy of meta "scheme" in the games family, under a key no fingerprint
+// can be (16 bytes each): a database whose meta table file is lost keeps
+// the key scheme with its games, and `sgfpat repair` reads it back.
+inline constexpr const char* kSchemeCopyKey = "scheme";
+
 // Meta numbers are decimal text.
 inline std::string u64_string(uint64_t v) { return std::to_string(v); }
 // A meta value written by u64_string(); Corruption naming `name` otherwise.

@@ -164,7 +164,18 @@ Status changed_while_opened(const std::string& path) {
 Status PatternDb::check_column_families(Opening* o) {
   const std::string& path = o->path;
   rocksdb::Status ls = rocksdb::DB::ListColumnFamilies(o->tuned.db, path, &o->names);
-  if (!ls.ok()) return from_rocks(ls, "cannot open database " + path + " (" + repair_hint(path) + ")");
+  if (!ls.ok()) {
+    // CURRENT is there (check_database_dir()): the MANIFEST it names lost
+    // is damage, not a failing disk.
+    std::string manifest = manifest_named_by_current(path);
+    while (!manifest.empty() && (manifest.back() == '\n' || manifest.back() == '\r')) manifest.pop_back();
+    std::error_code ec;
+    if (!ls.IsNoSpace() && (manifest.empty() || !std::filesystem::exists(path + "/" + manifest, ec)))
+      return Status::Corruption("cannot open database " + path + ": the MANIFEST its CURRENT file names (" +
+                                (manifest.empty() ? std::string("unreadable") : manifest) + ") is missing (" +
+                                repair_hint(path) + "): " + ls.ToString());
+    return from_rocks(ls, "cannot open database " + path + " (" + repair_hint(path) + ")");
+  }
   bool ours = sgfpat_families(o->names);
   if (!ours) {
     // RocksDB makes the column families one by one once CURRENT is
@@ -358,6 +369,7 @@ Status PatternDb::read_scheme(Opening* o) {
     // A new database's (empty) position index is complete.
     rocksdb::WriteBatch init;
     init.Put(cf(Family::kMeta), meta::kScheme, encode_scheme(options.settings));
+    init.Put(cf(Family::kGames), kSchemeCopyKey, encode_scheme(options.settings));
     init.Put(cf(Family::kMeta), meta::kPositionIndex, "0");
     s = db_->Write(rocksdb::WriteOptions(), &init);
     if (!s.ok()) return from_rocks(s, "writing the key scheme");
@@ -371,6 +383,13 @@ Status PatternDb::read_scheme(Opening* o) {
   if (!st.ok()) return st;
   if (!decode_settings(recorded, &settings_))
     return Status::Corruption("database " + path + " has an unreadable key scheme: '" + recorded + "'");
+  if (!secondary_) {
+    // Databases made before the copy get it from their first writer.
+    std::string copy;
+    s = db_->Get(rocksdb::ReadOptions(), cf(Family::kGames), kSchemeCopyKey, &copy);
+    if (s.IsNotFound()) s = db_->Put(rocksdb::WriteOptions(), cf(Family::kGames), kSchemeCopyKey, recorded);
+    if (!s.ok()) return from_rocks(s, "copying the key scheme of database " + path + " to its games");
+  }
   if (options.check_settings && !(settings_ == options.settings))
     return Status::InvalidArgument("database " + path + " was created with " + settings_.scheme.describe() +
                                    " min_played=" + std::to_string(settings_.min_played) +

@@ -70,9 +70,11 @@ Status PatternDb::RepairFiles(const std::string& path, const std::map<std::strin
   rocksdb::DB* raw = nullptr;
   s = rocksdb::DB::Open(opts, path, cfs, &handles, &raw);
   if (!s.ok()) return from_rocks(s, "opening database " + path + " after repairing its files");
-  rocksdb::ColumnFamilyHandle* meta_cf = nullptr;
-  for (auto* h : handles)
+  rocksdb::ColumnFamilyHandle *meta_cf = nullptr, *games_cf = nullptr;
+  for (auto* h : handles) {
     if (family_named(h->GetName()) == Family::kMeta) meta_cf = h;
+    if (family_named(h->GetName()) == Family::kGames) games_cf = h;
+  }
   // The index's table files were taken in with sequence numbers that only
   // the old MANIFEST knew: read back at 0, they may be hidden by a range
   // deletion of an earlier reset.  Recorded incomplete, the index is built
@@ -95,6 +97,22 @@ Status PatternDb::RepairFiles(const std::string& path, const std::map<std::strin
       rocksdb::WriteOptions wo;
       wo.sync = true;
       m = raw->Put(wo, meta_cf, key, value);
+    }
+  }
+  if (m.ok()) {
+    // The key scheme lost with the meta table file: its copy beside the
+    // games (the logs' copy, if any, was restored above).
+    std::string scheme, copy;
+    m = raw->Get(rocksdb::ReadOptions(), meta_cf, meta::kScheme, &scheme);
+    if (m.IsNotFound() && games_cf) {
+      m = raw->Get(rocksdb::ReadOptions(), games_cf, kSchemeCopyKey, &copy);
+      if (m.ok()) {
+        rocksdb::WriteOptions wo;
+        wo.sync = true;
+        m = raw->Put(wo, meta_cf, meta::kScheme, copy);
+      } else if (m.IsNotFound()) {
+        m = rocksdb::Status::OK();  // lost: Open() says so
+      }
     }
   }
   if (m.ok()) {

@@ -34,9 +34,9 @@ struct Salvaged {
 // Reads every *.log file among `paths` (in the order of their numbers:
 // later writes win) and adds what they hold to `out`.  A damaged record
 // (checksum, length, a fragment out of place, a batch that does not parse)
-// is skipped with the rest of its 32 KiB block, as RocksDB's reader does,
-// and noted in out->damage; the records after it are read.  IOError when a
-// file cannot be read.
+// is skipped and noted in out->damage; reading goes on at the next record
+// whose header and checksum hold (RocksDB's reader drops the rest of the
+// 32 KiB block).  IOError when a file cannot be read.
 Status salvage_logs(const std::vector<std::string>& paths, Salvaged* out);
 
 // Reads every table file among `paths` whose column family is "games" and

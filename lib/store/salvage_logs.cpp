@@ -103,8 +103,10 @@ Status salvage_log(const std::string& path, Salvaged* out, std::map<std::string,
   std::string record;  // the logical record being assembled
   bool assembling = false;
   uint64_t record_at = 0;
+  bool after_damage = false;  // no whole record read since the last damage
   auto damaged = [&](const std::string& what, uint64_t at) {
     out->damage.push_back(name + ": " + what + " at byte " + std::to_string(at));
+    after_damage = true;
   };
   auto finish = [&](uint64_t at) {
     if (record.size() < 12) {
@@ -119,30 +121,39 @@ Status salvage_log(const std::string& path, Salvaged* out, std::map<std::string,
     }
     batch.keep(out, newest);
     ++out->log_records;
+    after_damage = false;
   };
   std::vector<char> block(kBlock);
   for (uint64_t offset = 0;; offset += kBlock) {
     in.read(block.data(), std::streamsize(kBlock));
     const size_t got = size_t(in.gcount());
     if (got == 0) break;
+    // A physical record whose header and checksum hold at `pos`.
+    auto intact_at = [&](size_t pos) {
+      const char* h = block.data() + pos;
+      const size_t length = size_t(uint8_t(h[4])) | size_t(uint8_t(h[5])) << 8;
+      const unsigned type = uint8_t(h[6]);
+      return type >= kFull && type <= kLast && pos + kHeader + length <= got &&
+             unmask(fixed32(h)) == crc32c(h + 6, 1 + length);
+    };
     for (size_t pos = 0; pos + kHeader <= got;) {
       const char* h = block.data() + pos;
       const size_t length = size_t(uint8_t(h[4])) | size_t(uint8_t(h[5])) << 8;
       const unsigned type = uint8_t(h[6]);
       if (type == kZero && length == 0) break;  // preallocated, never written
-      if (pos + kHeader + length > got) {
-        // Cut short at the end of the file: what a crash leaves, or damage.
-        damaged(got < kBlock ? "a record cut short by the end of the file" : "a record longer than its block",
+      if (!intact_at(pos)) {
+        // Its length may be what is damaged: rather than drop the rest of
+        // the block, as RocksDB's reader does, the next record whose
+        // header and checksum hold is looked for byte by byte (a stretch
+        // of damage passes a 32-bit checksum once in four billion).
+        damaged(pos + kHeader + length > got && got < kBlock ? "a record cut short by the end of the file"
+                                                              : "a record that fails its checksum",
                 offset + pos);
-        assembling = false;
-        break;
-      }
-      if (unmask(fixed32(h)) != crc32c(h + 6, 1 + length) || type > kLast || type == kZero) {
-        // The length itself may be wrong: the rest of the block is dropped,
-        // as RocksDB's reader does.
-        damaged("a record that fails its checksum", offset + pos);
         if (assembling) record.clear(), assembling = false;
-        break;
+        size_t next = pos + 1;
+        while (next + kHeader <= got && !intact_at(next)) ++next;
+        pos = next;
+        continue;
       }
       const char* data = h + kHeader;
       if (type == kFull || type == kFirst) {
@@ -152,7 +163,8 @@ Status salvage_log(const std::string& path, Salvaged* out, std::map<std::string,
         assembling = type == kFirst;
         if (type == kFull) finish(record_at);
       } else if (!assembling) {
-        damaged("a part of a record whose first part is missing", offset + pos);
+        // The rest of a record whose beginning was damaged is that damage.
+        if (!after_damage) damaged("a part of a record whose first part is missing", offset + pos);
       } else {
         record.append(data, length);
         if (type == kLast) {
