@@ -19,7 +19,9 @@
 //            "run"); meta "position_index" holds the number of games whose
 //            entries are in it (complete when = "games"), written after
 //            each run, or "off" when the user wants none (ingest
-//            --no-position-index)
+//            --no-position-index); meta "position_entries" the entries
+//            written into it, recorded with it (a reader finds lost
+//            table files of the index by it)
 //   pending  fingerprint -> "" for every stored game the current generation
 //            does not count yet (written with the game, cleared by the
 //            commit of the generation that counts it)
@@ -318,10 +320,11 @@ class PatternDb {
   Status catch_up(const Opening& o);
   Status check_counts_present();
   Status check_games_present();
-  // Every table file the MANIFEST lists is on disk (a reader's RocksDB
-  // opens without the ones that are missing, and answers as if they were
-  // empty).
-  Status check_table_files_present();
+  // The same for the position index, against meta "position_entries"
+  // (a reader's RocksDB drops a family's table files from its view back to
+  // before the first one that is missing: the index then looks complete
+  // and empty).
+  Status check_positions_present();
 
   // The NotSupported a reader's writes return (a secondary instance writes
   // nothing).
@@ -342,6 +345,8 @@ class PatternDb {
   uint64_t game_count_ = 0;
   uint64_t move_count_ = 0;
   uint64_t indexed_games_ = 0;
+  uint64_t position_entries_ = 0;      // meta "position_entries" (0 when none)
+  bool position_entries_known_ = false;  // it is recorded
   bool index_off_ = false;      // meta "position_index" is "off"
   uint32_t generation_ = 0;
   CountSummary summary_;

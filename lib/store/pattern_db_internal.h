@@ -37,6 +37,7 @@ inline constexpr const char* kSummary = "summary";
 inline constexpr const char* kSketch = "sketch";
 inline constexpr const char* kPositionIndex = "position_index";
 inline constexpr const char* kCountProgress = "count_progress";  // save_count_progress()'s record
+inline constexpr const char* kPositionEntries = "position_entries";  // entries written into the index
 }  // namespace meta
 
 // A copy of meta "scheme" in the games family, under a key no fingerprint

@@ -248,10 +248,10 @@ Status PatternDb::open_once(const std::string& path, const OpenOptions& options,
   if (st.ok()) st = db->read_scheme(&o);
   if (st.ok()) st = db->load_meta();
   if (st.ok() && options.secondary) st = db->catch_up(o);
-  if (st.ok() && options.secondary) st = db->check_table_files_present();
   if (st.ok() && !options.skip_counts_check) {
     st = db->check_counts_present();
     if (st.ok()) st = db->check_games_present();
+    if (st.ok()) st = db->check_positions_present();
   }
   if (!st.ok()) return st;
   *out = std::move(db);
@@ -371,6 +371,7 @@ Status PatternDb::read_scheme(Opening* o) {
     init.Put(cf(Family::kMeta), meta::kScheme, encode_scheme(options.settings));
     init.Put(cf(Family::kGames), kSchemeCopyKey, encode_scheme(options.settings));
     init.Put(cf(Family::kMeta), meta::kPositionIndex, "0");
+    init.Put(cf(Family::kMeta), meta::kPositionEntries, "0");
     s = db_->Write(rocksdb::WriteOptions(), &init);
     if (!s.ok()) return from_rocks(s, "writing the key scheme");
     return Status::OK();
@@ -457,8 +458,17 @@ Status PatternDb::load_meta() {
   // made before it existed).
   s = db_->Get(rocksdb::ReadOptions(), cf(Family::kMeta), meta::kPositionIndex, &v);
   if (!s.ok() && !s.IsNotFound()) return from_rocks(s, "reading the stored position_index");
-  indexed_games_ = ~uint64_t(0);
   index_off_ = s.ok() && v == "off";
+  std::string entries;
+  auto e = db_->Get(rocksdb::ReadOptions(), cf(Family::kMeta), meta::kPositionEntries, &entries);
+  if (!e.ok() && !e.IsNotFound()) return from_rocks(e, "reading the stored position_entries");
+  position_entries_known_ = e.ok();
+  position_entries_ = 0;
+  if (e.ok()) {
+    Status pe = parse_meta_u64(path_, meta::kPositionEntries, entries, &position_entries_);
+    if (!pe.ok()) return pe;
+  }
+  indexed_games_ = ~uint64_t(0);
   if (s.ok() && !index_off_) return parse_meta_u64(path_, meta::kPositionIndex, v, &indexed_games_);
   return Status::OK();
 }
@@ -507,33 +517,21 @@ Status PatternDb::check_counts_present() {
   return Status::OK();
 }
 
-Status PatternDb::check_table_files_present() {
-  // A writer's compaction deletes its inputs once the MANIFEST no longer
-  // lists them: a file found missing is looked for again after a catch-up
-  // with the writer, and only one still listed and still missing is damage.
-  auto missing = [&](std::string* which) {
-    std::vector<rocksdb::LiveFileMetaData> files;
-    db_->GetLiveFilesMetaData(&files);
-    for (const auto& f : files) {
-      std::error_code ec;
-      const std::string file = f.db_path + "/" + std::filesystem::path(f.name).filename().string();
-      if (!std::filesystem::exists(file, ec) && !ec) {
-        *which = file + " (of the " + f.column_family_name + " family)";
-        return true;
-      }
-    }
-    return false;
-  };
-  std::string which;
-  if (!missing(&which)) return Status::OK();
-  rocksdb::Status s = db_->TryCatchUpWithPrimary();
-  if (!s.ok()) return from_rocks(s, "catching up with the writer");
-  if (!missing(&which)) return Status::OK();
-  return Status::Corruption("database " + path_ + ": table file " + which + " is missing (" + repair_hint(path_) + ")");
-}
-
 Status PatternDb::verify_tables() {
   return from_rocks(db_->VerifyChecksum(), "checking the table files of database " + path_);
+}
+
+Status PatternDb::check_positions_present() {
+  if (!has_position_index() || !position_entries_known_ || position_entries_ == 0) return Status::OK();
+  uint64_t have = 0;
+  if (!entries_in(cf(Family::kPositions), &have))
+    return Status::Corruption("database " + path_ + ": cannot read the properties of the position index's table files (" +
+                              repair_hint(path_) + ")");
+  if (have < position_entries_)
+    return Status::Corruption("database " + path_ + ": its position index holds " + std::to_string(have) +
+                              " entries but " + std::to_string(position_entries_) +
+                              " were written into it: table files are missing or damaged (" + repair_hint(path_) + ")");
+  return Status::OK();
 }
 
 Status PatternDb::check_games_present() {

@@ -4,13 +4,31 @@
 // reading (look-ups by prefix and a cursor over all of it).
 #include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
+#include <rocksdb/write_batch.h>
 
 #include <algorithm>
+#include <atomic>
 
 #include "store/pattern_db_internal.h"
 #include "store/rocks_status.h"
 
 namespace sgfpat {
+
+namespace {
+// The fills, each counting into `written` the entries it puts.
+std::vector<TableFill> counted(const std::vector<TableFill>& fills, std::atomic<uint64_t>* written) {
+  std::vector<TableFill> out;
+  for (const TableFill& fill : fills)
+    out.push_back([fill, written](const TablePut& put) {
+      return fill([&](std::string_view key, std::string_view value) {
+        Status s = put(key, value);
+        if (s.ok()) written->fetch_add(1, std::memory_order_relaxed);
+        return s;
+      });
+    });
+  return out;
+}
+}  // namespace
 
 Status PatternDb::reset_position_index() { return clear_position_index(false); }
 
@@ -27,10 +45,15 @@ Status PatternDb::clear_position_index(bool off) {
   if (secondary_) return read_only();
   rocksdb::WriteOptions wo;
   wo.sync = true;
-  auto s = off ? db_->Put(wo, cf(Family::kMeta), meta::kPositionIndex, "off")
-               : db_->Delete(wo, cf(Family::kMeta), meta::kPositionIndex);
+  rocksdb::WriteBatch batch;
+  if (off) batch.Put(cf(Family::kMeta), meta::kPositionIndex, "off");
+  else batch.Delete(cf(Family::kMeta), meta::kPositionIndex);
+  batch.Delete(cf(Family::kMeta), meta::kPositionEntries);
+  auto s = db_->Write(wo, &batch);
   if (!s.ok()) return from_rocks(s, off ? "turning the position index off" : "clearing the position index");
   indexed_games_ = ~uint64_t(0);
+  position_entries_ = 0;
+  position_entries_known_ = true;
   index_off_ = off;
   PositionEntries().swap(run_);
   if (!has(Family::kPositions)) return Status::OK();
@@ -90,18 +113,25 @@ Status PatternDb::write_position_run() {
         return Status::OK();
       });
     }
-    Status st = take_in_tables(cf(Family::kPositions), "sgfpat-positions", "the position index", false, fills);
+    std::atomic<uint64_t> written{0};
+    Status st = take_in_tables(cf(Family::kPositions), "sgfpat-positions", "the position index", false,
+                               counted(fills, &written));
     PositionEntries().swap(run_);  // the memory back, written or not
     if (!st.ok()) {
       indexed_games_ = ~uint64_t(0);  // the run's entries are lost: incomplete
       return st;
     }
+    position_entries_ += written.load();
   }
   if (indexed_games_ > game_count_) return Status::OK();  // a build: complete_position_index() records it
   rocksdb::WriteOptions wo;
   wo.sync = true;
-  return from_rocks(db_->Put(wo, cf(Family::kMeta), meta::kPositionIndex, u64_string(indexed_games_)),
-                    "recording the position index");
+  rocksdb::WriteBatch batch;
+  batch.Put(cf(Family::kMeta), meta::kPositionIndex, u64_string(indexed_games_));
+  // Known from a build or a clearing on: an index older than the record
+  // keeps none (its entries are not known).
+  if (position_entries_known_) batch.Put(cf(Family::kMeta), meta::kPositionEntries, u64_string(position_entries_));
+  return from_rocks(db_->Write(wo, &batch), "recording the position index");
 }
 
 Status PatternDb::flush_position_index() {
@@ -137,7 +167,11 @@ Status PatternDb::add_sorted_position_entries(const TableFill& fill) {
   // One file: into an empty index it is the whole index, which
   // complete_position_index() then keeps as it is.  (On failure the index
   // stays recorded incomplete, as the reset left it.)
-  return take_in_tables(cf(Family::kPositions), "sgfpat-positions", "the position index", false, {fill});
+  std::atomic<uint64_t> written{0};
+  Status st = take_in_tables(cf(Family::kPositions), "sgfpat-positions", "the position index", false,
+                             counted({fill}, &written));
+  if (st.ok()) position_entries_ += written.load();
+  return st;
 }
 
 PatternDb::PositionCursor::~PositionCursor() = default;
