@@ -1,7 +1,7 @@
-// PatternDb::RepairFiles(): RocksDB's repair of a database's files, and the
-// workaround it needs in RocksDB 7.8 (the logs replayed and flushed by a
-// normal open first), then what the repaired files must no longer claim
-// (a complete position index, a count in parts to resume).
+// PatternDb::RepairFiles(): RocksDB's repair of a database's files, then
+// what the repaired files must no longer claim (a complete position index,
+// a count in parts to resume) and what they must hold again (the key
+// scheme, from the logs or its copy beside the games).
 #include <rocksdb/db.h>
 
 #include <algorithm>
@@ -14,39 +14,6 @@
 
 namespace sgfpat {
 
-namespace {
-// RocksDB 7.8's RepairDB turns the logs into table files before it knows
-// the column families, and drops every logged write of a family that has
-// no table file yet: the games of a database whose import never flushed
-// them were all lost.  So a normal open first replays the logs up to the
-// first damaged record (into the families the MANIFEST names) and flushes
-// every family, leaving RepairDB logs with nothing it must convert.  When
-// that open fails (no MANIFEST, damaged tables), RepairDB does what it can
-// alone, as before.
-void flush_logs_first(const std::string& path, rocksdb::DBOptions opts,
-                      const std::vector<rocksdb::ColumnFamilyDescriptor>& known) {
-  std::vector<std::string> names;
-  if (!rocksdb::DB::ListColumnFamilies(opts, path, &names).ok()) return;
-  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
-  for (const std::string& n : names) {
-    auto it = std::find_if(known.begin(), known.end(), [&](const auto& d) { return d.name == n; });
-    if (it == known.end()) return;  // not sgfpat's: RepairDB reports it
-    cfs.push_back(*it);
-    cfs.back().options.disable_auto_compactions = true;  // no table file is read or rewritten
-  }
-  opts.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
-  std::vector<rocksdb::ColumnFamilyHandle*> handles;
-  rocksdb::DB* raw = nullptr;
-  if (!rocksdb::DB::Open(opts, path, cfs, &handles, &raw).ok()) return;
-  rocksdb::FlushOptions fo;
-  fo.allow_write_stall = true;
-  raw->Flush(fo, handles);
-  for (auto* h : handles) raw->DestroyColumnFamilyHandle(h);
-  raw->Close();
-  delete raw;
-}
-}  // namespace
-
 Status PatternDb::RepairFiles(const std::string& path, const std::map<std::string, std::string>& restore) {
   rocksdb::DBOptions opts;
   opts.paranoid_checks = true;
@@ -58,7 +25,11 @@ Status PatternDb::RepairFiles(const std::string& path, const std::map<std::strin
   for (const FamilyName& f : kFamilies)
     cfs.push_back({std::string(f.name), f.family == Family::kCounts ? counts : plain});
   opts.info_log = open_diary_logger(path);
-  flush_logs_first(path, opts, cfs);
+  // No normal open first (it once replayed and flushed the logs, because
+  // RepairDB drops the logged writes of a family that has no table file
+  // yet): the caller reads the logs itself (store/salvage.h), and a normal
+  // open of a MANIFEST cut at a record's end recovers an older state and
+  // deletes every table file written after it as obsolete.
   auto s = rocksdb::RepairDB(path, opts, cfs, plain);
   if (!s.ok() && s.IsIOError() && !s.IsNoSpace() && locked_by_another_process(path))
     return Status::Busy("database " + path + " is in use by another process (" + s.ToString() + ")");
