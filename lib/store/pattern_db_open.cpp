@@ -89,6 +89,9 @@ rocksdb::Status holds_no_entry(rocksdb::DB& db, const std::vector<rocksdb::Colum
   for (rocksdb::ColumnFamilyHandle* cf : cfs) {
     std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(rocksdb::ReadOptions(), cf));
     it->SeekToFirst();
+    // (The key scheme's copy is written with the key scheme: left alone,
+    // it is not an entry of a database.)
+    while (it->Valid() && it->key() == rocksdb::Slice(kSchemeCopyKey)) it->Next();
     if (!it->status().ok()) return it->status();
     if (it->Valid()) return rocksdb::Status::OK();
   }
@@ -251,7 +254,19 @@ Status PatternDb::open_once(const std::string& path, const OpenOptions& options,
   if (st.ok() && !options.skip_counts_check) {
     st = db->check_counts_present();
     if (st.ok()) st = db->check_games_present();
-    if (st.ok()) st = db->check_positions_present();
+    // A reader's catch-up reads the MANIFEST, then the log: it may see the
+    // record of a run of the index before the run's table files.  Caught up
+    // again, a writer's run shows; damage stays.
+    for (int i = 0; st.ok() && i < 20; ++i) {
+      Status have = db->check_positions_present();
+      if (have.ok() || !options.secondary) {
+        st = have;
+        break;
+      }
+      rocksdb::Status s = db->db_->TryCatchUpWithPrimary();
+      st = s.ok() ? db->load_meta() : from_rocks(s, "catching up with the writer");
+      if (st.ok() && i == 19) st = have;
+    }
   }
   if (!st.ok()) return st;
   *out = std::move(db);
@@ -371,7 +386,6 @@ Status PatternDb::read_scheme(Opening* o) {
     init.Put(cf(Family::kMeta), meta::kScheme, encode_scheme(options.settings));
     init.Put(cf(Family::kGames), kSchemeCopyKey, encode_scheme(options.settings));
     init.Put(cf(Family::kMeta), meta::kPositionIndex, "0");
-    init.Put(cf(Family::kMeta), meta::kPositionEntries, "0");
     s = db_->Write(rocksdb::WriteOptions(), &init);
     if (!s.ok()) return from_rocks(s, "writing the key scheme");
     return Status::OK();
@@ -462,7 +476,8 @@ Status PatternDb::load_meta() {
   std::string entries;
   auto e = db_->Get(rocksdb::ReadOptions(), cf(Family::kMeta), meta::kPositionEntries, &entries);
   if (!e.ok() && !e.IsNotFound()) return from_rocks(e, "reading the stored position_entries");
-  position_entries_known_ = e.ok();
+  // An index recorded complete over no game (a new database's) holds none.
+  position_entries_known_ = e.ok() || (s.ok() && v == "0");
   position_entries_ = 0;
   if (e.ok()) {
     Status pe = parse_meta_u64(path_, meta::kPositionEntries, entries, &position_entries_);
