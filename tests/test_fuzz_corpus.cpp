@@ -19,6 +19,7 @@ extern "C" int sgfpat_replay_fuzz_sgf_parser(const uint8_t* data, size_t size);
 extern "C" int sgfpat_replay_fuzz_game_reader(const uint8_t* data, size_t size);
 extern "C" int sgfpat_replay_fuzz_priors_reader(const uint8_t* data, size_t size);
 extern "C" int sgfpat_replay_fuzz_gtp(const uint8_t* data, size_t size);
+extern "C" int sgfpat_replay_fuzz_serve_message(const uint8_t* data, size_t size);
 
 namespace fs = std::filesystem;
 
@@ -32,6 +33,7 @@ const std::map<std::string, Entry>& harnesses() {
       {"fuzz_game_reader", sgfpat_replay_fuzz_game_reader},
       {"fuzz_priors_reader", sgfpat_replay_fuzz_priors_reader},
       {"fuzz_gtp", sgfpat_replay_fuzz_gtp},
+      {"fuzz_serve_message", sgfpat_replay_fuzz_serve_message},
   };
   return h;
 }
