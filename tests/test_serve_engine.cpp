@@ -130,6 +130,36 @@ TEST_CASE("engine: a game against it; it answers each move and never plays for t
   hub.stop();
 }
 
+TEST_CASE("engine: a game against it by seconds a move keeps to them, whatever playouts allow") {
+  // The engine's seat gets 0.1 s a move: its search must stop there, not
+  // run the 200,000 playouts (tens of seconds) the request also allows.
+  // (The GTP engine used to drop the time of a move when no GTP clock was
+  // set: found by fuzz_serve_message.)
+  Hub hub(HubOptions{});
+  std::ostringstream log;
+  REQUIRE(hub.start(log).ok());
+  auto conn = std::make_shared<FakeConnection>();
+  hub.on_message(conn, Json({{"t", "create"}, {"id", 1}, {"mode", "engine"}, {"size", 9}, {"komi", 7.5},
+                             {"engine_color", "B"}, {"seconds", 0.1}, {"playouts", 200000}})
+                           .dump());
+  const auto t0 = std::chrono::steady_clock::now();
+  Json c = conn->answer(1);
+  REQUIRE(c["t"] == "created");
+  const std::string game = c["game"], white = c["tokens"]["white"];
+  hub.on_message(conn, Json({{"t", "join"}, {"id", 2}, {"game", game}, {"token", white}}).dump());
+  const Json joined = conn->answer(2);
+  REQUIRE(joined["t"] == "joined");
+  // The engine (Black) moves first, within its 0.1 s and a wide margin for
+  // a loaded machine (the move is in "joined" if it came before the join).
+  Json e = joined["events"].empty()
+               ? conn->wait([](const Json& m) { return m["t"] == "event" && m["seq"] == 1; }, 10000)
+               : joined["events"][0];
+  CHECK(e["color"] == "B");
+  MESSAGE("the engine's first move took "
+          << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s");
+  hub.stop();
+}
+
 TEST_CASE("engine: atari-go against it, with the engine first") {
   Hub hub(HubOptions{});
   std::ostringstream log;

@@ -226,7 +226,11 @@ Point Engine::genmove(Color c, bool cleanup, bool* resign) {
   if (options_.rules == Rules::Atari) return genmove_atari(c, resign);
   mcts::SearchOptions& o = search_->options();
   o.komi = komi_;
-  o.max_seconds = time_budget(c);
+  // The clocks' budget when GTP set clocks; otherwise the time a move the
+  // engine was given (--seconds, the server's cap on an engine seat), which
+  // the tree search's options would otherwise lose here.
+  const double budget = time_budget(c);
+  o.max_seconds = budget > 0 ? budget : options_.search.max_seconds;
   o.seed = options_.search.seed + uint64_t(moves_.size());
   const double sign = c == Color::Black ? 1 : -1;
   const AreaScore a = board_.area_score();
