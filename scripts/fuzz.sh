@@ -39,7 +39,7 @@ for name in "${names[@]}"; do
   (cd "$build/logs" && "$build/$name" -max_total_time="$seconds" -jobs=1 -workers=1 -rss_limit_mb=2048 -timeout=20 \
     -max_len=65536 -artifact_prefix="$build/findings/$name/" -print_final_stats=1 \
     "$work" "$corpus") >"$build/logs/$name.log" 2>&1 || echo "$name: findings, see $build/logs/$name.log"
-  grep -E "^#[0-9]+ .*cov:" "$build/logs/$name.log" | tail -n 1 || true
+  grep -E "^#[0-9]+[[:space:]].*cov:" "$build/logs/$name.log" | tail -n 1 || true
   grep -E "^stat::number_of_executed_units|^Done" "$build/logs/$name.log" | tail -n 2 || true
   merged=$build/merged/$name
   rm -rf "$merged" && mkdir -p "$merged"
