@@ -102,8 +102,10 @@ void check_frontier(const Corpus& c) {
       if (sgfpat::game_prefix(sgfpat::game_fingerprint(g)) == e.move.game) break;
     }
     REQUIRE(game < c.records.size());
-    std::vector<uint64_t> keys;
-    REQUIRE(sgfpat::played_keys_at(c.scheme, c.records[game], e.move.number, &keys).ok());
+    std::vector<std::vector<uint64_t>> at;
+    const uint32_t number = e.move.number;
+    REQUIRE(sgfpat::played_keys_at(c.scheme, c.records[game], std::span(&number, 1), &at).ok());
+    const std::vector<uint64_t>& keys = at[0];
     REQUIRE(keys.size() == size_t(L));
     CHECK(keys[size_t(e.level - 1)] == e.key);
     for (int l = 1; l < e.level; ++l) CHECK(c.kept.count({l, keys[size_t(l - 1)]}) == 1);
@@ -127,6 +129,7 @@ TEST_CASE("the frontier of every move: one entry, at its first level outside the
 TEST_CASE("a move past the end has no keys") {
   TempDir tmp("sgfpat-frontier");
   Corpus c = counted_corpus(tmp, 3, {"--levels", "4", "--min-played", "2", "--threads", "1"});
-  std::vector<uint64_t> keys;
-  CHECK(sgfpat::played_keys_at(c.scheme, c.records[0], 100000, &keys).is_not_found());
+  std::vector<std::vector<uint64_t>> keys;
+  const uint32_t past = 100000;
+  CHECK(sgfpat::played_keys_at(c.scheme, c.records[0], std::span(&past, 1), &keys).is_not_found());
 }

@@ -9,7 +9,7 @@
 #include "core/fail_point.h"
 #include "count_flags.h"
 #include "count_summary_json.h"
-#include "count/incremental.h"
+#include "count/night.h"
 #include "count/recount.h"
 #include "flag_checks.h"
 #include "ingest/import_inputs.h"
@@ -194,7 +194,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
       }
       progress.update(line, new_step);
     };
-    st = plan == CountPlan::kFull ? recount(*db, co, &cs) : count_pending(*db, co, &cs, &full_reason);
+    st = plan == CountPlan::kFull ? recount(*db, co, &cs) : count_night(*db, co, &cs, &full_reason);
     progress.finish();
     if (!st.ok()) {
       return fail("sgfpat ingest: counting failed: ", st);

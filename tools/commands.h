@@ -24,6 +24,7 @@ Runner register_similar(CLI::App& app);
 Runner register_train(CLI::App& app);
 Runner register_solve(CLI::App& app);
 Runner register_repair(CLI::App& app);
+Runner register_catch_up(CLI::App& app);
 Runner register_shard(CLI::App& app);
 Runner register_serve(CLI::App& app);
 

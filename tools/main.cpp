@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
   add(register_train);
   add(register_solve);
   add(register_repair);
+  add(register_catch_up);
   add(register_shard);
   add(register_serve);
   // The exit codes (tools/exit_codes.h) under every --help.

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "count/catchup_table.h"
+#include "count/night_table.h"
 #include "count/resident_table.h"
 
 namespace sgfpat {
@@ -360,5 +361,6 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
 
 template class CandidateCounter<ResidentTable>;
 template class CandidateCounter<CatchupTable>;
+template class CandidateCounter<NightTable>;
 
 }  // namespace sgfpat

@@ -197,7 +197,9 @@ class CandidateCounter : public ReplayObserver {
 
 class ResidentTable;
 class CatchupTable;
+class NightTable;
 extern template class CandidateCounter<ResidentTable>;
 extern template class CandidateCounter<CatchupTable>;
+extern template class CandidateCounter<NightTable>;
 
 }  // namespace sgfpat

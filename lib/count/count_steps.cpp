@@ -9,6 +9,7 @@ const char* count_step_name(CountStep step) {
     case CountStep::kCatchup: return "catch-up of newly kept patterns";
     case CountStep::kListing: return "listing the kept patterns";
     case CountStep::kCommit: return "writing the counts";
+    case CountStep::kFrontier: return "frontier index of the counted moves";
   }
   return "count";
 }

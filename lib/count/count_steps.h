@@ -11,6 +11,7 @@ enum class CountStep : uint8_t {
   kCatchup,     // incremental: the stored games' counts of newly kept patterns
   kListing,     // counting in parts: the listing of the kept patterns
   kCommit,      // writing the counts into the database (no games)
+  kFrontier,    // a night: the frontier index of the counted games' moves (docs/nightly.md)
 };
 
 // What a user reads for `step` ("sketch of played patterns", ...).

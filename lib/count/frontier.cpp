@@ -1,23 +1,23 @@
 #include "count/frontier.h"
 
-#include "core/coding.h"
 #include "pattern/tracking_observer.h"
 #include "store/stored_replay.h"
 
 namespace sgfpat {
-
-uint64_t game_prefix(const Fingerprint& fp) { return decode_fixed64_be(reinterpret_cast<const char*>(fp.data())); }
 
 namespace {
 
 // Walks the played point of every move, up to the first level `kept` lacks.
 struct FrontierObserver : TrackingObserver {
   const KeyHashSet& kept;
+  const KeyHashSet* pending;
   std::vector<FrontierEntry>* out;
+  std::vector<FrontierEntry>* pending_plays;
   uint64_t game = 0;
   Color winner = Color::Empty;
-  FrontierObserver(const KeyScheme& s, const KeyHashSet& k, std::vector<FrontierEntry>* o)
-      : TrackingObserver(s), kept(k), out(o) {
+  FrontierObserver(const KeyScheme& s, const KeyHashSet& k, std::vector<FrontierEntry>* o, const KeyHashSet* p,
+                   std::vector<FrontierEntry>* pp)
+      : TrackingObserver(s), kept(k), pending(p), out(o), pending_plays(pp) {
     // Only the played point is walked (as the sketch pass does).
     tracker.set_incremental_rings(1);
   }
@@ -28,28 +28,33 @@ struct FrontierObserver : TrackingObserver {
   }
   void before_move(const Board& board, Color mover, Point move, int number) override {
     if (move.is_pass()) return;
+    const StoredMove here{game, uint32_t(number), winner == mover};
     tracker.walk(board.index(move), mover, [&](int level, uint64_t key) {
       if (kept.contains(level, key)) return true;
-      out->push_back({level, key, {game, uint32_t(number), winner == mover}});
+      if (pending && pending->contains(level, key)) {
+        if (pending_plays) pending_plays->push_back({level, key, here});
+        return true;
+      }
+      out->push_back({level, key, here});
       return false;
     });
   }
 };
 
-// Records the keys of one move's levels.
+// Records the keys of the levels of the moves asked for.
 struct KeysAtObserver : TrackingObserver {
-  uint32_t number;
-  std::vector<uint64_t>* keys;
-  bool found = false;
-  KeysAtObserver(const KeyScheme& s, uint32_t n, std::vector<uint64_t>* k) : TrackingObserver(s), number(n), keys(k) {
+  std::span<const uint32_t> numbers;
+  std::vector<std::vector<uint64_t>>* keys;
+  size_t next = 0;
+  KeysAtObserver(const KeyScheme& s, std::span<const uint32_t> n, std::vector<std::vector<uint64_t>>* k)
+      : TrackingObserver(s), numbers(n), keys(k) {
     tracker.set_incremental_rings(1);
   }
   void before_move(const Board& board, Color mover, Point move, int n) override {
-    if (uint32_t(n) != number || move.is_pass()) return;
-    found = true;
-    keys->clear();
+    if (next == numbers.size() || uint32_t(n) != numbers[next] || move.is_pass()) return;
+    std::vector<uint64_t>& out = (*keys)[next++];
     tracker.walk(board.index(move), mover, [&](int, uint64_t key) {
-      keys->push_back(key);
+      out.push_back(key);
       return true;
     });
   }
@@ -58,9 +63,10 @@ struct KeysAtObserver : TrackingObserver {
 }  // namespace
 
 Status frontier_entries(const KeyScheme& scheme, std::span<const std::string> batch, const KeyHashSet& kept,
-                        std::vector<FrontierEntry>* out) {
+                        std::vector<FrontierEntry>* out, const KeyHashSet* pending,
+                        std::vector<FrontierEntry>* pending_plays) {
   StoredGame g;
-  FrontierObserver obs(scheme, kept, out);
+  FrontierObserver obs(scheme, kept, out, pending, pending_plays);
   for (const std::string& rec : batch) {
     Status st = replay_stored(rec, &g, &obs);
     if (!st.ok()) return st;
@@ -68,12 +74,15 @@ Status frontier_entries(const KeyScheme& scheme, std::span<const std::string> ba
   return Status::OK();
 }
 
-Status played_keys_at(const KeyScheme& scheme, std::string_view record, uint32_t number, std::vector<uint64_t>* keys) {
+Status played_keys_at(const KeyScheme& scheme, std::string_view record, std::span<const uint32_t> numbers,
+                      std::vector<std::vector<uint64_t>>* keys) {
+  keys->assign(numbers.size(), {});
   StoredGame g;
-  KeysAtObserver obs(scheme, number, keys);
+  KeysAtObserver obs(scheme, numbers, keys);
   Status st = replay_stored(record, &g, &obs);
   if (!st.ok()) return st;
-  if (!obs.found) return Status::NotFound("stored game has no played move " + std::to_string(number));
+  if (obs.next != numbers.size())
+    return Status::NotFound("stored game has no played move " + std::to_string(numbers[obs.next]));
   return Status::OK();
 }
 

@@ -12,49 +12,31 @@
 #include <cstdint>
 #include <span>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "core/status.h"
 #include "count/key_hash_set.h"
 #include "pattern/key_scheme.h"
-#include "store/game_record.h"
+#include "store/frontier_entry.h"
 
 namespace sgfpat {
 
-// A stored move: its game (the fingerprint's first 8 bytes, big-endian, as
-// the position index names games), its number in the game's replay (the
-// position before it, from 0) and whether its player won the game.
-struct StoredMove {
-  uint64_t game = 0;
-  uint32_t number = 0;
-  bool won = false;
-  friend bool operator==(const StoredMove&, const StoredMove&) = default;
-};
-
-uint64_t game_prefix(const Fingerprint& fp);
-
-struct FrontierEntry {
-  int level = 0;
-  uint64_t key = 0;
-  StoredMove move;
-  friend bool operator<(const FrontierEntry& a, const FrontierEntry& b) {
-    return std::tie(a.level, a.key, a.move.game, a.move.number) < std::tie(b.level, b.key, b.move.game, b.move.number);
-  }
-  friend bool operator==(const FrontierEntry&, const FrontierEntry&) = default;
-};
-
 // Appends to *out the frontier entry of every played move of the stored
-// game records `batch` whose played pattern leaves `kept` (K and P, exact)
-// at some level; a move kept at every level has none.  Corruption for a
-// record that does not decode or replay.
+// game records `batch`: its first level whose played pattern is in neither
+// `kept` (K) nor `pending` (P, when given); a move in them at every level
+// has none.  When `pending_plays` is given, each level of a move's played
+// pattern below its frontier that is in P (and not in K) is appended there
+// too, as an entry of that level.  Both sets must be exact.  Corruption for
+// a record that does not decode or replay.
 Status frontier_entries(const KeyScheme& scheme, std::span<const std::string> batch, const KeyHashSet& kept,
-                        std::vector<FrontierEntry>* out);
+                        std::vector<FrontierEntry>* out, const KeyHashSet* pending = nullptr,
+                        std::vector<FrontierEntry>* pending_plays = nullptr);
 
-// The played keys of every level of one stored move (levels 1..L, index
-// level - 1), replaying `record` up to it.  NotFound when the game has no
-// played move numbered `number`.
-Status played_keys_at(const KeyScheme& scheme, std::string_view record, uint32_t number,
-                      std::vector<uint64_t>* keys);
+// The played keys of every level (1..L, index level - 1) of the moves of
+// one stored game numbered `numbers` (increasing), replaying `record` once:
+// (*keys)[i] for numbers[i].  NotFound when the game has no played move of
+// one of those numbers.
+Status played_keys_at(const KeyScheme& scheme, std::string_view record, std::span<const uint32_t> numbers,
+                      std::vector<std::vector<uint64_t>>* keys);
 
 }  // namespace sgfpat

@@ -14,8 +14,8 @@
 
 namespace sgfpat {
 
-enum class Family : uint8_t { kMeta, kGames, kCounts, kPending, kPositions };
-inline constexpr size_t kFamilyCount = 5;
+enum class Family : uint8_t { kMeta, kGames, kCounts, kPending, kPositions, kFrontier, kPendingPatterns };
+inline constexpr size_t kFamilyCount = 7;
 
 struct FamilyName {
   Family family;
@@ -32,6 +32,8 @@ inline constexpr std::array<FamilyName, kFamilyCount> kFamilies{{
     {Family::kCounts, "counts", true},
     {Family::kPending, "pending", false},      // incremental counting
     {Family::kPositions, "positions", false},  // the position index
+    {Family::kFrontier, "frontier", false},    // nights: the frontier index (docs/nightly.md)
+    {Family::kPendingPatterns, "pending_patterns", false},  // nights: patterns waiting for a catch-up
 }};
 
 constexpr std::string_view family_name(Family family) { return kFamilies[size_t(family)].name; }

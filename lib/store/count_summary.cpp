@@ -82,6 +82,7 @@ const char* count_mode_name(CountMode mode) {
     case CountMode::kIncremental: return "incremental";
     case CountMode::kSharded: return "sharded";
     case CountMode::kParts: return "parts";
+    case CountMode::kNight: return "night";
     case CountMode::kNone: break;
   }
   return "";
@@ -160,7 +161,7 @@ Status decode_summary(std::string_view in, CountSummary* s) {
       case kPartRelists: s->part_relists = v; break;
       case kResumedParts: s->resumed_parts = v; break;
       case kMode:
-        if (v > uint64_t(CountMode::kParts)) return bad("mode");
+        if (v > uint64_t(CountMode::kNight)) return bad("mode");
         s->mode = CountMode(v);
         break;
       case kPatternsPerLevel:

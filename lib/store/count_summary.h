@@ -30,6 +30,7 @@ enum class CountMode : uint8_t {
   kIncremental = 3,  // only the games stored since the last count (count/incremental.h)
   kSharded = 4,      // counted in shards and combined (shard/shard_steps.h)
   kParts = 5,        // the kept set in parts, each resident over its own replay (count/key_parts.h)
+  kNight = 6,        // a night: the new games added to the kept patterns' counts (count/night.h)
 };
 // "resident", "draining", "incremental", "sharded", "parts", "" for kNone.
 const char* count_mode_name(CountMode mode);

@@ -46,13 +46,16 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "core/status.h"
 #include "pattern/key_scheme.h"
 #include "store/column_families.h"
 #include "store/count_summary.h"
+#include "store/frontier_entry.h"
 #include "store/game_record.h"
+#include "store/pending_pattern.h"
 #include "store/position_entry.h"
 #include "store/table_files.h"
 
@@ -277,6 +280,43 @@ class PatternDb {
   // Replaces the summary of the current generation.
   Status set_summary(const CountSummary& summary);
 
+  // ---- nights (docs/nightly.md; store/pattern_db_night.cpp) ----
+
+  // The generation whose kept set the frontier index was last built for (0:
+  // never built).  The index holds every counted move's frontier only when
+  // it equals generation().
+  uint32_t frontier_generation() const { return frontier_generation_; }
+  // Clears the frontier index: its record first (synced), then its entries.
+  Status clear_frontier();
+  // Takes in `sorted` (entries in increasing order) as one table file of the
+  // frontier index: how a build writes its runs.
+  Status add_frontier_run(const std::vector<FrontierEntry>& sorted);
+  // Records the index complete for generation `gen` (a synced write).
+  Status finish_frontier(uint32_t gen);
+  // Visits, for each (level, key) of `sorted_keys` (increasing), the
+  // frontier entries under it, in order.  Corruption for a damaged entry.
+  Status frontier_moves(const std::vector<std::pair<int, uint64_t>>& sorted_keys,
+                        const std::function<bool(const FrontierEntry&)>& visit);
+  // Every pending pattern, by (level, key).
+  Status for_each_pending_pattern(const std::function<bool(const PendingPattern&)>& visit);
+  // The stored games whose fingerprints begin with `prefix` (one, but for
+  // a collision of 8 bytes).
+  Status games_with_prefix(uint64_t prefix, const std::function<bool(const Fingerprint&, std::string_view)>& visit);
+
+  // What a night or a catch-up writes, taken in at once (every part or
+  // none, across a crash too).  Each list in increasing key order.
+  struct NightEdits {
+    std::vector<std::tuple<int, uint64_t, PatternCounts>> counts_added;  // merged into the current generation
+    std::vector<std::tuple<int, uint64_t, PatternCounts>> counts_put;    // put into it (a catch-up's new patterns)
+    std::vector<PendingPattern> pending_put;                             // whole values
+    std::vector<std::pair<int, uint64_t>> pending_deleted;
+    std::vector<FrontierEntry> frontier_put, frontier_deleted;  // disjoint
+    std::vector<Fingerprint> counted_games;                       // their pending marks cleared
+    CountSummary summary;                                         // the new summary
+    uint32_t frontier_generation = 0;                             // recorded when not 0
+  };
+  Status commit_night(const NightEdits& edits);
+
   // Writes every family's memtable into table files and waits for it, so
   // that the write-ahead log is not the only copy of what was written (a
   // damaged or lost log then loses nothing).  Ingest and repair end with it.
@@ -349,6 +389,7 @@ class PatternDb {
   bool position_entries_known_ = false;  // it is recorded
   bool index_off_ = false;      // meta "position_index" is "off"
   uint32_t generation_ = 0;
+  uint32_t frontier_generation_ = 0;  // meta "frontier"
   CountSummary summary_;
   std::string sketch_file_;
   std::unique_ptr<rocksdb::DB> db_;

@@ -160,11 +160,17 @@ Status PatternDb::commit_generation(uint32_t gen, const CountSummary& summary, c
   batch.Delete(cf(Family::kMeta), meta::kCountProgress);
   // Fingerprints are 16 bytes: this range holds them all.
   batch.DeleteRange(cf(Family::kPending), std::string(), std::string(17, '\xff'));
+  // A new generation counts every stored game: no pattern waits for a
+  // catch-up, and the frontier index (of the old kept set) is stale.
+  batch.Delete(cf(Family::kMeta), meta::kFrontier);
+  if (has(Family::kPendingPatterns))
+    batch.DeleteRange(cf(Family::kPendingPatterns), std::string(), std::string(kPendingPatternKeyBytes + 1, '\xff'));
   rocksdb::WriteOptions wo;
   wo.sync = true;
   s = db_->Write(wo, &batch);
   if (!s.ok()) return from_rocks(s, "switching to the new counts");
   generation_ = gen;
+  frontier_generation_ = 0;
   summary_ = summary;
   sketch_file_ = sketch_file;
   {

@@ -10,6 +10,8 @@
 //   pattern_db_positions.cpp  the position index
 //   pattern_db_counts.cpp     count generations, reads of counts, commit
 //   pattern_db_progress.cpp   the progress of a count in parts
+//   pattern_db_night.cpp      nights: the frontier index, pending patterns,
+//                             the night's one atomic commit
 //   pattern_db_tables.cpp     bulk writes and deletions: table files taken
 //                             in, ranges deleted outside the log, sizes
 //   pattern_db_repair.cpp     RepairFiles() and its RocksDB workaround
@@ -38,6 +40,7 @@ inline constexpr const char* kSketch = "sketch";
 inline constexpr const char* kPositionIndex = "position_index";
 inline constexpr const char* kCountProgress = "count_progress";  // save_count_progress()'s record
 inline constexpr const char* kPositionEntries = "position_entries";  // entries written into the index
+inline constexpr const char* kFrontier = "frontier";  // the generation the frontier index was built for
 }  // namespace meta
 
 // A copy of meta "scheme" in the games family, under a key no fingerprint

@@ -461,6 +461,10 @@ Status PatternDb::load_meta() {
     return Status::Corruption("database " + path_ + ": stored generation " + std::to_string(generation) +
                               " is out of range");
   generation_ = uint32_t(generation);
+  uint64_t frontier = 0;
+  st = number(meta::kFrontier, &frontier);
+  if (!st.ok()) return st;
+  frontier_generation_ = uint32_t(std::min<uint64_t>(frontier, UINT32_MAX));
   std::string v;
   auto s = db_->Get(rocksdb::ReadOptions(), cf(Family::kMeta), meta::kSummary, &v);
   if (!s.ok() && !s.IsNotFound()) return from_rocks(s, "reading the stored summary");

@@ -97,6 +97,11 @@ TunedOptions tuned_options(const OpenOptions& options) {
   counts_opts.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   // The pending games: fingerprints like the games', values empty.
   t.family[size_t(Family::kPending)] = games_opts;
+  // The frontier index: as many entries as stored moves, keyed by hashes,
+  // written as whole sorted runs (its build) and by nights' small files:
+  // the position index's options.  The pending patterns: few.
+  t.family[size_t(Family::kFrontier)] = positions_opts;
+  t.family[size_t(Family::kPendingPatterns)] = games_opts;
   return t;
 }
 

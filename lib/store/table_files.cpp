@@ -31,21 +31,64 @@ Status write_table(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, const std::
   return st;
 }
 
+// Removes the files a killed call left: `name`.* in `dir` (a name may
+// still be a second link to a table taken in, holding its space after
+// RocksDB deletes it).
+void remove_left_files(const std::string& dir, const std::string& name) {
+  std::error_code ec;
+  std::vector<std::filesystem::path> left;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (e.path().filename().string().starts_with(name + ".")) left.push_back(e.path());
+  for (const auto& p : left) std::filesystem::remove(p, ec);
+}
+
 }  // namespace
+
+Status take_in_together(rocksdb::DB* db, const std::string& dir, const std::string& name, const std::string& what,
+                        const std::vector<FamilyEdits>& edits) {
+  remove_left_files(dir, name);
+  std::vector<rocksdb::IngestExternalFileArg> args;
+  std::vector<std::string> files;
+  Status st;
+  for (size_t i = 0; st.ok() && i < edits.size(); ++i) {
+    const std::string file = dir + "/" + name + "." + std::to_string(i);
+    files.push_back(file);
+    rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), db->GetOptions(edits[i].cf), edits[i].cf);
+    st = from_rocks(writer.Open(file), "writing " + what + " to " + file);
+    uint64_t written = 0;
+    if (st.ok())
+      st = edits[i].fill([&](TableOp op, std::string_view key, std::string_view value) {
+        ++written;
+        const rocksdb::Slice k(key.data(), key.size()), v(value.data(), value.size());
+        const rocksdb::Status s = op == TableOp::kPut     ? writer.Put(k, v)
+                                  : op == TableOp::kMerge ? writer.Merge(k, v)
+                                                          : writer.Delete(k);
+        return s.ok() ? Status::OK() : from_rocks(s, "writing " + what + " to " + file);
+      });
+    if (st.ok() && written > 0) {
+      st = from_rocks(writer.Finish(), "writing " + what + " to " + file);
+      rocksdb::IngestExternalFileArg arg;
+      arg.column_family = edits[i].cf;
+      arg.external_files = {file};
+      arg.options.move_files = true;
+      arg.options.write_global_seqno = true;
+      args.push_back(std::move(arg));
+    }
+  }
+  if (st.ok() && !args.empty()) st = from_rocks(db->IngestExternalFiles(args), "taking in " + what);
+  for (const std::string& f : files) {
+    std::error_code ec;
+    std::filesystem::remove(f, ec);
+  }
+  return st;
+}
 
 Status take_in_tables(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, const std::string& dir,
                       const std::string& name, const std::string& what, bool seqno_in_file,
                       const std::vector<TableFill>& fills, int threads) {
-  // Files a killed call left (a name may still be a second link to a table
-  // taken in, holding its space after RocksDB deletes it; the calls before
-  // this one named their single file `name`.sst.tmp): gone first.
-  {
-    std::error_code ec;
-    std::vector<std::filesystem::path> left;
-    for (const auto& e : std::filesystem::directory_iterator(dir, ec))
-      if (e.path().filename().string().starts_with(name + ".")) left.push_back(e.path());
-    for (const auto& p : left) std::filesystem::remove(p, ec);
-  }
+  // Files a killed call left (the calls before this one named their single
+  // file `name`.sst.tmp): gone first.
+  remove_left_files(dir, name);
   const size_t n = fills.size();
   std::vector<std::string> files(n);
   for (size_t i = 0; i < n; ++i) files[i] = dir + "/" + name + "." + std::to_string(i);

@@ -2,6 +2,7 @@
 // whole: how the store writes what it knows in full at once (the counts of
 // a generation, a run of the position index), side by side on the cores.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -36,5 +37,26 @@ using TableFill = std::function<Status(const TablePut&)>;
 Status take_in_tables(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, const std::string& dir,
                       const std::string& name, const std::string& what, bool seqno_in_file,
                       const std::vector<TableFill>& fills, int threads);
+
+// One entry of a table file that edits a family: a value put, a value merged
+// with what the family holds (its merge operator), or a key deleted.
+enum class TableOp : uint8_t { kPut, kMerge, kDelete };
+using TableEdit = std::function<Status(TableOp op, std::string_view key, std::string_view value)>;
+// Fills one table file of edits in strictly increasing key order; returns
+// the first error.
+using TableEditFill = std::function<Status(const TableEdit&)>;
+struct FamilyEdits {
+  rocksdb::ColumnFamilyHandle* cf = nullptr;
+  TableEditFill fill;
+};
+
+// Writes one table file per entry of `edits` (each a different family),
+// named `name`.<i> in `dir`, then takes them all in with one MANIFEST
+// record: every family's edits or none, across a crash too.  Each file
+// carries its sequence number in its header, so that RocksDB's repair
+// orders its merges and deletions after what they edit.  Files without
+// entries are skipped.  Errors as take_in_tables(); no file is left behind.
+Status take_in_together(rocksdb::DB* db, const std::string& dir, const std::string& name, const std::string& what,
+                        const std::vector<FamilyEdits>& edits);
 
 }  // namespace sgfpat

@@ -1,0 +1,135 @@
+#include "count/catchup.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "count/candidate_counter.h"
+#include "count/catchup_table.h"
+#include "count/count_games.h"
+
+namespace sgfpat {
+
+namespace {
+using Levels = std::vector<std::vector<uint64_t>>;  // per level (index level - 1)
+
+void sort_unique(Levels* v) {
+  for (auto& l : *v) {
+    std::sort(l.begin(), l.end());
+    l.erase(std::unique(l.begin(), l.end()), l.end());
+  }
+}
+}  // namespace
+
+// catch_up() but for the exceptions its allocations may throw.
+static Status catch_up_unguarded(PatternDb& db, const CountOptions& options, CatchupResult* result) {
+  const auto t0 = std::chrono::steady_clock::now();
+  *result = CatchupResult{};
+  const KeyScheme& scheme = db.settings().scheme;
+  const int threads = std::max(1, options.threads);
+  uint64_t pending_games = 0;
+  Status s = db.pending_count(&pending_games);
+  if (!s.ok()) return s;
+  if (pending_games > 0)
+    return Status::InvalidArgument("database " + db.path() + " has " + std::to_string(pending_games) +
+                                   " games not counted yet: ingest counts them first");
+
+  // P, the chains leading to it (looked up, not counted), and the top
+  // level walked.
+  std::vector<PendingPattern> pending;
+  s = db.for_each_pending_pattern([&](const PendingPattern& p) {
+    pending.push_back(p);
+    return true;
+  });
+  if (!s.ok()) return s;
+  if (pending.empty()) return Status::OK();
+  int top = 0;
+  for (const PendingPattern& p : pending) top = std::max(top, p.level);
+  if (top > scheme.levels) return Status::Corruption("database " + db.path() + ": a pending pattern above the last level");
+  const size_t top_levels = size_t(top);
+  Levels keys(top_levels), extended(top_levels), counted(top_levels);
+  for (const PendingPattern& p : pending) {
+    counted[size_t(p.level - 1)].push_back(p.key);
+    keys[size_t(p.level - 1)].push_back(p.key);
+    for (size_t l = 0; l < p.chain.size(); ++l) {
+      keys[l].push_back(p.chain[l]);
+      extended[l].push_back(p.chain[l]);
+    }
+  }
+  sort_unique(&keys);
+  sort_unique(&extended);
+  sort_unique(&counted);
+  KeyScheme upto = scheme;
+  upto.levels = top;
+
+  // One table, copied per thread (the copies share its keys).
+  std::vector<CatchupTable> tables;
+  tables.reserve(size_t(threads));
+  tables.emplace_back(keys, extended, &counted);
+  keys = Levels();
+  extended = Levels();
+  size_t count_bytes = 0;
+  for (const auto& l : counted) count_bytes += CatchupTable::copy_bytes_for(l.size());
+  int workers = threads;
+  if (tables.front().bytes() + count_bytes * size_t(threads - 1) > options.memory_budget / 2) workers = 1;
+  for (int t = 1; t < workers; ++t) tables.push_back(tables.front());
+
+  std::vector<Fingerprint> order;
+  s = games_by_opening(db, &order);
+  if (!s.ok()) return s;
+  auto progress = [&](uint64_t done) {
+    if (options.progress) options.progress({CountStep::kCatchup, done, order.size()});
+  };
+  s = feed_games(
+      games_in(db, order), order.size(), workers,
+      [&](int t, std::vector<std::string>& batch) -> Status {
+        CandidateCounter<CatchupTable> counter(upto, &tables[size_t(t)]);
+        return count_batch_shared(batch, &counter);
+      },
+      progress);
+  if (!s.ok()) return s;
+
+  // The counts, checked against what the nights recorded.
+  PatternDb::NightEdits edits;
+  edits.summary = db.summary();
+  if (edits.summary.patterns_per_level.size() < size_t(scheme.levels))
+    edits.summary.patterns_per_level.resize(size_t(scheme.levels), 0);
+  std::sort(pending.begin(), pending.end(),
+            [](const PendingPattern& a, const PendingPattern& b) { return std::tie(a.level, a.key) < std::tie(b.level, b.key); });
+  for (const PendingPattern& p : pending) {
+    PatternCounts sum;
+    for (const CatchupTable& t : tables) {
+      const int32_t slot = t.find(p.level, p.key);
+      if (slot < 0 || !CatchupTable::counted(p.level, slot))
+        return Status::Internal("a pending pattern is missing from the catch-up table");
+      const PatternCounts c = t.counts_at(p.level, slot);
+      sum.played += c.played;
+      sum.seen += c.seen;
+      sum.wins += c.wins;
+    }
+    if (sum.played != p.played || sum.wins != p.wins)
+      return Status::Internal("database " + db.path() + ": a pending pattern of level " + std::to_string(p.level) +
+                              " was recorded played " + std::to_string(p.played) + " times (won " +
+                              std::to_string(p.wins) + "), the replay of every game finds " +
+                              std::to_string(sum.played) + " (" + std::to_string(sum.wins) + "); nothing was written");
+    edits.counts_put.emplace_back(p.level, p.key, sum);
+    edits.pending_deleted.push_back({p.level, p.key});
+    ++edits.summary.patterns_per_level[size_t(p.level - 1)];
+  }
+  if (options.progress) options.progress({CountStep::kCommit, 0, 0});
+  s = db.commit_night(edits);
+  if (!s.ok()) return s;
+  result->patterns = pending.size();
+  result->games = order.size();
+  result->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return Status::OK();
+}
+
+Status catch_up(PatternDb& db, const CountOptions& options, CatchupResult* result) {
+  try {
+    return catch_up_unguarded(db, options, result);
+  } catch (...) {  // the tables' allocations (bad_alloc, length_error)
+    return status_from_exception("catching up");
+  }
+}
+
+}  // namespace sgfpat

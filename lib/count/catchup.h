@@ -1,0 +1,29 @@
+// The catch-up (docs/nightly.md): the pending patterns, played min_played
+// times over the stored games since some night, counted over every stored
+// game and made reported.  Afterwards the exports are byte-identical to a
+// count from scratch of the same games.
+//
+// Every stored game is replayed (by opening, shared positions counted
+// once) and walks only the chains of smaller levels that lead to a pending
+// pattern (stored with it), counting the pending patterns alone in small
+// per-thread tables (catchup_table.h).  Their played and wins, known
+// exactly since they joined, are checked against the replay's (Internal on
+// a difference: a bug, nothing is written).  The counts, the pending set
+// emptied and the summary are one atomic commit: a kill leaves the
+// database as it was, and the same command counts again.
+#pragma once
+#include "count/recount.h"
+
+namespace sgfpat {
+
+struct CatchupResult {
+  uint64_t patterns = 0;  // pending patterns made reported
+  uint64_t games = 0;     // games replayed
+  double seconds = 0;
+};
+
+// Precondition: no pending game (a night counted every stored game), no
+// other writer.  Nothing to do (OK) when no pattern is pending.
+Status catch_up(PatternDb& db, const CountOptions& options, CatchupResult* result);
+
+}  // namespace sgfpat

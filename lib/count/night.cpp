@@ -1,0 +1,367 @@
+#include "count/night.h"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "core/tasks.h"
+#include "count/candidate_counter.h"
+#include "count/count_games.h"
+#include "count/frontier.h"
+#include "count/frontier_build.h"
+#include "count/night_table.h"
+
+namespace sgfpat {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+using Key = std::pair<int, uint64_t>;  // (level, pattern key)
+using MoveId = std::pair<uint64_t, uint32_t>;  // (game, number)
+
+Status full_instead(PatternDb& db, const CountOptions& options, CountSummary* summary, std::string* reason,
+                    const std::string& why) {
+  *reason = why;
+  return recount(db, options, summary);
+}
+
+// K: the current generation's reported patterns, a level per thread (each
+// level of the set is written by one thread only; its room is made first).
+Status load_kept(PatternDb& db, int levels, int threads, const std::vector<uint64_t>& sizes, KeyHashSet* kept) {
+  const uint64_t min_played = uint64_t(db.settings().min_played);
+  for (int l = 1; l <= levels; ++l) kept->reserve(l, size_t(l - 1) < sizes.size() ? size_t(sizes[size_t(l - 1)]) : 0);
+  for (const Status& s : run_tasks(
+           size_t(levels), std::min(threads, levels),
+           [&](size_t i) {
+             const int level = int(i) + 1;
+             return db.for_each_count(level, [&](int lv, uint64_t key, const PatternCounts& c) {
+               if (c.played >= min_played) kept->insert(lv, key);
+               return true;
+             });
+           },
+           "reading the kept patterns"))
+    if (!s.ok()) return s;
+  return Status::OK();
+}
+
+// The keys of every level of stored moves, each game replayed once; a game
+// is the night's (in memory) or stored (found by its prefix).
+class MoveChains {
+ public:
+  MoveChains(PatternDb& db, const KeyScheme& scheme, const std::unordered_map<uint64_t, std::string>& tonight)
+      : db_(db), scheme_(scheme), tonight_(tonight) {}
+
+  // Replays what `moves` need that is not known yet.
+  Status fill(const std::vector<StoredMove>& moves) {
+    std::map<uint64_t, std::vector<uint32_t>> wanted;
+    for (const StoredMove& m : moves)
+      if (!chains_.count({m.game, m.number})) wanted[m.game].push_back(m.number);
+    for (auto& [game, numbers] : wanted) {
+      std::sort(numbers.begin(), numbers.end());
+      numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+      std::string record;
+      Status st = record_of(game, &record);
+      if (!st.ok()) return st;
+      std::vector<std::vector<uint64_t>> keys;
+      st = played_keys_at(scheme_, record, numbers, &keys);
+      if (!st.ok()) return st.with_context("replaying a stored move of the frontier index");
+      for (size_t i = 0; i < numbers.size(); ++i) chains_[{game, numbers[i]}] = std::move(keys[i]);
+      ++games_replayed_;
+    }
+    return Status::OK();
+  }
+  // The key of `level` of a move fill() saw.
+  uint64_t key(const StoredMove& m, int level) const { return chains_.at({m.game, m.number})[size_t(level - 1)]; }
+  const std::vector<uint64_t>& chain(const StoredMove& m) const { return chains_.at({m.game, m.number}); }
+  uint64_t games_replayed() const { return games_replayed_; }
+
+ private:
+  Status record_of(uint64_t game, std::string* record) {
+    auto t = tonight_.find(game);
+    if (t != tonight_.end()) {
+      *record = t->second;
+      return Status::OK();
+    }
+    int found = 0;
+    Status st = db_.games_with_prefix(game, [&](const Fingerprint&, std::string_view rec) {
+      *record = std::string(rec);
+      return ++found < 2;
+    });
+    if (!st.ok()) return st;
+    if (found == 0)
+      return Status::Corruption("database " + db_.path() +
+                                ": the frontier index names a game that is not stored (run `sgfpat repair --db " +
+                                db_.path() + "`)");
+    if (found > 1) return Status::NotSupported("two stored games share the first 8 bytes of their fingerprints");
+    return Status::OK();
+  }
+
+  PatternDb& db_;
+  const KeyScheme& scheme_;
+  const std::unordered_map<uint64_t, std::string>& tonight_;
+  std::map<MoveId, std::vector<uint64_t>> chains_;
+  uint64_t games_replayed_ = 0;
+};
+
+// Step 3: the frontiers of the night's moves, against F.
+class Crossing {
+ public:
+  Crossing(const KeyScheme& scheme, unsigned min_played, int64_t now, MoveChains* chains, PatternDb::NightEdits* edits,
+           std::map<Key, PendingPattern>* pending)
+      : levels_(scheme.levels), min_played_(min_played), now_(now), chains_(chains), edits_(edits), pending_(pending) {}
+
+  // The night's frontier entries (sorted) with F's entries under the same
+  // patterns (sorted).
+  Status run(const std::vector<FrontierEntry>& tonight, const std::vector<FrontierEntry>& stored) {
+    // The patterns with their plays, old and new; then every move of those
+    // that reach min_played replayed at once (a game once for all its
+    // moves), then their levels above decided.
+    struct Group {
+      Key key;
+      std::vector<StoredMove> moves;  // the night's first
+      size_t new_moves = 0;
+    };
+    std::vector<Group> crossing;
+    std::vector<StoredMove> replayed;
+    size_t t = 0, s = 0;
+    while (t < tonight.size()) {
+      Group g;
+      g.key = {tonight[t].level, tonight[t].key};
+      for (; t < tonight.size() && Key{tonight[t].level, tonight[t].key} == g.key; ++t) g.moves.push_back(tonight[t].move);
+      g.new_moves = g.moves.size();
+      while (s < stored.size() && Key{stored[s].level, stored[s].key} < g.key) ++s;
+      for (; s < stored.size() && Key{stored[s].level, stored[s].key} == g.key; ++s) {
+        g.moves.push_back(stored[s].move);
+        edits_->frontier_deleted.push_back(stored[s]);  // undone below if it stays
+      }
+      if (g.moves.size() < min_played_) {
+        // Still outside: the night's moves are indexed under it too.
+        edits_->frontier_deleted.resize(edits_->frontier_deleted.size() - (g.moves.size() - g.new_moves));
+        for (size_t i = 0; i < g.new_moves; ++i) edits_->frontier_put.push_back({g.key.first, g.key.second, g.moves[i]});
+        continue;
+      }
+      replayed.insert(replayed.end(), g.moves.begin(), g.moves.end());
+      crossing.push_back(std::move(g));
+    }
+    Status st = chains_->fill(replayed);
+    if (!st.ok()) return st;
+    for (const Group& g : crossing) {
+      join(g.key, g.moves);
+      climb(g.key.first + 1, g.moves);
+    }
+    return Status::OK();
+  }
+
+ private:
+  void join(const Key& k, const std::vector<StoredMove>& moves) {
+    PendingPattern p;
+    p.level = k.first;
+    p.key = k.second;
+    p.played = moves.size();
+    for (const StoredMove& m : moves) p.wins += m.won;
+    p.joined = now_;
+    const std::vector<uint64_t>& chain = chains_->chain(moves.front());
+    p.chain.assign(chain.begin(), chain.begin() + (k.first - 1));
+    (*pending_)[k] = std::move(p);
+    ++joined_;
+  }
+  // `moves` all play the same pattern of level - 1, which joined P: their
+  // patterns of `level` decide among themselves (any other play of one
+  // plays that pattern too, so it is among them).
+  void climb(int level, const std::vector<StoredMove>& moves) {
+    if (level > levels_) return;  // in K or P at every level: no frontier
+    std::map<uint64_t, std::vector<StoredMove>> by_key;
+    for (const StoredMove& m : moves) by_key[chains_->key(m, level)].push_back(m);
+    for (auto& [key, group] : by_key) {
+      if (group.size() >= min_played_) {
+        join({level, key}, group);
+        climb(level + 1, group);
+      } else {
+        for (const StoredMove& m : group) edits_->frontier_put.push_back({level, key, m});
+      }
+    }
+  }
+
+  int levels_;
+  unsigned min_played_;
+  int64_t now_;
+  MoveChains* chains_;
+  PatternDb::NightEdits* edits_;
+  std::map<Key, PendingPattern>* pending_;
+
+ public:
+  uint64_t joined_ = 0;
+};
+
+}  // namespace
+
+// count_night() but for the exceptions its allocations may throw.
+static Status count_night_unguarded(PatternDb& db, const CountOptions& options, CountSummary* summary,
+                                    std::string* full_reason) {
+  const CountSummary previous = db.summary();
+  *summary = CountSummary{};
+  full_reason->clear();
+  const DbSettings& settings = db.settings();
+  const KeyScheme& scheme = settings.scheme;
+  const int threads = std::max(1, options.threads);
+  const int levels = scheme.levels;
+  const unsigned min_played = unsigned(settings.min_played);
+  auto progress = [&](CountStep step, uint64_t total) {
+    return [&, step, total](uint64_t done) {
+      if (options.progress) options.progress({step, done, total});
+    };
+  };
+
+  // ---- 1: K, P, the night's games, F ----
+  auto t0 = Clock::now();
+  uint64_t reported = 0;
+  for (uint64_t n : previous.patterns_per_level) reported += n;
+  // The key set, beside the night's tables and F's runs: at most half the
+  // budget (a larger kept set is counted in full, in parts if need be).
+  if (KeyHashSet::bytes_for(size_t(reported)) > options.memory_budget / 2)
+    return full_instead(db, options, summary, full_reason, "the kept patterns do not fit the memory budget as a key set");
+  KeyHashSet kept(levels), pend(levels);
+  Status s = load_kept(db, levels, threads, previous.patterns_per_level, &kept);
+  if (!s.ok()) return s;
+  std::map<Key, PendingPattern> pending;
+  s = db.for_each_pending_pattern([&](const PendingPattern& p) {
+    if (p.level >= 1 && p.level <= levels) {
+      pend.insert(p.level, p.key);
+      pending[{p.level, p.key}] = p;
+    }
+    return true;
+  });
+  if (!s.ok()) return s;
+  std::vector<Fingerprint> night_fps;
+  std::unordered_map<uint64_t, std::string> night_records;
+  s = db.for_each_pending_game([&](const Fingerprint& fp, std::string_view rec) {
+    night_fps.push_back(fp);
+    night_records.emplace(game_prefix(fp), std::string(rec));
+    return true;
+  });
+  if (!s.ok()) return s;
+  if (night_records.size() != night_fps.size())
+    return full_instead(db, options, summary, full_reason,
+                        "two stored games share the first 8 bytes of their fingerprints");
+  const uint64_t night = night_fps.size();
+  const uint64_t counted = db.game_count() - night;
+  const GameSource night_games = [&](const GameVisitor& v) { return db.for_each_pending_game(v); };
+  if (db.frontier_generation() != db.generation()) {
+    // The first night after a full count: F of the counted games.
+    const GameSource counted_games = [&](const GameVisitor& v) {
+      return db.for_each_game([&](const Fingerprint& fp, std::string_view rec) {
+        return std::binary_search(night_fps.begin(), night_fps.end(), fp) ? true : v(fp, rec);
+      });
+    };
+    std::sort(night_fps.begin(), night_fps.end());
+    uint64_t entries = 0;
+    const size_t run_bytes = options.memory_budget / 2 > kept.bytes() + pend.bytes()
+                                 ? options.memory_budget / 2 - kept.bytes() - pend.bytes()
+                                 : size_t(64) << 20;
+    s = build_frontier(db, counted_games, counted, kept, pend, threads, run_bytes,
+                       progress(CountStep::kFrontier, counted), &entries);
+    if (!s.ok()) return s;
+  }
+  std::sort(night_fps.begin(), night_fps.end());
+  summary->seconds_listing = since(t0);
+
+  // ---- 2: the night's games: K's counts, frontiers, P's plays ----
+  t0 = Clock::now();
+  std::vector<Fingerprint> order;
+  s = games_by_opening(night_games, night, &order);
+  if (!s.ok()) return s;
+  std::vector<NightTable> tables(size_t(threads), NightTable{kept});
+  const size_t workers = size_t(threads);
+  std::vector<std::vector<FrontierEntry>> fronts(workers), plays(workers);
+  std::atomic<uint64_t> positions{0}, candidates{0};
+  s = feed_games(
+      games_in(db, order), night, threads,
+      [&](int t, std::vector<std::string>& batch) -> Status {
+        CandidateCounter<NightTable> counter(scheme, &tables[size_t(t)]);
+        Status st = count_batch_shared(batch, &counter);
+        if (!st.ok()) return st;
+        positions += counter.positions();
+        candidates += counter.candidates();
+        return frontier_entries(scheme, batch, kept, &fronts[size_t(t)], &pend, &plays[size_t(t)]);
+      },
+      progress(CountStep::kExact, night));
+  if (!s.ok()) return s;
+  PatternDb::NightEdits edits;
+  edits.counts_added = NightTable::sorted_counts(tables);
+  std::vector<NightTable>().swap(tables);
+  std::vector<FrontierEntry> tonight;
+  for (auto& f : fronts) tonight.insert(tonight.end(), f.begin(), f.end());
+  std::sort(tonight.begin(), tonight.end());
+  summary->seconds_pass2 = since(t0);
+
+  // ---- 3: frontiers that reach min_played join P ----
+  t0 = Clock::now();
+  const int64_t now = int64_t(std::time(nullptr));
+  std::set<Key> touched;  // P's entries whose values change
+  for (auto& pl : plays)
+    for (const FrontierEntry& e : pl) {
+      PendingPattern& p = pending.at({e.level, e.key});
+      ++p.played;
+      p.wins += e.move.won;
+      touched.insert({e.level, e.key});
+    }
+  std::vector<Key> keys;
+  for (const FrontierEntry& e : tonight)
+    if (keys.empty() || keys.back() != Key{e.level, e.key}) keys.push_back({e.level, e.key});
+  std::vector<FrontierEntry> stored;
+  s = db.frontier_moves(keys, [&](const FrontierEntry& e) {
+    stored.push_back(e);
+    return true;
+  });
+  if (!s.ok()) return s;
+  MoveChains chains(db, scheme, night_records);
+  std::map<Key, PendingPattern> joined;
+  Crossing crossing(scheme, min_played, now, &chains, &edits, &joined);
+  s = crossing.run(tonight, stored);
+  if (s.is_not_supported()) return full_instead(db, options, summary, full_reason, s.message());
+  if (!s.ok()) return s;
+  for (auto& [k, p] : joined) pending[k] = p, touched.insert(k);
+  for (const Key& k : touched) edits.pending_put.push_back(pending.at(k));
+  std::sort(edits.frontier_put.begin(), edits.frontier_put.end());
+  std::sort(edits.frontier_deleted.begin(), edits.frontier_deleted.end());
+  summary->catchup_keys = crossing.joined_;
+  summary->catchup_games = chains.games_replayed();
+  summary->seconds_catchup = since(t0);
+
+  // ---- 4: one commit ----
+  t0 = Clock::now();
+  if (options.progress) options.progress({CountStep::kCommit, 0, 0});
+  CountSummary next = previous;
+  next.games = counted + night;
+  next.new_games = night;
+  next.positions = previous.positions + positions.load();
+  next.candidates = previous.candidates + candidates.load();
+  next.mode = CountMode::kNight;
+  next.seconds_listing = summary->seconds_listing;
+  next.seconds_pass1 = 0;
+  next.seconds_pass2 = summary->seconds_pass2;
+  next.seconds_catchup = summary->seconds_catchup;
+  next.catchup_keys = summary->catchup_keys;
+  next.catchup_games = summary->catchup_games;
+  edits.counted_games = night_fps;
+  edits.summary = next;
+  s = db.commit_night(edits);
+  if (!s.ok()) return s;
+  *summary = next;
+  summary->seconds_commit = since(t0);
+  return Status::OK();
+}
+
+Status count_night(PatternDb& db, const CountOptions& options, CountSummary* summary, std::string* full_reason) {
+  try {
+    return count_night_unguarded(db, options, summary, full_reason);
+  } catch (...) {  // the tables' allocations (bad_alloc, length_error)
+    return status_from_exception("counting");
+  }
+}
+
+}  // namespace sgfpat

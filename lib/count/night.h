@@ -1,0 +1,36 @@
+// A night: counting the games stored since the last count into the current
+// generation, at the cost of those games (docs/nightly.md).
+//
+//  1. the kept set K of the current generation and the pending set P are
+//     loaded as exact key sets; the frontier index F is built when it is
+//     not the current generation's (the first night after a full count);
+//  2. the night's games are counted (CandidateCounter over NightTable):
+//     their counts of K's patterns, exact, as a count from scratch adds
+//     them; each of their moves' frontier (count/frontier.h) and plays of
+//     P's patterns are listed;
+//  3. a frontier whose plays, F's and the night's, reach min_played joins
+//     P, with its exact played and wins; the level above it is decided
+//     among the same moves (replayed up to the move), and so on up; the
+//     moves of joined patterns are indexed again at their new frontier;
+//  4. one atomic commit (PatternDb::commit_night): K's counts added, P's
+//     entries, F's entries, the summary, the night's pending marks cleared.
+// After it every reported pattern has its counts over every stored game,
+// and P holds exactly the patterns a count from scratch would report
+// beside them.  A catch-up (count/catchup.h) makes them reported.
+#pragma once
+#include <string>
+
+#include "count/recount.h"
+
+namespace sgfpat {
+
+// Counts the pending games as described above.  Falls back to recount()
+// where a night cannot serve (the kept set does not fit the budget as a
+// key set; two stored games share the first 8 bytes of their
+// fingerprints), saying why in *full_reason ("" when it counted the night).
+// Preconditions (ingest/ingest_policy.h plan_count() says kIncremental):
+// the current generation counts exactly the stored games that are not
+// pending, and no other writer runs.
+Status count_night(PatternDb& db, const CountOptions& options, CountSummary* summary, std::string* full_reason);
+
+}  // namespace sgfpat

@@ -1,0 +1,72 @@
+// The counts of a night's games (docs/nightly.md): what one counting thread
+// adds to the kept patterns its walks touch, found as they go.
+//
+// The kept set K is not built into a table with slots for every pattern
+// (tens of millions, read from the database: the cost of a night would grow
+// with the archive).  A walk looks a pattern up in K, a shared exact set;
+// the thread's own map gives each pattern it touches a slot the first time,
+// and remembers a pattern K lacks, so that K is asked once per pattern and
+// thread.  Slots stay valid from game to game.  The threads' counts are
+// summed at the end (sorted_counts()).
+//
+// The interface CandidateCounter counts through (candidate_counter.h), as
+// ResidentTable's: every kept pattern may lead on (extends), and is counted.
+#pragma once
+#include <cstdint>
+#include <tuple>
+#include <vector>
+
+#include "core/hash.h"
+#include "core/prefetch.h"
+#include "count/key_hash_set.h"
+#include "store/pattern_db.h"
+
+namespace sgfpat {
+
+class NightTable {
+ public:
+  explicit NightTable(const KeyHashSet& kept) : kept_(&kept), levels_(size_t(kept.levels())) {}
+
+  int32_t lookup(int level, uint64_t key);
+  void prefetch(int level, uint64_t key) const {
+    const Level& lv = levels_[size_t(level - 1)];
+    if (!lv.entries.empty()) prefetch_line(&lv.entries[fibonacci_slot(key, lv.bits)]);
+  }
+  static bool extends(int /*level*/, int32_t slot) { return slot >= 0; }
+  static bool counted(int /*level*/, int32_t slot) { return slot >= 0; }
+  void prefetch_slot(int level, int32_t slot) { prefetch_line_for_write(&levels_[size_t(level - 1)].counts[size_t(slot)]); }
+  void add_seen(int level, int32_t slot, uint64_t n) { levels_[size_t(level - 1)].counts[size_t(slot)].seen += n; }
+  void add_played(int level, int32_t slot, uint32_t played, uint32_t wins) {
+    PatternCounts& c = levels_[size_t(level - 1)].counts[size_t(slot)];
+    c.played += played;
+    c.wins += wins;
+  }
+  int levels() const { return int(levels_.size()); }
+  // Bytes held.
+  size_t bytes() const;
+
+  // The counts of `tables` summed, by (level, key), patterns with no count
+  // left out.
+  static std::vector<std::tuple<int, uint64_t, PatternCounts>> sorted_counts(const std::vector<NightTable>& tables);
+
+ private:
+  struct Entry {
+    uint64_t key;
+    int32_t slot;  // -2: empty; -1: K lacks the key
+    int32_t unused;
+  };
+  struct Level {
+    std::vector<Entry> entries;  // a power of two, at most half full
+    size_t mask = 0;
+    int bits = 0;
+    size_t used = 0;
+    std::vector<uint64_t> keys;           // [slot]
+    std::vector<PatternCounts> counts;    // [slot]
+  };
+  static void grow(Level& lv);
+
+  const KeyHashSet* kept_;
+  std::vector<Level> levels_;
+};
+
+}  // namespace sgfpat

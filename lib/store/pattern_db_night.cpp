@@ -1,0 +1,195 @@
+// PatternDb's part of the nightly count (docs/nightly.md): the frontier
+// index (its build in sorted runs, its look-ups), the pending patterns, the
+// look-up of a game by the prefix the index names it by, and the one commit
+// that takes in everything a night (or a catch-up) writes at once.
+#include <rocksdb/convenience.h>
+#include <rocksdb/db.h>
+#include <rocksdb/write_batch.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "store/count_entry.h"
+#include "store/pattern_db_internal.h"
+#include "store/rocks_status.h"
+
+namespace sgfpat {
+
+namespace {
+const std::string kAllKeys(32, '\xff');  // above every key of the frontier and pending_patterns families
+
+Status missing(const std::string& path, const char* family) {
+  return Status::NotSupported("database " + path + " has no " + family + " family");
+}
+}  // namespace
+
+Status PatternDb::clear_frontier() {
+  if (secondary_) return read_only();
+  if (!has(Family::kFrontier)) return missing(path_, "frontier");
+  rocksdb::WriteOptions synced;
+  synced.sync = true;
+  Status st = from_rocks(db_->Delete(synced, cf(Family::kMeta), meta::kFrontier), "clearing the frontier index");
+  if (!st.ok()) return st;
+  frontier_generation_ = 0;
+  st = delete_range_now(cf(Family::kFrontier), "", kAllKeys, "clearing the frontier index");
+  if (!st.ok()) return st;
+  const rocksdb::Slice end(kAllKeys);
+  rocksdb::DeleteFilesInRange(db_.get(), cf(Family::kFrontier), nullptr, &end);
+  return Status::OK();
+}
+
+Status PatternDb::add_frontier_run(const std::vector<FrontierEntry>& sorted) {
+  if (secondary_) return read_only();
+  if (!has(Family::kFrontier)) return missing(path_, "frontier");
+  if (sorted.empty()) return Status::OK();
+  TableFill fill = [&](const TablePut& put) {
+    for (const FrontierEntry& e : sorted) {
+      Status s = put(frontier_key(e), frontier_value(e.move.won));
+      if (!s.ok()) return s;
+    }
+    return Status::OK();
+  };
+  // Runs overlap one another: each is its own file with its own sequence
+  // number (in its header, for RocksDB's repair).
+  return take_in_tables(cf(Family::kFrontier), "sgfpat-frontier", "the frontier index", true, {fill});
+}
+
+Status PatternDb::finish_frontier(uint32_t gen) {
+  if (secondary_) return read_only();
+  rocksdb::WriteOptions synced;
+  synced.sync = true;
+  Status st =
+      from_rocks(db_->Put(synced, cf(Family::kMeta), meta::kFrontier, u64_string(gen)), "recording the frontier index");
+  if (st.ok()) frontier_generation_ = gen;
+  return st;
+}
+
+Status PatternDb::frontier_moves(const std::vector<std::pair<int, uint64_t>>& sorted_keys,
+                                 const std::function<bool(const FrontierEntry&)>& visit) {
+  if (!has(Family::kFrontier)) return Status::OK();
+  rocksdb::ReadOptions ro;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, cf(Family::kFrontier)));
+  for (const auto& [level, key] : sorted_keys) {
+    const std::string prefix = frontier_prefix(level, key);
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+      FrontierEntry e;
+      if (!parse_frontier(std::string_view(it->key().data(), it->key().size()),
+                          std::string_view(it->value().data(), it->value().size()), &e))
+        return Status::Corruption("database " + path_ + ": damaged frontier index entry (" + repair_hint(path_) + ")");
+      if (!visit(e)) return Status::OK();
+    }
+    if (!it->status().ok()) break;
+  }
+  return from_rocks(it->status(), "reading the frontier index");
+}
+
+Status PatternDb::for_each_pending_pattern(const std::function<bool(const PendingPattern&)>& visit) {
+  if (!has(Family::kPendingPatterns)) return Status::OK();
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), cf(Family::kPendingPatterns)));
+  PendingPattern p;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    if (!parse_pending_pattern(std::string_view(it->key().data(), it->key().size()),
+                               std::string_view(it->value().data(), it->value().size()), &p))
+      return Status::Corruption("database " + path_ + ": damaged pending pattern entry (" + repair_hint(path_) + ")");
+    if (!visit(p)) break;
+  }
+  return from_rocks(it->status(), "reading the pending patterns");
+}
+
+Status PatternDb::games_with_prefix(uint64_t prefix,
+                                    const std::function<bool(const Fingerprint&, std::string_view)>& visit) {
+  std::string lo(8, '\0');
+  encode_fixed64_be(lo.data(), prefix);
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), cf(Family::kGames)));
+  for (it->Seek(lo); it->Valid() && it->key().starts_with(lo); it->Next()) {
+    Fingerprint fp{};
+    if (it->key().size() != fp.size()) continue;
+    std::memcpy(fp.data(), it->key().data(), fp.size());
+    if (!visit(fp, std::string_view(it->value().data(), it->value().size()))) break;
+  }
+  return from_rocks(it->status(), "reading games");
+}
+
+Status PatternDb::commit_night(const NightEdits& e) {
+  if (secondary_) return read_only();
+  if (!has(Family::kFrontier) || !has(Family::kPendingPatterns) || !has(Family::kPending))
+    return missing(path_, "frontier, pending_patterns or pending");
+  std::vector<FamilyEdits> edits;
+  const uint32_t gen = generation_;
+  if (!e.counts_added.empty() || !e.counts_put.empty())
+    edits.push_back({cf(Family::kCounts), [&](const TableEdit& edit) {
+                       // Added and put keys are disjoint (a pattern is kept or new);
+                       // both lists go into one file in key order.
+                       size_t a = 0, p = 0;
+                       while (a < e.counts_added.size() || p < e.counts_put.size()) {
+                         const bool take_added =
+                             p == e.counts_put.size() ||
+                             (a < e.counts_added.size() &&
+                              std::tie(std::get<0>(e.counts_added[a]), std::get<1>(e.counts_added[a])) <
+                                  std::tie(std::get<0>(e.counts_put[p]), std::get<1>(e.counts_put[p])));
+                         const auto& [level, key, c] = take_added ? e.counts_added[a++] : e.counts_put[p++];
+                         const CountsValue v(c);
+                         Status s = edit(take_added ? TableOp::kMerge : TableOp::kPut, counts_key(gen, level, key),
+                                         std::string_view(v.bytes, kCountsValueBytes));
+                         if (!s.ok()) return s;
+                       }
+                       return Status::OK();
+                     }});
+  if (!e.pending_put.empty() || !e.pending_deleted.empty())
+    edits.push_back({cf(Family::kPendingPatterns), [&](const TableEdit& edit) {
+                       size_t a = 0, d = 0;
+                       while (a < e.pending_put.size() || d < e.pending_deleted.size()) {
+                         const bool put = d == e.pending_deleted.size() ||
+                                          (a < e.pending_put.size() &&
+                                           std::make_pair(e.pending_put[a].level, e.pending_put[a].key) <
+                                               e.pending_deleted[d]);
+                         Status s = put ? edit(TableOp::kPut,
+                                               pending_pattern_key(e.pending_put[a].level, e.pending_put[a].key),
+                                               pending_pattern_value(e.pending_put[a]))
+                                        : edit(TableOp::kDelete,
+                                               pending_pattern_key(e.pending_deleted[d].first, e.pending_deleted[d].second),
+                                               {});
+                         if (!s.ok()) return s;
+                         put ? ++a : ++d;
+                       }
+                       return Status::OK();
+                     }});
+  if (!e.frontier_put.empty() || !e.frontier_deleted.empty())
+    edits.push_back({cf(Family::kFrontier), [&](const TableEdit& edit) {
+                       size_t a = 0, d = 0;
+                       while (a < e.frontier_put.size() || d < e.frontier_deleted.size()) {
+                         const bool put = d == e.frontier_deleted.size() ||
+                                          (a < e.frontier_put.size() && e.frontier_put[a] < e.frontier_deleted[d]);
+                         const FrontierEntry& f = put ? e.frontier_put[a++] : e.frontier_deleted[d++];
+                         Status s = edit(put ? TableOp::kPut : TableOp::kDelete, frontier_key(f),
+                                         put ? frontier_value(f.move.won) : std::string_view());
+                         if (!s.ok()) return s;
+                       }
+                       return Status::OK();
+                     }});
+  if (!e.counted_games.empty())
+    edits.push_back({cf(Family::kPending), [&](const TableEdit& edit) {
+                       for (const Fingerprint& fp : e.counted_games) {
+                         Status s = edit(TableOp::kDelete,
+                                         std::string_view(reinterpret_cast<const char*>(fp.data()), fp.size()), {});
+                         if (!s.ok()) return s;
+                       }
+                       return Status::OK();
+                     }});
+  const std::string summary = encode_summary(e.summary);
+  edits.push_back({cf(Family::kMeta), [&](const TableEdit& edit) {
+                     // Meta keys in order: "frontier" < "summary".
+                     if (e.frontier_generation != 0) {
+                       Status s = edit(TableOp::kPut, meta::kFrontier, u64_string(e.frontier_generation));
+                       if (!s.ok()) return s;
+                     }
+                     return edit(TableOp::kPut, meta::kSummary, summary);
+                   }});
+  Status st = take_in_together(db_.get(), path_, "sgfpat-night", "the night's counts", edits);
+  if (!st.ok()) return st;
+  summary_ = e.summary;
+  if (e.frontier_generation != 0) frontier_generation_ = e.frontier_generation;
+  return Status::OK();
+}
+
+}  // namespace sgfpat
