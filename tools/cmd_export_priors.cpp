@@ -10,7 +10,8 @@
 
 namespace sgfpat::cli {
 
-int export_priors(PatternDb& db, const std::string& out_path, const PriorsExportOptions& options, bool json) {
+int export_priors(PatternDb& db, const std::string& out_path, const PriorsExportOptions& options, bool json,
+                  const PendingSummary& pending) {
   if (out_path == "-") {
     std::cerr << "sgfpat export: a priors file needs a real output path (-o FILE), not stdout\n";
     return kUsage;
@@ -34,6 +35,7 @@ int export_priors(PatternDb& db, const std::string& out_path, const PriorsExport
                         {"min_played", summary.min_played},
                         {"min_seen", options.min_seen},
                         {"seconds", seconds}};
+    add_pending_json(pending, &j);
     std::cout << json_text(j, 2) << "\n";
   } else {
     std::cerr << "sgfpat export: wrote " << out_path << ": " << with_commas(total) << " patterns over "

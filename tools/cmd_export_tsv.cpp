@@ -24,7 +24,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 }  // namespace
 
-int export_tsv(PatternDb& db, const std::string& out_path, bool json) {
+int export_tsv(PatternDb& db, const std::string& out_path, bool json, const PendingSummary& pending) {
   const char* me = "sgfpat export: ";
   auto t0 = Clock::now();
   const KeyScheme& scheme = db.settings().scheme;
@@ -105,6 +105,7 @@ int export_tsv(PatternDb& db, const std::string& out_path, bool json) {
     j["games_replayed"] = search.games_replayed;
     j["replay_seconds"] = search.seconds;
     j["seconds"] = seconds;
+    add_pending_json(pending, &j);
     (to_stdout ? std::cerr : std::cout) << json_text(j) << "\n";
   } else {
     std::string levels_text;

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cmd_export.h"
 #include "commands.h"
 #include "core/format_version.h"
 #include "count/parts_progress.h"
@@ -94,6 +95,11 @@ int run_stats(const StatsArgs& a) {
   st = usable_parts_progress(*db, &interrupted, &has_interrupted);
   if (!st.ok()) return fail(me, st);
 
+  // Patterns that wait for a catch-up (docs/nightly.md).
+  PendingSummary pending;
+  st = pending_summary(*db, &pending);
+  if (!st.ok()) return fail(me, st);
+
   // ---- the N most played patterns of the level ----
   std::vector<TopPattern> top;
   uint64_t reported_at_level = 0;
@@ -150,6 +156,8 @@ int run_stats(const StatsArgs& a) {
       j["interrupted_count"] = ic;
     }
     j["patterns_per_level"] = per_level;
+    add_pending_json(pending, &j);
+    j["pending_per_level"] = pending.per_level;
     j["disk_bytes"] = db->disk_bytes();
     j["position_index"] = db->position_index_state();
     j["position_index_bytes"] = db->position_index_bytes();
@@ -205,6 +213,7 @@ int run_stats(const StatsArgs& a) {
       total += per_level[i];
     }
     o += "\n    total " + with_commas(total) + "\n";
+    if (pending.patterns > 0) o += "  pending          " + pending_text(pending) + "\n";
   }
   if (has_interrupted)
     o += "  interrupted      a count in parts wrote " + std::to_string(interrupted.summary.parts) + " part(s), " +

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/fail_point.h"
 #include "count/candidate_counter.h"
 #include "count/catchup_table.h"
 #include "count/count_games.h"
@@ -19,6 +20,17 @@ void sort_unique(Levels* v) {
   }
 }
 }  // namespace
+
+Status pending_summary(PatternDb& db, PendingSummary* out) {
+  *out = PendingSummary{};
+  out->per_level.assign(size_t(db.settings().scheme.levels), 0);
+  return db.for_each_pending_pattern([&](const PendingPattern& p) {
+    ++out->patterns;
+    if (p.level >= 1 && size_t(p.level) <= out->per_level.size()) ++out->per_level[size_t(p.level - 1)];
+    if (out->since == 0 || p.joined < out->since) out->since = p.joined;
+    return true;
+  });
+}
 
 // catch_up() but for the exceptions its allocations may throw.
 static Status catch_up_unguarded(PatternDb& db, const CountOptions& options, CatchupResult* result) {
@@ -116,6 +128,7 @@ static Status catch_up_unguarded(PatternDb& db, const CountOptions& options, Cat
     ++edits.summary.patterns_per_level[size_t(p.level - 1)];
   }
   if (options.progress) options.progress({CountStep::kCommit, 0, 0});
+  fail_point("catchup.before_commit");
   s = db.commit_night(edits);
   if (!s.ok()) return s;
   result->patterns = pending.size();

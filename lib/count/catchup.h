@@ -12,6 +12,8 @@
 // emptied and the summary are one atomic commit: a kill leaves the
 // database as it was, and the same command counts again.
 #pragma once
+#include <vector>
+
 #include "count/recount.h"
 
 namespace sgfpat {
@@ -21,6 +23,15 @@ struct CatchupResult {
   uint64_t games = 0;     // games replayed
   double seconds = 0;
 };
+
+// What waits for a catch-up: the pending patterns, per level, and the
+// time the oldest of them joined (Unix seconds; 0 when none is pending).
+struct PendingSummary {
+  uint64_t patterns = 0;
+  int64_t since = 0;
+  std::vector<uint64_t> per_level;  // index level - 1
+};
+Status pending_summary(PatternDb& db, PendingSummary* out);
 
 // Precondition: no pending game (a night counted every stored game), no
 // other writer.  Nothing to do (OK) when no pattern is pending.

@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/fail_point.h"
 #include "core/tasks.h"
 #include "count/candidate_counter.h"
 #include "count/count_games.h"
@@ -349,6 +350,7 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   next.catchup_games = summary->catchup_games;
   edits.counted_games = night_fps;
   edits.summary = next;
+  fail_point("night.before_commit");
   s = db.commit_night(edits);
   if (!s.ok()) return s;
   *summary = next;

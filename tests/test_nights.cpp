@@ -1,17 +1,20 @@
-// Incremental ingest gives the counts of a count from scratch: a database
-// fed its games in parts (random splits, duplicates across parts, illegal
-// and filtered games) equals, count for count and in its TSV export byte
-// for byte, one ingest of all the parts at once; for K = 1, 2, 3, symmetry
-// on and off, and budgets small enough to count in parts.  An incremental ingest killed with SIGKILL, then run
-// again, gives the same; a damaged sketch file is reported and the count
-// made in full instead; a lost stored count is reported and changes
-// nothing.  A night is not sent to a full count for want of
-// memory when its resident table takes more than half the budget.
+// Nights (docs/nightly.md) against counts from scratch: a database fed its
+// games in parts (random splits, duplicates across parts, illegal and
+// filtered games; K = 1, 2, 3, symmetry on and off, budgets that count in
+// parts or in full) reports after every night exactly the counts a count
+// from scratch of the same games reports, for every pattern it reports; its
+// pending patterns are exactly those the count from scratch reports beside
+// them, with their played and wins; after a catch-up its counts and its
+// TSV and priors exports are those of the count from scratch, byte for
+// byte.  A night or a catch-up killed with SIGKILL, then run again, gives
+// the same; a night on a damaged database reports the damage and changes
+// nothing.
 #include <algorithm>
 #include <random>
 
-#include "count/resident_table.h"
-#include "ingest/ingest_policy.h"
+#include <rocksdb/write_batch.h>
+
+#include "store/pattern_db.h"
 #include "test_util.h"
 
 using namespace testutil;
@@ -66,9 +69,66 @@ void require_same_counts(const std::string& a, const std::string& b) {
   CHECK(sa.game_count == sb.game_count);
   std::string why;
   const size_t d = diff_counts(sa.reported(), sb.reported(), &why);
-  INFO("incremental vs from scratch:\n" << why);
+  INFO("nights vs from scratch:\n" << why);
   CHECK(d == 0);
   CHECK(!sa.reported().empty());
+}
+
+std::map<CountKey, sgfpat::PendingPattern> pending_of(const std::string& db) {
+  std::unique_ptr<sgfpat::PatternDb> pdb;
+  REQUIRE(sgfpat::PatternDb::OpenReader(db, &pdb).ok());
+  std::map<CountKey, sgfpat::PendingPattern> out;
+  REQUIRE(pdb->for_each_pending_pattern([&](const sgfpat::PendingPattern& p) {
+                out[{p.level, p.key}] = p;
+                return true;
+              })
+              .ok());
+  return out;
+}
+
+// After a night: every pattern `night` reports has the counts `scratch`
+// (one ingest of the same games) reports, and its pending patterns are
+// exactly the others `scratch` reports, with their played and wins.
+// Returns how many are pending.
+size_t check_night(const std::string& night, const std::string& scratch) {
+  DbSnapshot sn = read_db(night), ss = read_db(scratch);
+  INFO(sn.error << ss.error);
+  REQUIRE(sn.opened);
+  REQUIRE(ss.opened);
+  CHECK(sn.game_count == ss.game_count);
+  CHECK(sn.summary.games == ss.summary.games);
+  CHECK(sn.summary.positions == ss.summary.positions);
+  CHECK(sn.summary.candidates == ss.summary.candidates);
+  const auto reported = sn.reported(), expected = ss.reported();
+  size_t wrong = 0, extra = 0;
+  for (const auto& [k, c] : reported) {
+    auto it = expected.find(k);
+    if (it == expected.end()) ++extra;
+    else if (!same_counts(c, it->second)) ++wrong;
+  }
+  CHECK(extra == 0);
+  CHECK(wrong == 0);
+  const auto pending = pending_of(night);
+  size_t missing = 0, not_pending = 0, bad_played = 0;
+  for (const auto& [k, c] : expected) {
+    if (reported.count(k)) continue;
+    auto p = pending.find(k);
+    if (p == pending.end()) ++missing;
+    else if (p->second.played != c.played || p->second.wins != c.wins) ++bad_played;
+  }
+  for (const auto& [k, p] : pending)
+    if (!expected.count(k) || reported.count(k)) ++not_pending;
+  CHECK(missing == 0);
+  CHECK(not_pending == 0);
+  CHECK(bad_played == 0);
+  return pending.size();
+}
+
+void catch_up_ok(const std::string& db, const std::string& scratch) {
+  RunResult r = run({SGFPAT_BINARY, "catch-up", "--db", db, "--json"}, scratch);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(pending_of(db).empty());
 }
 
 struct Config {
@@ -94,40 +154,46 @@ std::pair<std::string, std::string> ingest_both(const TempDir& tmp, const Config
     write_file(files.back(), texts[i]);
   }
   const std::string inc = tmp / "incremental", full = tmp / "full";
-  int catchups = 0;
+  size_t nights_with_pending = 0;
   for (size_t i = 0; i < parts; ++i) {
     nlohmann::json j = ingest_ok(inc, flags, {files[i]}, tmp.path());
     CHECK(j["rejected"].get<int>() == 1);
     CHECK(j["filtered"].get<int>() == 1);
     if (i > 0) {
-      // Every later part has new games: counted alone, on top of the others.
+      // Every later part has new games: a night, on top of the others.
       CHECK(j["count_plan"] == "incremental");
       if (!c.tiny.empty() && j.contains("counted_in_full_because")) {
         MESSAGE("counted in full: " << j["counted_in_full_because"]);
         continue;
       }
       CHECK(!j.contains("counted_in_full_because"));
+      CHECK(j["count"]["mode"] == "night");
       CHECK(j["count"]["new_games"].get<uint64_t>() == j["ingested"].get<uint64_t>());
-      catchups += j["count"]["catchup_keys"].get<uint64_t>() > 0;
+      // The same games from scratch.
+      const std::string scratch = tmp / ("scratch" + std::to_string(i));
+      ingest_ok(scratch, flags, std::vector<std::string>(files.begin(), files.begin() + long(i) + 1), tmp.path());
+      CAPTURE(i);
+      nights_with_pending += check_night(inc, scratch) > 0;
     } else if (!c.tiny.empty()) {
       CHECK(j["count"]["mode"] == c.tiny);
       if (c.tiny == "parts") CHECK(j["count"]["parts"].get<uint64_t>() >= 2);
     }
     CHECK(j["count"]["games"].get<uint64_t>() == j["games_in_db"].get<uint64_t>());
   }
-  if (c.tiny.empty()) CHECK(catchups > 0);  // the catch-up over counted games was exercised
+  if (c.tiny.empty()) CHECK(nights_with_pending > 0);  // patterns joined P and waited
   nlohmann::json j = ingest_ok(full, flags, files, tmp.path());
   CHECK(j["count_plan"] == "full");
   // Running again adds nothing and counts nothing.
   j = ingest_ok(inc, flags, {files[0]}, tmp.path());
   CHECK(j["count_plan"] == "none");
   CHECK(j["ingested"].get<int>() == 0);
+  catch_up_ok(inc, tmp.path());
   return {inc, full};
 }
 
 }  // namespace
 
-TEST_CASE("incremental == from scratch: random splits, K = 1, 2, 3, symmetry on and off") {
+TEST_CASE("nights, then a catch-up == from scratch: random splits, K = 1, 2, 3, symmetry on and off") {
   const std::vector<Config> configs = {
       {1, true, {}, ""}, {2, true, {}, ""}, {3, true, {}, ""}, {2, false, {}, ""}, {3, false, {}, ""}};
   unsigned seed = 12;
@@ -140,11 +206,11 @@ TEST_CASE("incremental == from scratch: random splits, K = 1, 2, 3, symmetry on 
     CAPTURE(parts);
     auto [inc, full] = ingest_both(tmp, c, parts, seed++);
     require_same_counts(inc, full);
-    if (c.k == 2) CHECK(export_tsv(inc, tmp.path()) == export_tsv(full, tmp.path()));
+    CHECK(export_tsv(inc, tmp.path()) == export_tsv(full, tmp.path()));
   }
 }
 
-TEST_CASE("incremental == from scratch with budgets that leave the listing of the parts the least room") {
+TEST_CASE("nights == from scratch with budgets that leave the listing of the parts the least room") {
   TempDir tmp("sgfpat-incr-tiny");
   // 4 MB leaves counting next to nothing: the first part is listed with
   // the least room and counted in parts; later parts count in memory or
@@ -155,71 +221,11 @@ TEST_CASE("incremental == from scratch with budgets that leave the listing of th
   CHECK(export_tsv(inc, tmp.path()) == export_tsv(full, tmp.path()));
 }
 
-TEST_CASE("incremental == from scratch with budgets that count the base in parts") {
+TEST_CASE("nights == from scratch with budgets that count the base in parts") {
   TempDir tmp("sgfpat-incr-parts");
   auto [inc, full] = ingest_both(tmp, {1, false, {"--memory-mb", "6", "--threads", "2"}, "parts"}, 3, 7);
   require_same_counts(inc, full);
   CHECK(export_tsv(inc, tmp.path()) == export_tsv(full, tmp.path()));
-}
-
-TEST_CASE("a night whose resident table takes more than half the count's budget is still counted incrementally") {
-  // The incremental count has the budget a full count has for its resident
-  // table (its build and writing beside the games' order), not half of it:
-  // with half, the nights of a corpus whose table passed half the budget
-  // (~700k Tygem games at the default 2 GiB) were all counted in full, and
-  // the catch-up of a 600k-game archive ran on one thread.  Budgets of
-  // 8-40 MiB, around that table's size, are tried (the database's share and
-  // fixed reserve come off each), until one counts the night
-  // incrementally with a table over half of what counting gets.
-  const auto lines = sample_lines(0, kSampleGames);
-  TempDir tmp("sgfpat-incr-budget");
-  const std::string archive = tmp / "archive.sgf", night = tmp / "night.sgf";
-  write_file(archive, join(std::vector<std::string>(lines.begin(), lines.begin() + 1900)));
-  write_file(night, join(std::vector<std::string>(lines.begin() + 1900, lines.end())));
-  bool over_half = false;
-  for (int mb = 8; mb <= 40 && !over_half; ++mb) {
-    CAPTURE(mb);
-    const std::string db = tmp / ("db" + std::to_string(mb));
-    const std::vector<std::string> flags = {"--memory-mb", std::to_string(mb), "--threads", "2"};
-    ingest_ok(db, flags, {archive}, tmp.path());
-    const nlohmann::json j = ingest_ok(db, flags, {night}, tmp.path());
-    REQUIRE(j["count_plan"] == "incremental");
-    if (j.contains("counted_in_full_because")) continue;
-    const size_t count_bytes = sgfpat::split_memory(size_t(mb) << 20).count_bytes;
-    const size_t table = sgfpat::ResidentTable::bytes_for(j["count"]["kept_keys"].get<size_t>());
-    MESSAGE(mb << " MiB: table " << table << " bytes of " << count_bytes << " for counting");
-    over_half = table > count_bytes / 2;
-    if (over_half) {
-      const std::string full = tmp / "full";
-      ingest_ok(full, {}, {archive, night}, tmp.path());
-      require_same_counts(db, full);
-    }
-  }
-  CHECK(over_half);
-}
-
-TEST_CASE("a damaged sketch file is reported and the new games are counted in full instead") {
-  TempDir tmp("sgfpat-incr-damaged");
-  write_two_parts(tmp, 5);
-  const std::vector<std::string> flags = {"--levels", "6"};
-  ingest_ok(tmp / "db", flags, {tmp / "a.sgf"}, tmp.path());
-  std::string sketch;
-  for (const auto& e : fs::directory_iterator(tmp / "db"))
-    if (e.path().filename().string().rfind("sgfpat-played-", 0) == 0) sketch = e.path().string();
-  REQUIRE(!sketch.empty());
-  std::string bytes = read_file(sketch);
-  REQUIRE(bytes.size() > 100);
-  bytes[bytes.size() / 2] ^= 0x5a;
-  write_file(sketch, bytes);
-  nlohmann::json j = ingest_ok(tmp / "db", flags, {tmp / "b.sgf"}, tmp.path());
-  REQUIRE(j.contains("counted_in_full_because"));
-  CHECK(j["counted_in_full_because"].get<std::string>().find("damaged") != std::string::npos);
-  ingest_ok(tmp / "full", flags, {tmp / "a.sgf", tmp / "b.sgf"}, tmp.path());
-  require_same_counts(tmp / "db", tmp / "full");
-  // --recount still counts everything.
-  j = ingest_ok(tmp / "db", {"--recount"}, {}, tmp.path());
-  CHECK(j["count_plan"] == "full");
-  require_same_counts(tmp / "db", tmp / "full");
 }
 
 TEST_CASE("a night that finds a stored count lost reports the damage and changes nothing") {
@@ -252,63 +258,110 @@ TEST_CASE("a night that finds a stored count lost reports the damage and changes
   const nlohmann::json j = ingest_ok(tmp / "db", flags, {}, tmp.path());
   CHECK(j["count_plan"] == "incremental");
   ingest_ok(tmp / "full", flags, {tmp / "a.sgf", tmp / "b.sgf"}, tmp.path());
+  check_night(tmp / "db", tmp / "full");
+  catch_up_ok(tmp / "db", tmp.path());
   require_same_counts(tmp / "db", tmp / "full");
 }
 
-TEST_CASE("an incremental ingest killed with SIGKILL, then run again, gives the counts of an uninterrupted run") {
-  TempDir tmp("sgfpat-incr-kill");
+TEST_CASE("a night or a catch-up killed with SIGKILL, then run again, gives the counts of an uninterrupted run") {
+  TempDir tmp("sgfpat-night-kill");
   write_two_parts(tmp, 7);
   const std::vector<std::string> flags = {"--levels", "6", "--threads", "2"};
   ingest_ok(tmp / "full", flags, {tmp / "a.sgf", tmp / "b.sgf"}, tmp.path());
   ingest_ok(tmp / "base", flags, {tmp / "a.sgf"}, tmp.path());
-  // The uninterrupted incremental ingest, on a copy.
+  // The uninterrupted night and catch-up, on a copy.
   fs::copy(tmp / "base", tmp / "whole", fs::copy_options::recursive);
   nlohmann::json j = ingest_ok(tmp / "whole", flags, {tmp / "b.sgf"}, tmp.path());
   REQUIRE(j["count_plan"] == "incremental");
+  REQUIRE(check_night(tmp / "whole", tmp / "full") > 0);
+  const std::string night_tsv = export_tsv(tmp / "whole", tmp.path());
+  catch_up_ok(tmp / "whole", tmp.path());
   require_same_counts(tmp / "whole", tmp / "full");
-  // Killed where the night's games are stored (a fail point) and at the
-  // start of each step of its count (a progress line).
+  // Killed where the night's games are stored, at the start of each step
+  // of the night (a progress line), just before its commit, and just
+  // before the catch-up's commit (fail points).
   struct Kill {
     std::string fail_point, line;  // one of the two
+    bool in_catchup = false;
   };
   const std::vector<Kill> kills = {{"import.batch_stored@1", ""},
-                                   {"", "count: sketch of played patterns"},
+                                   {"", "count: frontier index of the counted moves"},
                                    {"", "count: exact counts"},
-                                   {"", "count: catch-up of newly kept patterns"},
-                                   {"", "count: writing the counts"}};
+                                   {"night.before_commit", ""},
+                                   {"catchup.before_commit", "", true}};
   int killed = 0, serial = 0;
   for (const Kill& k : kills) {
     CAPTURE(k.fail_point);
     CAPTURE(k.line);
     const std::string db = tmp / ("kill" + std::to_string(++serial));
     fs::copy(tmp / "base", db, fs::copy_options::recursive);
+    if (k.in_catchup) ingest_ok(db, flags, {tmp / "b.sgf"}, tmp.path());
     std::vector<std::string> progress_flags = flags;
     progress_flags.push_back("--progress");
+    const std::vector<std::string> args =
+        k.in_catchup ? std::vector<std::string>{SGFPAT_BINARY, "catch-up", "--db", db}
+                     : ingest_args(db, progress_flags, {tmp / "b.sgf"});
     bool hit = false;
     if (!k.fail_point.empty()) {
-      Child c(ingest_args(db, progress_flags, {tmp / "b.sgf"}), tmp.path(), "kill" + std::to_string(serial),
-              {fail_point_env(k.fail_point)});
+      Child c(args, tmp.path(), "kill" + std::to_string(serial), {fail_point_env(k.fail_point)});
       const RunResult r = c.wait();
       INFO(r.err);
       hit = died_at_fail_point(r, k.fail_point);
-      CHECK(hit);
     } else {
-      Child c(ingest_args(db, progress_flags, {tmp / "b.sgf"}), tmp.path(), "kill" + std::to_string(serial));
+      Child c(args, tmp.path(), "kill" + std::to_string(serial));
       hit = c.kill_at_line(k.line);
       INFO(c.err_text());
-      if (k.line != "count: writing the counts") CHECK(hit);  // a small commit may end before the kill lands
     }
+    CHECK(hit);
     killed += hit;
-    // A reader sees a whole generation: the base's counts or the new ones.
+    // A reader sees the counts before the night (or catch-up) or after it.
     DbSnapshot s = read_db(db);
     REQUIRE(s.opened);
     CHECK(!s.reported().empty());
-    nlohmann::json again = ingest_ok(db, flags, {tmp / "b.sgf"}, tmp.path());
-    // (A run killed after its switch has nothing left to count.)
-    if (again.contains("count")) CHECK(again["count"]["games"].get<uint64_t>() == again["games_in_db"].get<uint64_t>());
-    else CHECK(again["count_plan"] == "none");
+    if (!k.in_catchup) {
+      nlohmann::json again = ingest_ok(db, flags, {tmp / "b.sgf"}, tmp.path());
+      CHECK(again["count"]["games"].get<uint64_t>() == again["games_in_db"].get<uint64_t>());
+      CHECK(export_tsv(db, tmp.path()) == night_tsv);
+      check_night(db, tmp / "full");
+    }
+    catch_up_ok(db, tmp.path());
     require_same_counts(db, tmp / "full");
   }
-  MESSAGE(killed << " of " << kills.size() << " runs killed where the test said");
-  CHECK(killed >= 4);
+  CHECK(killed == int(kills.size()));
+}
+
+TEST_CASE("a night on a database with a damaged frontier index reports the damage and changes nothing") {
+  TempDir tmp("sgfpat-night-damaged-frontier");
+  write_two_parts(tmp, 3);
+  const std::vector<std::string> flags = {"--levels", "6", "--threads", "2"};
+  ingest_ok(tmp / "db", flags, {tmp / "a.sgf"}, tmp.path());
+  // A first small night builds the frontier index.
+  write_file(tmp / "one.sgf", sample_lines(1500, 1)[0]);
+  ingest_ok(tmp / "db", flags, {tmp / "one.sgf"}, tmp.path());
+  // Every entry of the index given a value of the wrong size.
+  size_t damaged = 0;
+  with_raw_family(tmp / "db", "frontier", [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* cf) {
+    std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(rocksdb::ReadOptions(), cf));
+    rocksdb::WriteBatch batch;
+    for (it->SeekToFirst(); it->Valid(); it->Next(), ++damaged) batch.Put(cf, it->key(), "damaged");
+    CHECK(db.Write(rocksdb::WriteOptions(), &batch).ok());
+  });
+  REQUIRE(damaged > 0);
+  // The night: an archive game without its last move, whose moves have the
+  // archive game's frontiers, so that the night reads their entries.
+  const std::string first = read_file(tmp / "a.sgf").substr(0, read_file(tmp / "a.sgf").find('\n'));
+  const size_t last = first.rfind(';');
+  REQUIRE(last != std::string::npos);
+  write_file(tmp / "night.sgf", first.substr(0, last) + ")\n");
+  const DbSnapshot before = read_db(tmp / "db");
+  REQUIRE(before.opened);
+  RunResult r = run(ingest_args(tmp / "db", flags, {tmp / "night.sgf"}), tmp.path());
+  INFO(r.err);
+  CHECK(r.exit_code == 5);
+  CHECK(r.err.find("frontier") != std::string::npos);
+  const DbSnapshot after = read_db(tmp / "db");
+  REQUIRE(after.opened);
+  std::string why;
+  CHECK(diff_counts(after.counts, before.counts, &why) == 0);
+  CHECK(after.summary == before.summary);
 }
