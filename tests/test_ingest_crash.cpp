@@ -235,8 +235,11 @@ TEST_CASE("a recount killed in pass 2 leaves the previous counts intact; readers
       CHECK(after.counts.size() == before.counts.size());
     }
 
-    // Run again to completion, still with readers.
-    Child c2(ingest_args(db, kFlags, {full}), tmp.path(), "grow2");
+    // Run again to completion (a recount again: a night would leave
+    // patterns pending), still with readers.
+    std::vector<std::string> again_flags = kFlags;
+    again_flags.push_back("--recount");
+    Child c2(ingest_args(db, again_flags, {full}), tmp.path(), "grow2");
     poll_readers(c2, db, "", {&ref_a, &ref_full}, &seen);
     RunResult r = c2.wait();
     INFO(r.err);
@@ -380,11 +383,13 @@ TEST_CASE("a count in parts killed after a part goes on from the next part, to e
   CHECK(r4.json()["recounted"].get<bool>() == false);
 }
 
-TEST_CASE("readers opened while ingests commit new generations see whole generations") {
-  // Many small ingests, one new game each, so that counts are committed
-  // again and again while a reader thread keeps opening the database.  With
-  // min-played 1 every played pattern is kept, so in any whole generation
-  // the played counts of each level add up to the summary's positions.
+TEST_CASE("readers opened while ingests commit nights and catch-ups see whole states") {
+  // Many small ingests, one new game each, so that nights and catch-ups are
+  // committed again and again while a reader thread keeps opening the
+  // database.  With min-played 1 every played pattern is reported or
+  // pending, so in any whole state the played counts of each level, the
+  // reported patterns' and the pending ones', add up to the summary's
+  // positions.
   TempDir tmp("sgfpat-crash");
   const std::string db = tmp / "db";
   const std::vector<std::string> flags = {"--levels", "2", "--min-played", "1", "--threads", "1"};
@@ -393,9 +398,9 @@ TEST_CASE("readers opened while ingests commit new generations see whole generat
   ingest_ok(db, flags, {}, tmp.path());  // creates the database
 
   struct Seen {
-    long polls = 0, committed = 0, open_failures = 0;
+    long polls = 0, counted = 0, open_failures = 0;
     std::vector<std::string> bad;
-    std::set<uint32_t> generations;
+    std::set<uint64_t> states;  // games counted
   } seen;
   std::atomic<bool> stop{false};
   std::thread reader([&] {
@@ -408,18 +413,21 @@ TEST_CASE("readers opened while ingests commit new generations see whole generat
         continue;
       }
       if (s.generation == 0) continue;
-      ++seen.committed;
-      seen.generations.insert(s.generation);
+      ++seen.counted;
+      seen.states.insert(s.summary.games);
       const uint64_t positions = s.summary.positions;
       uint64_t played[3] = {0, 0, 0};
       for (const auto& [k, c] : s.counts)
         if (k.first >= 1 && k.first <= 2) played[k.first] += c.played;
+      for (const auto& [k, p] : s.pending)
+        if (k.first >= 1 && k.first <= 2) played[k.first] += p.played;
       if (positions == 0 || played[1] != positions || played[2] != positions) {
         if (seen.bad.size() < 10)
-          seen.bad.push_back("generation " + std::to_string(s.generation) + ": summary positions " +
-                             std::to_string(positions) + ", played at level 1 " + std::to_string(played[1]) +
-                             ", at level 2 " + std::to_string(played[2]) + " (" + std::to_string(s.counts.size()) +
-                             " counts)");
+          seen.bad.push_back("generation " + std::to_string(s.generation) + ", " + std::to_string(s.summary.games) +
+                             " games: summary positions " + std::to_string(positions) + ", played at level 1 " +
+                             std::to_string(played[1]) + ", at level 2 " + std::to_string(played[2]) + " (" +
+                             std::to_string(s.counts.size()) + " counts, " + std::to_string(s.pending.size()) +
+                             " pending)");
         else
           seen.bad.push_back("");
       }
@@ -429,7 +437,10 @@ TEST_CASE("readers opened while ingests commit new generations see whole generat
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string f = tmp / ("game" + std::to_string(i) + ".sgf");
     write_file(f, lines[i]);
-    RunResult r = run(ingest_args(db, flags, {f}), tmp.path());
+    // Every third night is caught up as well.
+    std::vector<std::string> these = flags;
+    if (i % 3 == 2) these.push_back("--catch-up");
+    RunResult r = run(ingest_args(db, these, {f}), tmp.path());
     if (r.exit_code != 0) {
       stop = true;
       reader.join();
@@ -438,15 +449,15 @@ TEST_CASE("readers opened while ingests commit new generations see whole generat
   }
   stop = true;
   reader.join();
-  MESSAGE(lines.size() << " commits in " << seconds_since(t0) << " s; " << seen.polls << " reader opens, "
-                       << seen.committed << " saw counts, " << seen.generations.size() << " generations seen, "
+  MESSAGE(lines.size() << " ingests in " << seconds_since(t0) << " s; " << seen.polls << " reader opens, "
+                       << seen.counted << " saw counts, " << seen.states.size() << " states seen, "
                        << seen.bad.size() << " inconsistent");
   std::string text;
   for (const auto& b : seen.bad)
     if (!b.empty()) text += "  " + b + "\n";
   INFO("inconsistent reader states:\n" << text);
   CHECK(seen.bad.empty());
-  CHECK(seen.generations.size() >= 10);
+  CHECK(seen.states.size() >= 10);
   DbSnapshot final_state = read_db(db);
   CHECK(final_state.game_count == 60);
 }

@@ -11,7 +11,7 @@ using namespace testutil;
 
 namespace {
 
-const std::vector<std::string> kFlags = {"--levels", "4", "--min-played", "2", "--threads", "2"};
+const std::vector<std::string> kFlags = {"--levels", "4", "--min-played", "2", "--threads", "2", "--catch-up"};
 
 // An illegal record (stone on an occupied point) and a game that differs
 // from a corpus game only by its metadata.

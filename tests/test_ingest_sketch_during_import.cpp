@@ -64,6 +64,8 @@ std::vector<std::string> flags_of(const Config& c, const std::string& when) {
   std::vector<std::string> f = {"--levels", "6", "--min-played", std::to_string(c.k), "--sizes", "19"};
   if (!c.symmetry) f.push_back("--no-symmetry");
   f.insert(f.end(), c.extra.begin(), c.extra.end());
+  // Later ingests are nights: caught up, they count as from scratch.
+  f.push_back("--catch-up");
   f.push_back("--");
   return f;
 }

@@ -477,6 +477,7 @@ struct DbSnapshot {
   sgfpat::CountSummary summary;
   sgfpat::DbSettings settings;
   std::map<CountKey, sgfpat::PatternCounts> counts;  // every stored count of the current generation
+  std::map<CountKey, sgfpat::PendingPattern> pending;  // the patterns waiting for a catch-up
   std::map<CountKey, sgfpat::PatternCounts> reported() const {
     std::map<CountKey, sgfpat::PatternCounts> r;
     for (const auto& [k, c] : counts)
@@ -506,6 +507,11 @@ inline DbSnapshot read_db(const std::string& path) {
     snap.counts[{level, key}] = c;
     return true;
   });
+  if (s.ok())
+    s = db->for_each_pending_pattern([&](const sgfpat::PendingPattern& p) {
+      snap.pending[{p.level, p.key}] = p;
+      return true;
+    });
   if (!s.ok()) {
     snap.opened = false;
     snap.error = s.message();

@@ -9,6 +9,8 @@
 #include "core/fail_point.h"
 #include "count_flags.h"
 #include "count_summary_json.h"
+#include "cmd_export.h"
+#include "count/catchup.h"
 #include "count/night.h"
 #include "count/recount.h"
 #include "flag_checks.h"
@@ -36,6 +38,7 @@ struct IngestArgs {
   bool progress_lines = false;
   bool no_position_index = false;
   bool position_index = false;
+  bool catch_up = false;
   int max_errors_shown = 20;
 };
 
@@ -161,11 +164,10 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   state.stored_games = db->game_count();
   st = db->pending_count(&state.pending_games);
   if (!st.ok()) return fail("sgfpat ingest: ", st);
-  state.has_sketch = !db->sketch_file().empty();
   std::string plan_reason, full_reason;
   const CountPlan plan = plan_count(state, &plan_reason);
-  if (plan != CountPlan::kUpToDate) {
-    CountOptions co;
+  CountOptions co;
+  {
     co.threads = a.threads;
     co.memory_budget = memory.count_bytes;
     if (sketched.pass.games > 0) co.sketched = &sketched;
@@ -194,12 +196,22 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
       }
       progress.update(line, new_step);
     };
+  }
+  if (plan != CountPlan::kUpToDate) {
     st = plan == CountPlan::kFull ? recount(*db, co, &cs) : count_night(*db, co, &cs, &full_reason);
     progress.finish();
     if (!st.ok()) {
       return fail("sgfpat ingest: counting failed: ", st);
     }
     counted = true;
+  }
+  // The patterns the night left pending, counted over every game when asked.
+  CatchupResult caught;
+  if (a.catch_up) {
+    co.sketched = nullptr;
+    st = catch_up(*db, co, &caught);
+    progress.finish();
+    if (!st.ok()) return fail("sgfpat ingest: catching up failed: ", st);
   }
   progress.finish();
   // The night's games, totals and counts into table files: the write-ahead
@@ -240,6 +252,11 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     j["count"] = count_summary_json(cs);
     j["count_games_per_s"] = double(cs.games) / std::max(1e-9, cs.seconds_pass1 + cs.seconds_pass2 + cs.seconds_commit);
   }
+  if (a.catch_up) j["catch_up"] = {{"patterns", caught.patterns}, {"games", caught.games}, {"seconds", caught.seconds}};
+  PendingSummary pending;
+  st = pending_summary(*db, &pending);
+  if (!st.ok()) return fail("sgfpat ingest: ", st);
+  add_pending_json(pending, &j);
   j["scheme"] = db->settings().scheme.describe();
   j["min_played"] = db->settings().min_played;
   j["disk_bytes"] = db->disk_bytes();
@@ -261,14 +278,19 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     for (auto& [r, n] : is.rejected_by_reason) std::cout << "    " << r << ": " << with_commas(n) << "\n";
     if (input_errors) std::cout << "  input errors    " << with_commas(input_errors) << "\n";
     std::cout << "  games in db     " << with_commas(db->game_count()) << "\n";
-    if (counted) {
-      if (cs.mode == CountMode::kIncremental)
-        std::cout << "  counted         " << with_commas(cs.new_games) << " new games into " << with_commas(cs.games)
-                  << " (" << with_commas(cs.catchup_keys) << " newly kept patterns caught up over "
-                  << with_commas(cs.catchup_games) << " counted games)\n";
-      else
-        std::cout << "  recounted       " << with_commas(cs.games) << " games (" << plan_reason
-                  << (full_reason.empty() ? "" : "; " + full_reason) << ")\n";
+    if (counted && cs.mode == CountMode::kNight) {
+      std::cout << "  counted         " << with_commas(cs.new_games) << " new games into " << with_commas(cs.games)
+                << " (a night: their counts added to the reported patterns)\n"
+                << "                  " << with_commas(cs.positions) << " positions, " << with_commas(cs.candidates)
+                << " candidates in all\n"
+                << "  joined          " << with_commas(cs.catchup_keys) << " patterns reached --min-played ("
+                << with_commas(cs.catchup_games) << " stored games replayed to decide their levels above)\n"
+                << "  count time      kept set and frontier index " << duration_text(cs.seconds_listing)
+                << ", the night's games " << duration_text(cs.seconds_pass2) << ", joining "
+                << duration_text(cs.seconds_catchup) << ", commit " << duration_text(cs.seconds_commit) << "\n";
+    } else if (counted) {
+      std::cout << "  recounted       " << with_commas(cs.games) << " games (" << plan_reason
+                << (full_reason.empty() ? "" : "; " + full_reason) << ")\n";
       std::cout << "                  " << with_commas(cs.positions) << " positions, " << with_commas(cs.candidates)
                 << " candidates in all\n"
                 << "  patterns kept per level (played >= " << db->settings().min_played << "):";
@@ -286,12 +308,14 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
                                                      : std::string()) +
                                    ", listing " + duration_text(cs.seconds_listing)
                              : std::string())
-                << ")"
-                << (cs.mode == CountMode::kIncremental ? ", catch-up " + duration_text(cs.seconds_catchup) : std::string())
-                << ", commit " << duration_text(cs.seconds_commit) << "\n";
+                << "), commit " << duration_text(cs.seconds_commit) << "\n";
     } else {
       std::cout << "  counts          up to date (no new games)\n";
     }
+    if (a.catch_up)
+      std::cout << "  caught up       " << with_commas(caught.patterns) << " pending patterns over "
+                << with_commas(caught.games) << " games, " << duration_text(caught.seconds) << "\n";
+    if (pending.patterns > 0) std::cout << "  pending         " << pending_text(pending) << "\n";
     std::cout << "  database size   " << bytes_text(db->disk_bytes()) << "\n"
               << "  elapsed         " << duration_text(elapsed) << " ("
               << with_commas(uint64_t(double(is.games_read) / std::max(elapsed, 1e-9))) << " games/s)\n";
@@ -327,6 +351,9 @@ Runner register_ingest(CLI::App& app) {
       ->check(in_range(4, 1 << 20));
   cmd->add_flag("--json", a->json, "Print the summary as JSON");
   cmd->add_flag("--quiet,-q", a->quiet, "Do not print rejected records");
+  cmd->add_flag("--catch-up", a->catch_up,
+                 "After counting, count the patterns that wait for a catch-up too (`sgfpat catch-up`): the exports "
+                 "then equal a count from scratch");
   cmd->add_flag("--recount", a->recount,
                 "Recount the stored games even if they did not change (inputs are optional then)");
   cmd->add_flag("--progress", a->progress_lines,

@@ -1,8 +1,8 @@
 // The counts of a small set of patterns, one table per counting thread:
-// what the catch-up of an incremental count (incremental.h) counts into.
+// what the catch-up (count/catchup.h) counts into.
 //
-// The set is the patterns newly kept by the new games and the chains of
-// smaller levels that lead to them: thousands to a few hundred thousand
+// The set is the pending patterns and the chains of smaller levels that
+// lead to them: thousands to a few hundred thousand
 // keys, a table that stays in the CPU caches.  So a look-up is a short
 // linear probe in a half-empty array, and the counts are plain additions
 // (each thread owns a copy; the copies are summed at the end), not the

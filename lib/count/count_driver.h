@@ -22,9 +22,9 @@
 // a run of buckets at a time (KeptFileParts).  Where the sums go (a
 // PartSink): a new generation of the database (count/generation_sink.h),
 // with a record of each part written so that a killed count goes on from
-// the next; the same on top of the stored counts (an incremental count,
-// count/incremental.h); a counts file (a shard's count step,
-// shard/count_step.cpp).
+// the next; a counts file (a shard's count step, shard/count_step.cpp).
+// (A night, count/night.h, counts its few games through its own table of
+// the patterns they touch.)
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -8,7 +8,7 @@ namespace sgfpat {
 enum class CountStep : uint8_t {
   kSketch = 1,  // pass 1: the sketch of played patterns and the kept set
   kExact,       // pass 2: the exact counts (of a part, when counted in parts)
-  kCatchup,     // incremental: the stored games' counts of newly kept patterns
+  kCatchup,     // the catch-up: every stored game's counts of the pending patterns (count/catchup.h)
   kListing,     // counting in parts: the listing of the kept patterns
   kCommit,      // writing the counts into the database (no games)
   kFrontier,    // a night: the frontier index of the counted games' moves (docs/nightly.md)

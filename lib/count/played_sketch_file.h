@@ -1,6 +1,6 @@
-// The count-min sketch of played patterns, kept beside the counts so that
-// a later ingest can tell which patterns its new games may push over
-// min_played without replaying the counted games (count/incremental.h).
+// The count-min sketch of played patterns of a count, kept beside its
+// counts so that a count in parts killed after some parts goes on from the
+// next with the same kept set (count/key_parts.h).
 //
 // One file per generation in the database folder, named by the generation
 // and recorded with it at the switch (PatternDb::commit_generation), so a

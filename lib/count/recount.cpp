@@ -134,7 +134,8 @@ static Status recount_unguarded(PatternDb& db, const CountOptions& options, Coun
     s = db.begin_generation(&gen);
     if (!s.ok()) return s;
   }
-  // The sketch goes with the new generation, for later incremental counts.
+  // The sketch goes with the new generation, for a count in parts killed
+  // after some parts to go on with the same kept set.
   // Saved (seconds of writing at 616k games) beside the work that still
   // fits beside it in memory: the games' order.  Counted in parts, it is
   // saved first: the parts read it back from the file.

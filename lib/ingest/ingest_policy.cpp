@@ -87,7 +87,6 @@ CountPlan plan_count(const CountState& s, std::string* reason) {
   if (s.generation == 0) return full("never counted");
   if (s.counted_games + s.pending_games != s.stored_games)
     return full("the counts do not say which stored games they cover (counted by an older sgfpat?)");
-  if (!s.has_sketch) return full("no sketch of played patterns (counted by an older sgfpat)");
   *reason = std::to_string(s.pending_games) + " new games";
   return CountPlan::kIncremental;
 }

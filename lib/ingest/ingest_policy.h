@@ -55,7 +55,6 @@ struct CountState {
   uint64_t counted_games = 0;      // games covered by the current counts
   uint64_t stored_games = 0;       // games stored now
   uint64_t pending_games = 0;      // stored games marked as not counted yet
-  bool has_sketch = false;         // the counts have their sketch of played patterns
 };
 
 // True when the counts must be recomputed: asked for, never made, or made
@@ -64,7 +63,7 @@ bool counts_stale(const CountState& state);
 
 enum class CountPlan {
   kUpToDate,     // nothing to count
-  kIncremental,  // count the pending games alone (count/incremental.h)
+  kIncremental,  // count the pending games alone: a night (count/night.h)
   kFull,         // count every stored game (count/recount.h)
 };
 // How stale counts are brought up to date: the pending games alone when the

@@ -27,7 +27,7 @@ enum class CountMode : uint8_t {
   kNone = 0,      // not recorded
   kResident = 1,  // every kept pattern in memory at once
   kDraining = 2,  // per-thread tables drained into the database when full
-  kIncremental = 3,  // only the games stored since the last count (count/incremental.h)
+  kIncremental = 3,  // earlier versions' nights, which caught up every time (now kNight)
   kSharded = 4,      // counted in shards and combined (shard/shard_steps.h)
   kParts = 5,        // the kept set in parts, each resident over its own replay (count/key_parts.h)
   kNight = 6,        // a night: the new games added to the kept patterns' counts (count/night.h)

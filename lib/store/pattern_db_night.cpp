@@ -49,9 +49,11 @@ Status PatternDb::add_frontier_run(const std::vector<FrontierEntry>& sorted) {
     }
     return Status::OK();
   };
-  // Runs overlap one another: each is its own file with its own sequence
-  // number (in its header, for RocksDB's repair).
-  return take_in_tables(cf(Family::kFrontier), "sgfpat-frontier", "the frontier index", true, {fill});
+  // Runs overlap one another, but no key is in two of them (a move is
+  // indexed once): their sequence numbers stay in the MANIFEST (RocksDB's
+  // repair refuses a file that carries one in its header; a repair
+  // recounts, and the next night builds the index again).
+  return take_in_tables(cf(Family::kFrontier), "sgfpat-frontier", "the frontier index", false, {fill});
 }
 
 Status PatternDb::finish_frontier(uint32_t gen) {

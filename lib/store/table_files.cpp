@@ -71,7 +71,12 @@ Status take_in_together(rocksdb::DB* db, const std::string& dir, const std::stri
       arg.column_family = edits[i].cf;
       arg.external_files = {file};
       arg.options.move_files = true;
-      arg.options.write_global_seqno = true;
+      // The sequence number in the MANIFEST only: RocksDB's repair sets
+      // aside, as corrupt, an external file whose header holds one (its
+      // keys read 0).  Repair recounts from the stored games and drops what
+      // these files are (counts of a generation, pending patterns, the
+      // frontier index, pending marks): their order there does not matter.
+      arg.options.write_global_seqno = false;
       args.push_back(std::move(arg));
     }
   }

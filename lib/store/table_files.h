@@ -52,10 +52,10 @@ struct FamilyEdits {
 
 // Writes one table file per entry of `edits` (each a different family),
 // named `name`.<i> in `dir`, then takes them all in with one MANIFEST
-// record: every family's edits or none, across a crash too.  Each file
-// carries its sequence number in its header, so that RocksDB's repair
-// orders its merges and deletions after what they edit.  Files without
-// entries are skipped.  Errors as take_in_tables(); no file is left behind.
+// record: every family's edits or none, across a crash too.  The sequence
+// numbers are in the MANIFEST only (RocksDB's repair refuses files that
+// carry one in their header): after a repair, which recounts, their order
+// is lost.  Files without entries are skipped.  Errors as take_in_tables(); no file is left behind.
 Status take_in_together(rocksdb::DB* db, const std::string& dir, const std::string& name, const std::string& what,
                         const std::vector<FamilyEdits>& edits);
 
