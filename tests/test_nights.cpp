@@ -365,3 +365,50 @@ TEST_CASE("a night on a database with a damaged frontier index reports the damag
   CHECK(diff_counts(after.counts, before.counts, &why) == 0);
   CHECK(after.summary == before.summary);
 }
+
+TEST_CASE("stats and export say what is pending and since when; export --complete catches up first") {
+  TempDir tmp("sgfpat-night-report");
+  write_two_parts(tmp, 5);
+  const std::vector<std::string> flags = {"--levels", "6", "--threads", "2"};
+  ingest_ok(tmp / "db", flags, {tmp / "a.sgf"}, tmp.path());
+  ingest_ok(tmp / "full", flags, {tmp / "a.sgf", tmp / "b.sgf"}, tmp.path());
+  const nlohmann::json night = ingest_ok(tmp / "db", flags, {tmp / "b.sgf"}, tmp.path());
+  const size_t pending = check_night(tmp / "db", tmp / "full");
+  REQUIRE(pending > 0);
+  CHECK(night["pending_patterns"].get<size_t>() == pending);
+  RunResult st = run({SGFPAT_BINARY, "stats", "--db", tmp / "db", "--json", "--top", "0"}, tmp.path());
+  REQUIRE(st.exit_code == 0);
+  const nlohmann::json js = st.json();
+  CHECK(js["pending_patterns"].get<size_t>() == pending);
+  CHECK(js["pending_since"].is_string());
+  size_t per_level = 0;
+  for (const auto& n : js["pending_per_level"]) per_level += n.get<size_t>();
+  CHECK(per_level == pending);
+  RunResult text = run({SGFPAT_BINARY, "stats", "--db", tmp / "db", "--top", "0"}, tmp.path());
+  CHECK(text.out.find(std::to_string(pending) + " patterns reached --min-played since") != std::string::npos);
+  // A plain export leaves them out and says so.
+  RunResult ex = run({SGFPAT_BINARY, "export", "--db", tmp / "db", "-f", "tsv", "-o", tmp / "x.tsv", "--json"}, tmp.path());
+  REQUIRE(ex.exit_code == 0);
+  CHECK(ex.json()["pending_patterns"].get<size_t>() == pending);
+  CHECK(read_file(tmp / "x.tsv") != export_tsv(tmp / "full", tmp.path()));
+  // --complete catches up first: the export of a count from scratch.
+  ex = run({SGFPAT_BINARY, "export", "--db", tmp / "db", "-f", "tsv", "-o", tmp / "y.tsv", "--complete", "--json"},
+           tmp.path());
+  INFO(ex.err);
+  REQUIRE(ex.exit_code == 0);
+  CHECK(ex.json()["pending_patterns"].get<size_t>() == 0);
+  CHECK(ex.json()["pending_since"].is_null());
+  CHECK(read_file(tmp / "y.tsv") == export_tsv(tmp / "full", tmp.path()));
+  // With games stored but not counted yet (an ingest killed after its
+  // import), the catch-up is refused: ingest counts them first.
+  ingest_ok(tmp / "db2", flags, {tmp / "a.sgf"}, tmp.path());
+  Child c3(ingest_args(tmp / "db2", flags, {tmp / "b.sgf"}), tmp.path(), "import-killed",
+           {fail_point_env("import.batch_stored@1")});
+  REQUIRE(died_at_fail_point(c3.wait(), "import.batch_stored"));
+  RunResult refused = run({SGFPAT_BINARY, "catch-up", "--db", tmp / "db2"}, tmp.path());
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.err.find("not counted yet") != std::string::npos);
+  refused = run({SGFPAT_BINARY, "export", "--db", tmp / "db2", "-f", "tsv", "-o", tmp / "z.tsv", "--complete"},
+                tmp.path());
+  CHECK(refused.exit_code == 2);
+}

@@ -342,6 +342,7 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   next.positions = previous.positions + positions.load();
   next.candidates = previous.candidates + candidates.load();
   next.mode = CountMode::kNight;
+  next.parts = next.part_relists = next.resumed_parts = 0;  // the last full count's
   next.seconds_listing = summary->seconds_listing;
   next.seconds_pass1 = 0;
   next.seconds_pass2 = summary->seconds_pass2;
