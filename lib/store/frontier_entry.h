@@ -15,6 +15,7 @@
 
 #include "core/coding.h"
 #include "store/game_record.h"
+#include "store/level_key.h"
 
 namespace sgfpat {
 
@@ -43,15 +44,9 @@ struct FrontierEntry {
   friend bool operator==(const FrontierEntry&, const FrontierEntry&) = default;
 };
 
-inline constexpr size_t kFrontierPrefixBytes = 9;
-inline constexpr size_t kFrontierKeyBytes = 21;
+inline constexpr size_t kFrontierKeyBytes = kLevelKeyBytes + 12;
 
-inline std::string frontier_prefix(int level, uint64_t key) {
-  std::string k(kFrontierPrefixBytes, '\0');
-  k[0] = char(level);
-  encode_fixed64_be(k.data() + 1, key);
-  return k;
-}
+inline std::string frontier_prefix(int level, uint64_t key) { return level_key(level, key); }
 inline std::string frontier_key(const FrontierEntry& e) {
   std::string k = frontier_prefix(e.level, e.key);
   k.resize(kFrontierKeyBytes);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/coding.h"
+#include "store/level_key.h"
 
 namespace sgfpat {
 
@@ -26,14 +27,9 @@ struct PendingPattern {
   friend bool operator==(const PendingPattern&, const PendingPattern&) = default;
 };
 
-inline constexpr size_t kPendingPatternKeyBytes = 9;
+inline constexpr size_t kPendingPatternKeyBytes = kLevelKeyBytes;
 
-inline std::string pending_pattern_key(int level, uint64_t key) {
-  std::string k(kPendingPatternKeyBytes, '\0');
-  k[0] = char(level);
-  encode_fixed64_be(k.data() + 1, key);
-  return k;
-}
+inline std::string pending_pattern_key(int level, uint64_t key) { return level_key(level, key); }
 inline std::string pending_pattern_value(const PendingPattern& p) {
   std::string v(24 + 8 * p.chain.size(), '\0');
   encode_fixed64(v.data(), p.played);
