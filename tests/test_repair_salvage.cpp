@@ -84,7 +84,7 @@ struct Built {
     ingest_unflushed(logged2, first, dir.path());
     ingest_unflushed(logged2, second, dir.path());
     for (const auto& in : {first, second}) {
-      RunResult r = run_cli({"ingest", "--db", flushed, "--quiet", "--threads", "1", in}, dir.path());
+      RunResult r = run_cli({"ingest", "--db", flushed, "--quiet", "--threads", "1", "--catch-up", in}, dir.path());
       if (r.exit_code != 0) throw std::runtime_error("building the test database failed: " + r.err);
     }
     logged_tsv = tsv_of(logged, dir.path());
@@ -232,7 +232,7 @@ TEST_CASE("after complete ingests the logs hold nothing the table files lack: a 
       RunResult rep = run_cli({"repair", "--db", db, "--json"}, dir.path());
       CHECK(rep.exit_code == 0);
       CHECK(rep.json().value("games_kept", -1) == kGames);
-      RunResult i = run_cli({"ingest", "--db", db, "--quiet", built().second}, dir.path());
+      RunResult i = run_cli({"ingest", "--db", db, "--quiet", "--catch-up", built().second}, dir.path());
       CHECK(i.exit_code == 0);
       CHECK(fingerprints_of(db) == built().all_games);
       CHECK(tsv_of(db, dir.path()) == built().flushed_tsv);
@@ -276,7 +276,7 @@ TEST_CASE("a lost table file of the position index is reported, and repair build
                             dir.path());
   REQUIRE(clean.exit_code == 0);
   CHECK(answer(found) == answer(clean));
-  CHECK(run_cli({"ingest", "--db", db, "--quiet", built().second}, dir.path()).exit_code == 0);
+  CHECK(run_cli({"ingest", "--db", db, "--quiet", "--catch-up", built().second}, dir.path()).exit_code == 0);
   CHECK(tsv_of(db, dir.path()) == built().flushed_tsv);
 }
 

@@ -122,7 +122,7 @@ TEST_CASE("a full disk: clear errors, exit 6, nothing lost, and a re-run complet
   for (int keep_kib : {1500, 3000}) {
     CAPTURE(keep_kib);
     disk.fill(keep_kib);
-    RunResult r = run_cli({"ingest", "--db", db, "--quiet", "--threads", "1", b}, dir.path());
+    RunResult r = run_cli({"ingest", "--db", db, "--quiet", "--threads", "1", "--catch-up", b}, dir.path());
     check_no_space(r, db);
     disk.unfill();
     CHECK(temporaries(db).empty());
@@ -139,11 +139,11 @@ TEST_CASE("a full disk: clear errors, exit 6, nothing lost, and a re-run complet
   CHECK(read_file(out_priors) == priors_before);
   CHECK(read_file(trained) == trained_before);
   CHECK(temporaries(mnt).empty());
-  check_no_space(run_cli({"ingest", "--db", db, "--quiet", "--threads", "1", b}, dir.path()), db);
+  check_no_space(run_cli({"ingest", "--db", db, "--quiet", "--threads", "1", "--catch-up", b}, dir.path()), db);
   disk.unfill();
 
   // Space again: the same ingest ends exactly as on the roomy disk.
-  RunResult again = run_cli({"ingest", "--db", db, "--quiet", "--threads", "1", b}, dir.path());
+  RunResult again = run_cli({"ingest", "--db", db, "--quiet", "--threads", "1", "--catch-up", b}, dir.path());
   INFO("stderr: " << again.err);
   REQUIRE(again.exit_code == 0);
   CHECK(tsv_of(db, dir.path()) == want);

@@ -245,7 +245,16 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
     return true;
   });
   if (!s.ok()) return s;
-  if (night_records.size() != night_fps.size())
+  // F names a game by the first 8 bytes of its fingerprint: a night's game
+  // that shares them with another stored game could not be told apart.
+  bool shared_prefix = night_records.size() != night_fps.size();
+  for (auto it = night_records.begin(); !shared_prefix && it != night_records.end(); ++it) {
+    int found = 0;
+    s = db.games_with_prefix(it->first, [&](const Fingerprint&, std::string_view) { return ++found < 2; });
+    if (!s.ok()) return s;
+    shared_prefix = found > 1;
+  }
+  if (shared_prefix)
     return full_instead(db, options, summary, full_reason,
                         "two stored games share the first 8 bytes of their fingerprints");
   const uint64_t night = night_fps.size();

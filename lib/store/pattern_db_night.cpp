@@ -189,6 +189,14 @@ Status PatternDb::commit_night(const NightEdits& e) {
                    }});
   Status st = take_in_together(db_.get(), path_, "sgfpat-night", "the night's counts", edits);
   if (!st.ok()) return st;
+  // The summary again through the log, the same bytes: RocksDB's repair
+  // reads the files taken in as older than everything logged, and takes
+  // the totals of the stored games it reports lost from the newest
+  // summary it finds (store/salvage.h).
+  rocksdb::WriteOptions synced;
+  synced.sync = true;
+  st = from_rocks(db_->Put(synced, cf(Family::kMeta), meta::kSummary, summary), "writing the summary");
+  if (!st.ok()) return st;
   summary_ = e.summary;
   if (e.frontier_generation != 0) frontier_generation_ = e.frontier_generation;
   return Status::OK();
