@@ -24,6 +24,7 @@ Json count_summary_json(const CountSummary& s) {
   j["positions"] = s.positions;
   j["pruned"] = s.pruned;
   j["resumed_parts"] = s.resumed_parts;
+  j["nights"] = s.nights;
   Json seconds = Json::object();
   seconds["catchup"] = s.seconds_catchup;
   seconds["commit"] = s.seconds_commit;

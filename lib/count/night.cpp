@@ -351,6 +351,7 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   next.positions = previous.positions + positions.load();
   next.candidates = previous.candidates + candidates.load();
   next.mode = CountMode::kNight;
+  next.nights = previous.nights + 1;
   next.parts = next.part_relists = next.resumed_parts = 0;  // the last full count's
   next.seconds_listing = summary->seconds_listing;
   next.seconds_pass1 = 0;

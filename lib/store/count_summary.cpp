@@ -31,6 +31,7 @@ enum Tag : uint32_t {
   kSecondsListing = 19,
   kPartRelists = 20,
   kResumedParts = 21,
+  kNights = 22,
 };
 // A per-level list longer than this is damage, not data.
 constexpr uint64_t kMaxLevelsInSummary = 64;
@@ -113,6 +114,7 @@ std::string encode_summary(const CountSummary& s) {
   if (s.parts) put_tagged_real(&out, kSecondsListing, s.seconds_listing);
   if (s.part_relists) put_tagged(&out, kPartRelists, s.part_relists);
   if (s.resumed_parts) put_tagged(&out, kResumedParts, s.resumed_parts);
+  if (s.nights) put_tagged(&out, kNights, s.nights);
   return out;
 }
 
@@ -160,6 +162,7 @@ Status decode_summary(std::string_view in, CountSummary* s) {
       case kParts: s->parts = v; break;
       case kPartRelists: s->part_relists = v; break;
       case kResumedParts: s->resumed_parts = v; break;
+      case kNights: s->nights = v; break;
       case kMode:
         if (v > uint64_t(CountMode::kNight)) return bad("mode");
         s->mode = CountMode(v);

@@ -55,6 +55,7 @@ struct CountSummary {
   double seconds_listing = 0;  // parts mode: the listing replays (within seconds_pass2)
   uint64_t part_relists = 0;   // parts mode: ranges listed again smaller (their lists or table did not fit)
   uint64_t resumed_parts = 0;  // parts mode: parts written by an interrupted run of this count (count/parts_progress.h)
+  uint64_t nights = 0;  // nights counted into this generation since its count (count/night.h)
 
   friend bool operator==(const CountSummary&, const CountSummary&) = default;
 };

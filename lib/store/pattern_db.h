@@ -372,7 +372,10 @@ class PatternDb {
   // Entries of a family's table files (those overlapping `range`, if
   // given: whole files, so at least the entries in it) and memtables
   // (false: unreadable).
-  bool entries_in(rocksdb::ColumnFamilyHandle* cf, uint64_t* have, const rocksdb::Range* range = nullptr);
+  // `values_only`: merge operands are not counted (a night's additions to
+  // the counts are operands: they must not stand in for lost values).
+  bool entries_in(rocksdb::ColumnFamilyHandle* cf, uint64_t* have, const rocksdb::Range* range = nullptr,
+                  bool values_only = false);
   // The recorded summary's reported patterns per level (index level-1);
   // empty when never counted.
   std::vector<uint64_t> reported_per_level() const;

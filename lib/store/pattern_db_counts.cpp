@@ -52,7 +52,8 @@ Status PatternDb::for_each_count(int level,
 
 Status PatternDb::scan_counts(uint32_t gen, int level,
                               const std::function<bool(int, uint64_t, const PatternCounts&)>& visit) {
-  std::string lo = level > 0 ? counts_key(gen, level, 0) : counts_key(gen, 0, 0);
+  // Level 0 holds the nights' marks (commit_night()), not patterns.
+  std::string lo = level > 0 ? counts_key(gen, level, 0) : counts_key(gen, 1, 0);
   std::string hi = level > 0 ? counts_key(gen, level + 1, 0) : counts_key(gen + 1, 0, 0);
   rocksdb::ReadOptions ro;
   rocksdb::Slice upper(hi);

@@ -116,10 +116,30 @@ Status PatternDb::commit_night(const NightEdits& e) {
   if (secondary_) return read_only();
   if (!has(Family::kFrontier) || !has(Family::kPendingPatterns) || !has(Family::kPending))
     return missing(path_, "frontier, pending_patterns or pending");
+  // Every family's memtable into table files first: taking files in
+  // flushes the memtables they overlap, one family at a time, while the
+  // log that holds those writes stays alive for the others; RocksDB's
+  // repair then makes a second table of the same writes from that log and
+  // refuses the pair (as for delete_range_now()).
+  Status flushed = flush_to_tables();
+  if (!flushed.ok()) return flushed;
   std::vector<FamilyEdits> edits;
   const uint32_t gen = generation_;
-  if (!e.counts_added.empty() || !e.counts_put.empty())
-    edits.push_back({cf(Family::kCounts), [&](const TableEdit& edit) {
+  // A night's counts file carries a mark of the night, a value under level
+  // 0 (never a pattern): a reader that finds fewer marks than the summary's
+  // nights knows a night's file is lost (its merge operands would not be
+  // missed otherwise: the counts they add to are all there).
+  const bool mark = e.summary.nights > summary_.nights;
+  if (mark || !e.counts_added.empty() || !e.counts_put.empty())
+    edits.push_back({cf(Family::kCounts), [&, mark](const TableEdit& edit) {
+                       if (mark) {
+                         const CountsValue v(PatternCounts{e.summary.positions - summary_.positions,
+                                                           e.summary.candidates - summary_.candidates,
+                                                           e.summary.games - summary_.games});
+                         Status s = edit(TableOp::kPut, counts_key(gen, 0, e.summary.nights),
+                                         std::string_view(v.bytes, kCountsValueBytes));
+                         if (!s.ok()) return s;
+                       }
                        // Added and put keys are disjoint (a pattern is kept or new);
                        // both lists go into one file in key order.
                        size_t a = 0, p = 0;

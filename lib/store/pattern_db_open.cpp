@@ -527,13 +527,30 @@ Status PatternDb::check_counts_present() {
   const std::string begin = counts_key(generation_, 0, 0), end = counts_key(generation_, 255, ~uint64_t(0));
   const rocksdb::Range range(begin, end);
   uint64_t have = 0;
-  if (!entries_in(cf(Family::kCounts), &have, &range))
+  if (!entries_in(cf(Family::kCounts), &have, &range, true))
     return Status::Corruption("database " + path_ + ": cannot read the properties of the counts' table files (" +
                               repair_hint(path_) + ")");
   if (have < want)
     return Status::Corruption("database " + path_ + ": its counts hold " + std::to_string(have) +
                               " entries but the last count reported " + std::to_string(want) +
                               " patterns: table files are missing or damaged (" + repair_hint(path_) + ")");
+  // Every night since the generation's count left its mark in the file of
+  // its counts (PatternDb::commit_night()).
+  if (summary_.nights > 0) {
+    uint64_t marks = 0;
+    rocksdb::ReadOptions ro;
+    const std::string lo = counts_key(generation_, 0, 0), hi = counts_key(generation_, 1, 0);
+    const rocksdb::Slice upper(hi);
+    ro.iterate_upper_bound = &upper;
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, cf(Family::kCounts)));
+    for (it->Seek(lo); it->Valid(); it->Next()) ++marks;
+    if (!it->status().ok()) return from_rocks(it->status(), "reading the nights' marks");
+    if (marks < summary_.nights)
+      return Status::Corruption("database " + path_ + ": the counts hold the marks of " + std::to_string(marks) +
+                                " nights but " + std::to_string(summary_.nights) +
+                                " were counted: a night's table file is missing or damaged (" + repair_hint(path_) +
+                                ")");
+  }
   // Level 1 (a few dozen patterns) is read, not only counted: a reader may
   // take the generation switch from a newer writer's log while its view of
   // the table files is still the older MANIFEST's, whose properties answer

@@ -2,6 +2,8 @@
 // taken in whole, ranges deleted outside the write-ahead log and flushed at
 // once, the entries of a family's table files, the bytes on disk.
 #include <rocksdb/db.h>
+
+#include <algorithm>
 #include <rocksdb/table_properties.h>
 
 #include <filesystem>
@@ -55,13 +57,15 @@ Status PatternDb::flush_to_tables() {
   return from_rocks(s, "writing database " + path_ + " into its table files");
 }
 
-bool PatternDb::entries_in(rocksdb::ColumnFamilyHandle* cf, uint64_t* have, const rocksdb::Range* range) {
+bool PatternDb::entries_in(rocksdb::ColumnFamilyHandle* cf, uint64_t* have, const rocksdb::Range* range,
+                           bool values_only) {
   rocksdb::TablePropertiesCollection tables;
   const rocksdb::Status s =
       range ? db_->GetPropertiesOfTablesInRange(cf, range, 1, &tables) : db_->GetPropertiesOfAllTables(cf, &tables);
   if (!s.ok()) return false;
   *have = 0;
-  for (const auto& [file, props] : tables) *have += props->num_entries;
+  for (const auto& [file, props] : tables)
+    *have += props->num_entries - (values_only ? std::min(props->num_entries, props->num_merge_operands) : 0);
   uint64_t in_memory = 0;
   if (db_->GetIntProperty(cf, "rocksdb.num-entries-active-mem-table", &in_memory)) *have += in_memory;
   if (db_->GetIntProperty(cf, "rocksdb.num-entries-imm-mem-tables", &in_memory)) *have += in_memory;
