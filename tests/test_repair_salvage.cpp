@@ -179,7 +179,10 @@ TEST_CASE("repair keeps the games of two ingests that live only in the logs (a c
 
 TEST_CASE("a bit flipped in the middle of the log: repair keeps every intact record and reports the rest by number") {
   TempDir dir("sgfpat-salvage-3");
-  const std::string db = copy_of(built().logged2, dir / "db");
+  // One ingest killed before its flush: its 40 games live in the log only
+  // (a night flushes before it takes its files in, so the second ingest of
+  // logged2 leaves its games in table files).
+  const std::string db = copy_of(built().logged, dir / "db");
   const auto logs = files_named(db, "", ".log");
   std::string biggest;
   for (const auto& l : logs)
@@ -192,10 +195,10 @@ TEST_CASE("a bit flipped in the middle of the log: repair keeps every intact rec
   CHECK(code == 8);
   const int kept = j.value("games_kept", -1), lost = j.value("games_lost", -1);
   CHECK(lost > 0);
-  CHECK(kept + lost == kGames);
+  CHECK(kept + lost == kFirst);
   const std::set<std::string> after = fingerprints_of(db);
   CHECK(after.size() == size_t(kept));
-  CHECK(std::includes(built().all_games.begin(), built().all_games.end(), after.begin(), after.end()));
+  CHECK(std::includes(built().logged_games.begin(), built().logged_games.end(), after.begin(), after.end()));
   RunResult again = run_cli({"repair", "--db", db, "--json"}, dir.path());
   CHECK(again.exit_code == 0);
   CHECK(again.json().value("was_sound", false));
