@@ -104,7 +104,10 @@ c = j.get("count", {}) if isinstance(j.get("count"), dict) else {}
 s = c.get("seconds", {})
 extra = ""
 if "games_in_db" in j:
-    extra = "games %7d  new %6d  plan %s" % (j["games_in_db"], j.get("ingested", 0), j.get("count_plan", "?"))
+    extra = "games %7d  new %6d  plan %s  import %.1fs" % (
+        j["games_in_db"], j.get("ingested", 0), j.get("count_plan", "?"), j.get("import_seconds", 0))
+    if c.get("mode") == "night":
+        extra += "  crossing keys %s games replayed %s" % (c.get("catchup_keys"), c.get("catchup_games"))
 else:
     extra = " ".join("%s %s" % (k, v) for k, v in j.items() if not isinstance(v, (dict, list)))
 print("%-10s wall %7.1fs  cpu %7.1fs  peak %6.0f MB  load %s->%s  %s%s" % (
