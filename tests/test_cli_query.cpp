@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "test_util.h"
 #include "corpus.h"
 #include "pattern/diamond.h"
 #include "pattern/key_scheme.h"
@@ -432,7 +433,7 @@ TEST_CASE("patterns below min_played are stored but never reported") {
     REQUIRE(PatternDb::Open(path, open, &db).ok());
     uint32_t gen = 0;
     REQUIRE(db->begin_generation(&gen).ok());
-    REQUIRE(db->add_counts(gen, {{1, pattern_key(l1, scheme), PatternCounts{5, 50, 2}},
+    REQUIRE(testutil::write_counts(*db, gen, {{1, pattern_key(l1, scheme), PatternCounts{5, 50, 2}},
                                  {2, pattern_key(l2, scheme), PatternCounts{1, 20, 1}},
                                  {1, pattern_key(rare, scheme), PatternCounts{1, 10, 0}}})
                 .ok());

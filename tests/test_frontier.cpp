@@ -108,6 +108,7 @@ void check_frontier(const Corpus& c) {
     const std::vector<uint64_t>& keys = at[0];
     REQUIRE(keys.size() == size_t(L));
     CHECK(keys[size_t(e.level - 1)] == e.key);
+    CHECK(e.above == (e.level < L ? keys[size_t(e.level)] : 0));
     for (int l = 1; l < e.level; ++l) CHECK(c.kept.count({l, keys[size_t(l - 1)]}) == 1);
   }
   // With min_played 1 every played pattern is kept: no move has a frontier.

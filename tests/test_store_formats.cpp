@@ -49,7 +49,7 @@ void make_db(const std::string& path, const std::string& record) {
   REQUIRE(db->add_games({{game_fingerprint(small_game()), record}}, 3).ok());
   uint32_t gen = 0;
   REQUIRE(db->begin_generation(&gen).ok());
-  REQUIRE(db->add_counts(gen, {{1, 0x1234, PatternCounts{3, 5, 1}}}).ok());
+  REQUIRE(testutil::write_counts(*db, gen, {{1, 0x1234, PatternCounts{3, 5, 1}}}).ok());
   CountSummary summary;
   summary.games = 1;
   summary.patterns_per_level = {1};

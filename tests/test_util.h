@@ -29,6 +29,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -66,6 +67,23 @@ class TempDir {
  private:
   std::string path_;
 };
+
+// Writes whole counts of generation `gen` as a count does (sorted table
+// files of values; PatternDb::add_counts() writes merge operands, which the
+// open-time check of a generation's counts does not take for values).
+inline sgfpat::Status write_counts(sgfpat::PatternDb& db, uint32_t gen,
+                                   std::vector<std::tuple<int, uint64_t, sgfpat::PatternCounts>> counts) {
+  std::sort(counts.begin(), counts.end(), [](const auto& a, const auto& b) {
+    return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
+  });
+  return db.write_sorted_counts(gen, {[&](const sgfpat::PatternDb::CountSink& sink) {
+                                  for (const auto& [level, key, c] : counts) {
+                                    sgfpat::Status s = sink(level, key, c);
+                                    if (!s.ok()) return s;
+                                  }
+                                  return sgfpat::Status::OK();
+                                }});
+}
 
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -29,14 +29,20 @@ struct FrontierObserver : TrackingObserver {
   void before_move(const Board& board, Color mover, Point move, int number) override {
     if (move.is_pass()) return;
     const StoredMove here{game, uint32_t(number), winner == mover};
+    bool found = false;
     tracker.walk(board.index(move), mover, [&](int level, uint64_t key) {
+      if (found) {  // the level above the frontier
+        out->back().above = key;
+        return false;
+      }
       if (kept.contains(level, key)) return true;
       if (pending && pending->contains(level, key)) {
         if (pending_plays) pending_plays->push_back({level, key, here});
         return true;
       }
       out->push_back({level, key, here});
-      return false;
+      found = true;
+      return true;
     });
   }
 };
@@ -79,7 +85,8 @@ Status played_keys_at(const KeyScheme& scheme, std::string_view record, std::spa
   keys->assign(numbers.size(), {});
   StoredGame g;
   KeysAtObserver obs(scheme, numbers, keys);
-  Status st = replay_stored(record, &g, &obs);
+  // The replay stops after the last move asked for.
+  Status st = replay_stored(record, &g, &obs, numbers.empty() ? 0 : int(numbers.back()));
   if (!st.ok()) return st;
   if (obs.next != numbers.size())
     return Status::NotFound("stored game has no played move " + std::to_string(numbers[obs.next]));

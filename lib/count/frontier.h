@@ -23,8 +23,9 @@ namespace sgfpat {
 
 // Appends to *out the frontier entry of every played move of the stored
 // game records `batch`: its first level whose played pattern is in neither
-// `kept` (K) nor `pending` (P, when given); a move in them at every level
-// has none.  When `pending_plays` is given, each level of a move's played
+// `kept` (K) nor `pending` (P, when given), with the move's played key of
+// the level above it (`above`, 0 at the last level); a move in them at
+// every level has none.  When `pending_plays` is given, each level of a move's played
 // pattern below its frontier that is in P (and not in K) is appended there
 // too, as an entry of that level.  Both sets must be exact.  Corruption for
 // a record that does not decode or replay.

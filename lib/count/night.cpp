@@ -49,35 +49,56 @@ Status load_kept(PatternDb& db, int levels, int threads, const std::vector<uint6
   return Status::OK();
 }
 
-// The keys of every level of stored moves, each game replayed once; a game
-// is the night's (in memory) or stored (found by its prefix).
+// The keys of every level of stored moves, each game replayed once (up to
+// its last move asked for), games side by side on `threads` threads; a
+// game is the night's (in memory) or stored (found by its prefix).
 class MoveChains {
  public:
-  MoveChains(PatternDb& db, const KeyScheme& scheme, const std::unordered_map<uint64_t, std::string>& tonight)
-      : db_(db), scheme_(scheme), tonight_(tonight) {}
+  MoveChains(PatternDb& db, const KeyScheme& scheme, const std::unordered_map<uint64_t, std::string>& tonight,
+             int threads)
+      : db_(db), scheme_(scheme), tonight_(tonight), threads_(threads) {}
 
   // Replays what `moves` need that is not known yet.
   Status fill(const std::vector<StoredMove>& moves) {
     std::map<uint64_t, std::vector<uint32_t>> wanted;
     for (const StoredMove& m : moves)
       if (!chains_.count({m.game, m.number})) wanted[m.game].push_back(m.number);
-    for (auto& [game, numbers] : wanted) {
-      std::sort(numbers.begin(), numbers.end());
-      numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
-      std::string record;
-      Status st = record_of(game, &record);
+    std::vector<std::pair<uint64_t, std::vector<uint32_t>>> games(wanted.begin(), wanted.end());
+    wanted.clear();
+    std::vector<std::vector<std::vector<uint64_t>>> keys(games.size());
+    constexpr size_t kChunk = 64;  // games a task replays
+    const std::vector<Status> done = run_tasks(
+        (games.size() + kChunk - 1) / kChunk, threads_,
+        [&](size_t c) {
+          std::string record;
+          for (size_t i = c * kChunk; i < std::min(games.size(), (c + 1) * kChunk); ++i) {
+            auto& [game, numbers] = games[i];
+            std::sort(numbers.begin(), numbers.end());
+            numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+            Status st = record_of(game, &record);
+            if (!st.ok()) return st;
+            st = played_keys_at(scheme_, record, numbers, &keys[i]);
+            if (!st.ok()) return st.with_context("replaying a stored move of the frontier index");
+          }
+          return Status::OK();
+        },
+        "replaying stored moves of the frontier index");
+    // Two games sharing a prefix send the night to a full count: that
+    // answer first, whatever else a task met.
+    for (const Status& st : done)
+      if (st.is_not_supported()) return st;
+    for (const Status& st : done)
       if (!st.ok()) return st;
-      std::vector<std::vector<uint64_t>> keys;
-      st = played_keys_at(scheme_, record, numbers, &keys);
-      if (!st.ok()) return st.with_context("replaying a stored move of the frontier index");
-      for (size_t i = 0; i < numbers.size(); ++i) chains_[{game, numbers[i]}] = std::move(keys[i]);
-      ++games_replayed_;
-    }
+    for (size_t i = 0; i < games.size(); ++i)
+      for (size_t j = 0; j < games[i].second.size(); ++j)
+        chains_[{games[i].first, games[i].second[j]}] = std::move(keys[i][j]);
+    games_replayed_ += games.size();
     return Status::OK();
   }
   // The key of `level` of a move fill() saw.
   uint64_t key(const StoredMove& m, int level) const { return chains_.at({m.game, m.number})[size_t(level - 1)]; }
   const std::vector<uint64_t>& chain(const StoredMove& m) const { return chains_.at({m.game, m.number}); }
+  bool has(const StoredMove& m) const { return chains_.count({m.game, m.number}) > 0; }
   uint64_t games_replayed() const { return games_replayed_; }
 
  private:
@@ -104,11 +125,20 @@ class MoveChains {
   PatternDb& db_;
   const KeyScheme& scheme_;
   const std::unordered_map<uint64_t, std::string>& tonight_;
+  int threads_;
   std::map<MoveId, std::vector<uint64_t>> chains_;
   uint64_t games_replayed_ = 0;
 };
 
 // Step 3: the frontiers of the night's moves, against F.
+//
+// A frontier whose plays reach min_played joins P; the level above it is
+// decided among the same moves (any other play of a pattern above it plays
+// it too), and so on up.  A move's key of the level above its frontier is
+// stored with it (FrontierEntry::above), so a night replays a stored game
+// only for a move whose entry lacks it (a move an earlier night moved up)
+// or that climbs two levels; and one of tonight's games per joined
+// frontier, for the keys of its smaller levels that P keeps.
 class Crossing {
  public:
   Crossing(const KeyScheme& scheme, unsigned min_played, int64_t now, MoveChains* chains, PatternDb::NightEdits* edits,
@@ -118,71 +148,103 @@ class Crossing {
   // The night's frontier entries (sorted) with F's entries under the same
   // patterns (sorted).
   Status run(const std::vector<FrontierEntry>& tonight, const std::vector<FrontierEntry>& stored) {
-    // The patterns with their plays, old and new; then every move of those
-    // that reach min_played replayed at once (a game once for all its
-    // moves), then their levels above decided.
-    struct Group {
-      Key key;
-      std::vector<StoredMove> moves;  // the night's first
-      size_t new_moves = 0;
-    };
-    std::vector<Group> crossing;
-    std::vector<StoredMove> replayed;
+    std::vector<Group> round;
     size_t t = 0, s = 0;
     while (t < tonight.size()) {
       Group g;
-      g.key = {tonight[t].level, tonight[t].key};
-      for (; t < tonight.size() && Key{tonight[t].level, tonight[t].key} == g.key; ++t) g.moves.push_back(tonight[t].move);
-      g.new_moves = g.moves.size();
-      while (s < stored.size() && Key{stored[s].level, stored[s].key} < g.key) ++s;
-      for (; s < stored.size() && Key{stored[s].level, stored[s].key} == g.key; ++s) {
-        g.moves.push_back(stored[s].move);
-        edits_->frontier_deleted.push_back(stored[s]);  // undone below if it stays
-      }
+      g.level = tonight[t].level;
+      g.key = tonight[t].key;
+      const Key k{g.level, g.key};
+      for (; t < tonight.size() && Key{tonight[t].level, tonight[t].key} == k; ++t) g.moves.push_back(tonight[t]);
+      const size_t new_moves = g.moves.size();
+      while (s < stored.size() && Key{stored[s].level, stored[s].key} < k) ++s;
+      for (; s < stored.size() && Key{stored[s].level, stored[s].key} == k; ++s) g.moves.push_back(stored[s]);
       if (g.moves.size() < min_played_) {
         // Still outside: the night's moves are indexed under it too.
-        edits_->frontier_deleted.resize(edits_->frontier_deleted.size() - (g.moves.size() - g.new_moves));
-        for (size_t i = 0; i < g.new_moves; ++i) edits_->frontier_put.push_back({g.key.first, g.key.second, g.moves[i]});
+        for (size_t i = 0; i < new_moves; ++i) edits_->frontier_put.push_back(g.moves[i]);
         continue;
       }
-      replayed.insert(replayed.end(), g.moves.begin(), g.moves.end());
-      crossing.push_back(std::move(g));
+      for (size_t i = new_moves; i < g.moves.size(); ++i) edits_->frontier_deleted.push_back(g.moves[i]);
+      round.push_back(std::move(g));
     }
-    Status st = chains_->fill(replayed);
+    // The first round: the joined frontiers' chains from one of tonight's
+    // moves each, their next level from what F stored.
+    std::vector<StoredMove> replay;
+    for (const Group& g : round) {
+      replay.push_back(g.moves.front().move);
+      if (g.level < levels_)
+        for (const FrontierEntry& m : g.moves)
+          if (m.above == 0) replay.push_back(m.move);
+    }
+    Status st = chains_->fill(replay);
     if (!st.ok()) return st;
-    for (const Group& g : crossing) {
-      join(g.key, g.moves);
-      climb(g.key.first + 1, g.moves);
+    std::vector<Group> next;
+    for (Group& g : round) {
+      const std::vector<uint64_t>& c = chains_->chain(g.moves.front().move);
+      g.chain.assign(c.begin(), c.begin() + (g.level - 1));
+      join(g);
+      climb(g, &next);
+    }
+    // Further rounds: moves that climbed two levels or more, replayed.
+    while (!next.empty()) {
+      round.swap(next);
+      next.clear();
+      replay.clear();
+      for (const Group& g : round)
+        for (const FrontierEntry& m : g.moves) replay.push_back(m.move);
+      st = chains_->fill(replay);
+      if (!st.ok()) return st;
+      for (const Group& g : round) {
+        join(g);
+        climb(g, &next);
+      }
     }
     return Status::OK();
   }
 
  private:
-  void join(const Key& k, const std::vector<StoredMove>& moves) {
+  // Moves with the same pattern of `level`, and the keys of the pattern's
+  // smaller levels.
+  struct Group {
+    int level = 0;
+    uint64_t key = 0;
+    std::vector<FrontierEntry> moves;
+    std::vector<uint64_t> chain;
+  };
+
+  void join(const Group& g) {
     PendingPattern p;
-    p.level = k.first;
-    p.key = k.second;
-    p.played = moves.size();
-    for (const StoredMove& m : moves) p.wins += m.won;
+    p.level = g.level;
+    p.key = g.key;
+    p.played = g.moves.size();
+    for (const FrontierEntry& m : g.moves) p.wins += m.move.won;
     p.joined = now_;
-    const std::vector<uint64_t>& chain = chains_->chain(moves.front());
-    p.chain.assign(chain.begin(), chain.begin() + (k.first - 1));
-    (*pending_)[k] = std::move(p);
+    p.chain = g.chain;
+    (*pending_)[{g.level, g.key}] = std::move(p);
     ++joined_;
   }
-  // `moves` all play the same pattern of level - 1, which joined P: their
-  // patterns of `level` decide among themselves (any other play of one
-  // plays that pattern too, so it is among them).
-  void climb(int level, const std::vector<StoredMove>& moves) {
+  // The level above the joined group `g`: its patterns that reach
+  // min_played go to *next, the others' moves are indexed under them.
+  void climb(const Group& g, std::vector<Group>* next) {
+    const int level = g.level + 1;
     if (level > levels_) return;  // in K or P at every level: no frontier
-    std::map<uint64_t, std::vector<StoredMove>> by_key;
-    for (const StoredMove& m : moves) by_key[chains_->key(m, level)].push_back(m);
-    for (auto& [key, group] : by_key) {
-      if (group.size() >= min_played_) {
-        join({level, key}, group);
-        climb(level + 1, group);
+    std::map<uint64_t, std::vector<FrontierEntry>> by_key;
+    for (const FrontierEntry& m : g.moves) {
+      const bool replayed = chains_->has(m.move);
+      const uint64_t key = m.level == g.level && m.above != 0 ? m.above : chains_->key(m.move, level);
+      FrontierEntry up{level, key, m.move, 0};
+      // Its level above, when the replay gave it (else a later night that
+      // needs it replays the game).
+      if (replayed && level < levels_) up.above = chains_->key(m.move, level + 1);
+      by_key[key].push_back(up);
+    }
+    for (auto& [key, moves] : by_key) {
+      if (moves.size() >= min_played_) {
+        Group up{level, key, std::move(moves), g.chain};
+        up.chain.push_back(g.key);
+        next->push_back(std::move(up));
       } else {
-        for (const StoredMove& m : group) edits_->frontier_put.push_back({level, key, m});
+        edits_->frontier_put.insert(edits_->frontier_put.end(), moves.begin(), moves.end());
       }
     }
   }
@@ -328,7 +390,7 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
     return true;
   });
   if (!s.ok()) return s;
-  MoveChains chains(db, scheme, night_records);
+  MoveChains chains(db, scheme, night_records, threads);
   std::map<Key, PendingPattern> joined;
   Crossing crossing(scheme, min_played, now, &chains, &edits, &joined);
   s = crossing.run(tonight, stored);

@@ -29,12 +29,13 @@ int32_t NightTable::lookup(int level, uint64_t key) {
     if (e.slot == -2) break;
     if (e.key == key) return e.slot;
   }
-  int32_t slot = -1;
-  if (kept_->contains(level, key)) {
-    slot = int32_t(lv.counts.size());
-    lv.keys.push_back(key);
-    lv.counts.push_back({});
-  }
+  // A key K lacks is not remembered: most walks end on a pattern seen once
+  // (tens of millions a night), and asking K again costs what a slot here
+  // would.
+  if (!kept_->contains(level, key)) return -1;
+  const int32_t slot = int32_t(lv.counts.size());
+  lv.keys.push_back(key);
+  lv.counts.push_back({});
   lv.entries[i] = Entry{key, slot, 0};
   ++lv.used;
   return slot;

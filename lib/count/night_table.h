@@ -4,9 +4,10 @@
 // The kept set K is not built into a table with slots for every pattern
 // (tens of millions, read from the database: the cost of a night would grow
 // with the archive).  A walk looks a pattern up in K, a shared exact set;
-// the thread's own map gives each pattern it touches a slot the first time,
-// and remembers a pattern K lacks, so that K is asked once per pattern and
-// thread.  Slots stay valid from game to game.  The threads' counts are
+// the thread's own map gives each kept pattern it touches a slot the first
+// time (a pattern K lacks is asked of K each time: remembering the tens of
+// millions of patterns seen once would cost the night's memory).  Slots
+// stay valid from game to game.  The threads' counts are
 // summed at the end (sorted_counts()).
 //
 // The interface CandidateCounter counts through (candidate_counter.h), as
@@ -52,7 +53,7 @@ class NightTable {
  private:
   struct Entry {
     uint64_t key;
-    int32_t slot;  // -2: empty; -1: K lacks the key
+    int32_t slot;  // -2: empty
     int32_t unused;
   };
   struct Level {

@@ -44,7 +44,7 @@ Status PatternDb::add_frontier_run(const std::vector<FrontierEntry>& sorted) {
   if (sorted.empty()) return Status::OK();
   TableFill fill = [&](const TablePut& put) {
     for (const FrontierEntry& e : sorted) {
-      Status s = put(frontier_key(e), frontier_value(e.move.won));
+      Status s = put(frontier_key(e), frontier_value(e));
       if (!s.ok()) return s;
     }
     return Status::OK();
@@ -184,7 +184,7 @@ Status PatternDb::commit_night(const NightEdits& e) {
                                           (a < e.frontier_put.size() && e.frontier_put[a] < e.frontier_deleted[d]);
                          const FrontierEntry& f = put ? e.frontier_put[a++] : e.frontier_deleted[d++];
                          Status s = edit(put ? TableOp::kPut : TableOp::kDelete, frontier_key(f),
-                                         put ? frontier_value(f.move.won) : std::string_view());
+                                         put ? frontier_value(f) : std::string());
                          if (!s.ok()) return s;
                        }
                        return Status::OK();

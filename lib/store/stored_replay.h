@@ -26,25 +26,27 @@ inline Status decode_stored(std::string_view record, Game* game) {
 
 // Replays a decoded stored `game` on `board` with `observer` (started
 // already).  An illegal move was checked when the game was stored, so it
-// is damage: "stored game <origin>: move N".
+// is damage: "stored game <origin>: move N".  With max_moves >= 0 the
+// replay stops after that many moves.
 template <class Observer>
-Status replay_decoded(const Game& game, Board* board, ReplayResult* result, Observer* observer) {
+Status replay_decoded(const Game& game, Board* board, ReplayResult* result, Observer* observer,
+                      int max_moves = -1) {
   *result = ReplayResult{};
-  Status st = replay(game, board, result, observer);
+  Status st = replay(game, board, result, observer, max_moves);
   if (!st.ok()) return Status::Corruption("stored game " + game.origin.describe() + ": " + st.message());
   return Status::OK();
 }
 
 // Decodes `record` into g->game, calls observer->start_game(g->game), then
-// replays the whole game on g->board with `observer` (both as above).  The
-// observer type only needs start_game(const Game&) beside the
-// ReplayObserver hooks.
+// replays the game on g->board with `observer` (both as above; the whole
+// game unless max_moves >= 0).  The observer type only needs
+// start_game(const Game&) beside the ReplayObserver hooks.
 template <class Observer>
-Status replay_stored(std::string_view record, StoredGame* g, Observer* observer) {
+Status replay_stored(std::string_view record, StoredGame* g, Observer* observer, int max_moves = -1) {
   Status st = decode_stored(record, &g->game);
   if (!st.ok()) return st;
   observer->start_game(g->game);
-  return replay_decoded(g->game, &g->board, &g->result, observer);
+  return replay_decoded(g->game, &g->board, &g->result, observer, max_moves);
 }
 
 }  // namespace sgfpat
