@@ -91,7 +91,9 @@ void check_frontier(const Corpus& c) {
     if (c.kept.count(k) || played[k] != n || n >= uint64_t(c.min_played)) ++wrong;
   }
   CHECK(wrong == 0);
-  // The keys of a move, replayed alone, are those of the whole replay.
+  // The keys of a move, replayed alone, are those of the whole replay (one
+  // PlayedKeysAt for every game, as a thread of a night uses it).
+  sgfpat::PlayedKeysAt replay(c.scheme);
   size_t checked = 0;
   for (size_t i = 0; i < entries.size() && checked < 50; i += entries.size() / 50 + 1, ++checked) {
     const auto& e = entries[i];
@@ -104,7 +106,7 @@ void check_frontier(const Corpus& c) {
     REQUIRE(game < c.records.size());
     std::vector<std::vector<uint64_t>> at;
     const uint32_t number = e.move.number;
-    REQUIRE(sgfpat::played_keys_at(c.scheme, c.records[game], std::span(&number, 1), &at).ok());
+    REQUIRE(replay.keys(c.records[game], std::span(&number, 1), &at).ok());
     const std::vector<uint64_t>& keys = at[0];
     REQUIRE(keys.size() == size_t(L));
     CHECK(keys[size_t(e.level - 1)] == e.key);
@@ -132,5 +134,5 @@ TEST_CASE("a move past the end has no keys") {
   Corpus c = counted_corpus(tmp, 3, {"--levels", "4", "--min-played", "2", "--threads", "1"});
   std::vector<std::vector<uint64_t>> keys;
   const uint32_t past = 100000;
-  CHECK(sgfpat::played_keys_at(c.scheme, c.records[0], std::span(&past, 1), &keys).is_not_found());
+  CHECK(sgfpat::PlayedKeysAt(c.scheme).keys(c.records[0], std::span(&past, 1), &keys).is_not_found());
 }

@@ -211,7 +211,7 @@ TEST_CASE("an import step whose budget cannot hold the sketch beside the positio
   CHECK(j["sketched_during_import"] == true);
 }
 
-TEST_CASE("the combined database takes later games incrementally, like the single one") {
+TEST_CASE("the combined database takes a night of later games like the single one; after a catch-up, as one ingest") {
   TempDir dir("sgfpat-shard-inc");
   auto inputs = write_corpus(dir.path(), 300);
   const std::string more = dir / "more.sgf";
@@ -222,8 +222,17 @@ TEST_CASE("the combined database takes later games incrementally, like the singl
   auto a = ingest_ok(single, {}, {more}, dir.path());
   auto b = ingest_ok(db, {}, {more}, dir.path());
   CHECK(b["count_plan"] == "incremental");
+  CHECK(b["count"]["mode"] == "night");
   CHECK(a["ingested"] == b["ingested"]);
   CHECK(export_tsv(single, dir.path()) == export_tsv(db, dir.path()));
+  RunResult c = run_cli({"catch-up", "--db", db, "--quiet"}, dir.path());
+  INFO("catch-up: " << c.err);
+  REQUIRE(c.exit_code == 0);
+  std::vector<std::string> all = inputs;
+  all.push_back(more);
+  const std::string scratch = dir / "scratch";
+  ingest_ok(scratch, {}, all, dir.path());
+  CHECK(export_tsv(scratch, dir.path()) == export_tsv(db, dir.path()));
 }
 
 TEST_CASE("scripts/sharded-ingest.sh runs the same steps: same export; clear errors and exit codes") {

@@ -50,12 +50,9 @@ struct FrontierObserver : TrackingObserver {
 // Records the keys of the levels of the moves asked for.
 struct KeysAtObserver : TrackingObserver {
   std::span<const uint32_t> numbers;
-  std::vector<std::vector<uint64_t>>* keys;
+  std::vector<std::vector<uint64_t>>* keys = nullptr;
   size_t next = 0;
-  KeysAtObserver(const KeyScheme& s, std::span<const uint32_t> n, std::vector<std::vector<uint64_t>>* k)
-      : TrackingObserver(s), numbers(n), keys(k) {
-    tracker.set_incremental_rings(1);
-  }
+  explicit KeysAtObserver(const KeyScheme& s) : TrackingObserver(s) { tracker.set_incremental_rings(1); }
   void before_move(const Board& board, Color mover, Point move, int n) override {
     if (next == numbers.size() || uint32_t(n) != numbers[next] || move.is_pass()) return;
     std::vector<uint64_t>& out = (*keys)[next++];
@@ -80,13 +77,24 @@ Status frontier_entries(const KeyScheme& scheme, std::span<const std::string> ba
   return Status::OK();
 }
 
-Status played_keys_at(const KeyScheme& scheme, std::string_view record, std::span<const uint32_t> numbers,
-                      std::vector<std::vector<uint64_t>>* keys) {
+struct PlayedKeysAt::Replay {
+  StoredGame game;
+  KeysAtObserver observer;
+  explicit Replay(const KeyScheme& scheme) : observer(scheme) {}
+};
+
+PlayedKeysAt::PlayedKeysAt(const KeyScheme& scheme) : replay_(std::make_unique<Replay>(scheme)) {}
+PlayedKeysAt::~PlayedKeysAt() = default;
+
+Status PlayedKeysAt::keys(std::string_view record, std::span<const uint32_t> numbers,
+                          std::vector<std::vector<uint64_t>>* keys) {
   keys->assign(numbers.size(), {});
-  StoredGame g;
-  KeysAtObserver obs(scheme, numbers, keys);
+  KeysAtObserver& obs = replay_->observer;
+  obs.numbers = numbers;
+  obs.keys = keys;
+  obs.next = 0;
   // The replay stops after the last move asked for.
-  Status st = replay_stored(record, &g, &obs, numbers.empty() ? 0 : int(numbers.back()));
+  Status st = replay_stored(record, &replay_->game, &obs, numbers.empty() ? 0 : int(numbers.back()));
   if (!st.ok()) return st;
   if (obs.next != numbers.size())
     return Status::NotFound("stored game has no played move " + std::to_string(numbers[obs.next]));

@@ -10,6 +10,7 @@
 // to min_played.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -33,11 +34,22 @@ Status frontier_entries(const KeyScheme& scheme, std::span<const std::string> ba
                         std::vector<FrontierEntry>* out, const KeyHashSet* pending = nullptr,
                         std::vector<FrontierEntry>* pending_plays = nullptr);
 
-// The played keys of every level (1..L, index level - 1) of the moves of
-// one stored game numbered `numbers` (increasing), replaying `record` once:
-// (*keys)[i] for numbers[i].  NotFound when the game has no played move of
-// one of those numbers.
-Status played_keys_at(const KeyScheme& scheme, std::string_view record, std::span<const uint32_t> numbers,
-                      std::vector<std::vector<uint64_t>>* keys);
+// The played keys of every level of some moves of stored games.  One per
+// thread: its pattern tracker is made once and reset from game to game (a
+// new one spells the board's edges again, most of a short replay's cost).
+class PlayedKeysAt {
+ public:
+  explicit PlayedKeysAt(const KeyScheme& scheme);
+  ~PlayedKeysAt();
+  // The played keys of every level (1..L, index level - 1) of the moves of
+  // one stored game numbered `numbers` (increasing), replaying `record` up
+  // to the last of them: (*keys)[i] for numbers[i].  NotFound when the game
+  // has no played move of one of those numbers.
+  Status keys(std::string_view record, std::span<const uint32_t> numbers, std::vector<std::vector<uint64_t>>* keys);
+
+ private:
+  struct Replay;
+  std::unique_ptr<Replay> replay_;
+};
 
 }  // namespace sgfpat

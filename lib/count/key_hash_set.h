@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/hash.h"
+#include "core/prefetch.h"
 
 namespace sgfpat {
 
@@ -38,6 +39,11 @@ class KeyHashSet {
       if (s == key) return true;
       if (s == 0) return false;
     }
+  }
+  // Brings the line where contains(level, key) starts into the cache.
+  void prefetch(int level, uint64_t key) const {
+    const Level& lv = levels_[size_t(level - 1)];
+    if (!lv.slots.empty()) prefetch_line(&lv.slots[fibonacci_slot(key, lv.bits)]);
   }
   size_t size(int level) const { return levels_[size_t(level - 1)].count; }
   size_t size() const;

@@ -66,18 +66,19 @@ class MoveChains {
     std::vector<std::pair<uint64_t, std::vector<uint32_t>>> games(wanted.begin(), wanted.end());
     wanted.clear();
     std::vector<std::vector<std::vector<uint64_t>>> keys(games.size());
-    constexpr size_t kChunk = 64;  // games a task replays
+    constexpr size_t kChunk = 256;  // games a task replays
     const std::vector<Status> done = run_tasks(
         (games.size() + kChunk - 1) / kChunk, threads_,
         [&](size_t c) {
           std::string record;
+          PlayedKeysAt replay(scheme_);
           for (size_t i = c * kChunk; i < std::min(games.size(), (c + 1) * kChunk); ++i) {
             auto& [game, numbers] = games[i];
             std::sort(numbers.begin(), numbers.end());
             numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
             Status st = record_of(game, &record);
             if (!st.ok()) return st;
-            st = played_keys_at(scheme_, record, numbers, &keys[i]);
+            st = replay.keys(record, numbers, &keys[i]);
             if (!st.ok()) return st.with_context("replaying a stored move of the frontier index");
           }
           return Status::OK();

@@ -29,9 +29,12 @@ class NightTable {
   explicit NightTable(const KeyHashSet& kept) : kept_(&kept), levels_(size_t(kept.levels())) {}
 
   int32_t lookup(int level, uint64_t key);
+  // Both places a lookup may read: this table's slot and K's (asked on
+  // every key this table lacks, the last level of every walk among them).
   void prefetch(int level, uint64_t key) const {
     const Level& lv = levels_[size_t(level - 1)];
     if (!lv.entries.empty()) prefetch_line(&lv.entries[fibonacci_slot(key, lv.bits)]);
+    kept_->prefetch(level, key);
   }
   static bool extends(int /*level*/, int32_t slot) { return slot >= 0; }
   static bool counted(int /*level*/, int32_t slot) { return slot >= 0; }
