@@ -8,7 +8,7 @@
 #    warm-up:  a small night of GAMES games (default 50) that builds the
 #              frontier index (the first night after a full count);
 # 3. night:    NIGHT... ingested into that database (count.seconds steps:
-#              listing, pass2, catchup, commit);
+#              listing, pass2, crossing, commit);
 # 4. catch-up: `sgfpat catch-up` after the night.
 # Each run prints wall, CPU (user+sys), peak RSS and the 1-minute load
 # average before and after it; then the ratios of the night, warm-up and
@@ -107,7 +107,7 @@ if "games_in_db" in j:
     extra = "games %7d  new %6d  plan %s  import %.1fs" % (
         j["games_in_db"], j.get("ingested", 0), j.get("count_plan", "?"), j.get("import_seconds", 0))
     if c.get("mode") == "night":
-        extra += "  crossing keys %s games replayed %s" % (c.get("catchup_keys"), c.get("catchup_games"))
+        extra += "  joined %s games replayed %s" % (c.get("joined_patterns"), c.get("replayed_games"))
 else:
     extra = " ".join("%s %s" % (k, v) for k, v in j.items() if not isinstance(v, (dict, list)))
 print("%-10s wall %7.1fs  cpu %7.1fs  peak %6.0f MB  load %s->%s  %s%s" % (

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The damage campaign, longer than the one ctest runs: every file of two
+# The damage campaign, longer than the one ctest runs: every file of three
 # small counted databases (one whose games are in table files, one whose
-# games are in its write-ahead log only) deleted, cut at six points and
+# games are in its write-ahead log only, one counted in a count and a
+# night, with pending patterns) deleted, cut at six points and
 # given SEEDS flipped bits each, every table file of the counts included;
 # then stats, export, query, ingest (then export) and repair on each copy.
 # Prints how many runs answered as undamaged, failed with a message, were

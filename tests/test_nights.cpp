@@ -124,11 +124,13 @@ size_t check_night(const std::string& night, const std::string& scratch) {
   return pending.size();
 }
 
-void catch_up_ok(const std::string& db, const std::string& scratch) {
+// Its --json: games_resumed says how many games a killed run had counted.
+nlohmann::json catch_up_ok(const std::string& db, const std::string& scratch) {
   RunResult r = run({SGFPAT_BINARY, "catch-up", "--db", db, "--json"}, scratch);
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(pending_of(db).empty());
+  return r.json();
 }
 
 struct Config {
@@ -278,8 +280,9 @@ TEST_CASE("a night or a catch-up killed with SIGKILL, then run again, gives the 
   catch_up_ok(tmp / "whole", tmp.path());
   require_same_counts(tmp / "whole", tmp / "full");
   // Killed where the night's games are stored, at the start of each step
-  // of the night (a progress line), just before its commit, and just
-  // before the catch-up's commit (fail points).
+  // of the night (a progress line), just before its commit, after the
+  // catch-up recorded its third share of the games, and just before the
+  // catch-up's commit (fail points).
   struct Kill {
     std::string fail_point, line;  // one of the two
     bool in_catchup = false;
@@ -288,6 +291,7 @@ TEST_CASE("a night or a catch-up killed with SIGKILL, then run again, gives the 
                                    {"", "count: frontier index of the counted moves"},
                                    {"", "count: exact counts"},
                                    {"night.before_commit", ""},
+                                   {"catchup.share_saved@3", "", true},
                                    {"catchup.before_commit", "", true}};
   int killed = 0, serial = 0;
   for (const Kill& k : kills) {
@@ -324,10 +328,28 @@ TEST_CASE("a night or a catch-up killed with SIGKILL, then run again, gives the 
       CHECK(export_tsv(db, tmp.path()) == night_tsv);
       check_night(db, tmp / "full");
     }
-    catch_up_ok(db, tmp.path());
+    const nlohmann::json c = catch_up_ok(db, tmp.path());
+    // A killed catch-up goes on from the games it recorded as counted.
+    if (k.in_catchup) CHECK(c["games_resumed"].get<uint64_t>() > 0);
     require_same_counts(db, tmp / "full");
   }
   CHECK(killed == int(kills.size()));
+
+  // A night after a killed catch-up makes its record stale: the next
+  // catch-up counts every game again, and exactly.
+  write_file(tmp / "one.sgf", sample_lines(1500, 1)[0]);
+  ingest_ok(tmp / "full2", flags, {tmp / "a.sgf", tmp / "b.sgf", tmp / "one.sgf"}, tmp.path());
+  const std::string db = tmp / "stale";
+  fs::copy(tmp / "base", db, fs::copy_options::recursive);
+  ingest_ok(db, flags, {tmp / "b.sgf"}, tmp.path());
+  {
+    Child c({SGFPAT_BINARY, "catch-up", "--db", db}, tmp.path(), "stale", {fail_point_env("catchup.share_saved@2")});
+    CHECK(died_at_fail_point(c.wait(), "catchup.share_saved"));
+  }
+  ingest_ok(db, flags, {tmp / "one.sgf"}, tmp.path());
+  const nlohmann::json c = catch_up_ok(db, tmp.path());
+  CHECK(c["games_resumed"].get<uint64_t>() == 0);
+  require_same_counts(db, tmp / "full2");
 }
 
 TEST_CASE("a night on a database with a damaged frontier index reports the damage and changes nothing") {
@@ -391,6 +413,14 @@ TEST_CASE("stats and export say what is pending and since when; export --complet
   REQUIRE(ex.exit_code == 0);
   CHECK(ex.json()["pending_patterns"].get<size_t>() == pending);
   CHECK(read_file(tmp / "x.tsv") != export_tsv(tmp / "full", tmp.path()));
+  // --complete --no-wait refuses (exit 2) while patterns are pending, and
+  // writes nothing.
+  RunResult waits = run({SGFPAT_BINARY, "export", "--db", tmp / "db", "-f", "tsv", "-o", tmp / "w.tsv", "--complete",
+                         "--no-wait"},
+                        tmp.path());
+  CHECK(waits.exit_code == 2);
+  CHECK(waits.err.find("--no-wait") != std::string::npos);
+  CHECK_FALSE(fs::exists(tmp / "w.tsv"));
   // --complete catches up first: the export of a count from scratch.
   ex = run({SGFPAT_BINARY, "export", "--db", tmp / "db", "-f", "tsv", "-o", tmp / "y.tsv", "--complete", "--json"},
            tmp.path());
@@ -399,6 +429,11 @@ TEST_CASE("stats and export say what is pending and since when; export --complet
   CHECK(ex.json()["pending_patterns"].get<size_t>() == 0);
   CHECK(ex.json()["pending_since"].is_null());
   CHECK(read_file(tmp / "y.tsv") == export_tsv(tmp / "full", tmp.path()));
+  // Nothing waits now: --no-wait exports the same.
+  waits = run({SGFPAT_BINARY, "export", "--db", tmp / "db", "-f", "tsv", "-o", tmp / "w.tsv", "--complete", "--no-wait"},
+              tmp.path());
+  CHECK(waits.exit_code == 0);
+  CHECK(read_file(tmp / "w.tsv") == read_file(tmp / "y.tsv"));
   // With games stored but not counted yet (an ingest killed after its
   // import), the catch-up is refused: ingest counts them first.
   ingest_ok(tmp / "db2", flags, {tmp / "a.sgf"}, tmp.path());

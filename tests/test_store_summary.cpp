@@ -24,9 +24,9 @@ CountSummary sample() {
   s.seconds_pass2 = 2.5e-3;
   s.seconds_commit = 0.1;  // not exact in binary: must survive bit for bit
   s.new_games = 37;
-  s.catchup_keys = 2377;
-  s.catchup_games = 963;
-  s.seconds_catchup = 0.7;
+  s.joined_patterns = 2377;
+  s.replayed_games = 963;
+  s.seconds_crossing = 0.7;
   s.parts = 6;
   s.seconds_listing = 0.3;
   s.part_relists = 2;

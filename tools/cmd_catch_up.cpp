@@ -50,13 +50,16 @@ int run_catch_up(const CatchupArgs& a) {
     j["db"] = a.db;
     j["patterns"] = r.patterns;
     j["games_replayed"] = r.games;
+    j["games_resumed"] = r.resumed_games;
     j["seconds"] = r.seconds;
     std::cout << json_text(j, 2) << "\n";
   } else if (r.patterns == 0) {
     std::cout << "no pattern is pending in " << a.db << ": nothing to do\n";
   } else {
     std::cout << "caught up " << a.db << ": " << r.patterns << " pending patterns counted over " << r.games
-              << " games and reported, " << r.seconds << " s\n";
+              << " games and reported, " << r.seconds << " s";
+    if (r.resumed_games > 0) std::cout << " (going on after " << r.resumed_games << " games counted by a killed run)";
+    std::cout << "\n";
   }
   return kOk;
 }
@@ -71,7 +74,7 @@ Runner register_catch_up(CLI::App& app) {
       "its games bring to --min-played plays is pending until a catch-up: its played and wins are known,\n"
       "its seen count needs every stored game. `sgfpat stats` says how many are pending and since when.\n"
       "After a catch-up the exports equal those of a count from scratch, byte for byte. A killed catch-up\n"
-      "changes nothing: run it again.\n"
+      "changes nothing but its record of the games counted: run it again, it goes on from there.\n"
       "Exit codes: 0 done (or nothing pending), 1 failure, 2 usage (games not counted yet: ingest first),\n"
       "5 damaged database, 6 no space, 7 in use by another writer.");
   cmd->add_option("--db", a->db, "Pattern database directory")->required();

@@ -16,13 +16,24 @@ struct ExportArgs {
   std::string out;
   bool json = false;
   bool complete = false;
+  bool no_wait = false;
   PriorsExportOptions priors;
 };
 
 int run_export(const ExportArgs& a) {
   std::unique_ptr<PatternDb> db;
   Status st;
-  if (a.complete) {
+  if (a.complete && a.no_wait) {
+    // Complete only if nothing waits: a reader, never a catch-up.
+    st = PatternDb::OpenReader(a.db, &db);
+    if (!st.ok()) return fail("sgfpat export: ", st);
+    PendingSummary waiting;
+    st = pending_summary(*db, &waiting);
+    if (st.ok() && waiting.patterns > 0)
+      st = Status::InvalidArgument(pending_text(waiting) + "; --no-wait: not catching up (run `sgfpat catch-up --db " +
+                                   a.db + "` when it suits)");
+    if (!st.ok()) return fail("sgfpat export: ", st);
+  } else if (a.complete) {
     // The catch-up first, as `sgfpat catch-up` makes it (a writer: refused
     // with exit 7 while an ingest runs).
     OpenOptions open;
@@ -64,6 +75,9 @@ Runner register_export(CLI::App& app) {
   cmd->add_flag("--complete", a->complete,
                 "Count the pending patterns first (`sgfpat catch-up`), so that the export equals a count from "
                 "scratch");
+  cmd->add_flag("--no-wait", a->no_wait,
+                "With --complete: do not catch up; refuse (exit 2) when patterns are pending")
+      ->needs("--complete");
   cmd->add_option("--min-played", a->priors.min_played,
                   "priors: keep patterns played at least this often (never below the database's threshold)")
       ->check(at_least(0));

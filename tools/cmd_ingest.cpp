@@ -283,11 +283,11 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
                 << " (a night: their counts added to the reported patterns)\n"
                 << "                  " << with_commas(cs.positions) << " positions, " << with_commas(cs.candidates)
                 << " candidates in all\n"
-                << "  joined          " << with_commas(cs.catchup_keys) << " patterns reached --min-played ("
-                << with_commas(cs.catchup_games) << " stored games replayed to decide their levels above)\n"
+                << "  joined          " << with_commas(cs.joined_patterns) << " patterns reached --min-played ("
+                << with_commas(cs.replayed_games) << " games replayed to decide their levels above)\n"
                 << "  count time      kept set and frontier index " << duration_text(cs.seconds_listing)
                 << ", the night's games " << duration_text(cs.seconds_pass2) << ", joining "
-                << duration_text(cs.seconds_catchup) << ", commit " << duration_text(cs.seconds_commit) << "\n";
+                << duration_text(cs.seconds_crossing) << ", commit " << duration_text(cs.seconds_commit) << "\n";
     } else if (counted) {
       std::cout << "  recounted       " << with_commas(cs.games) << " games (" << plan_reason
                 << (full_reason.empty() ? "" : "; " + full_reason) << ")\n";

@@ -56,6 +56,8 @@ inline constexpr FormatVersion kPlayedSketchFormat{"sketch of played patterns", 
 // How far a count in parts got (count/parts_progress.h: its first byte);
 // version 1 lacks the split level.
 inline constexpr FormatVersion kCountProgressFormat{"count progress record", 2, 1};
+// How far a catch-up got (count/catchup_progress.h: its first byte).
+inline constexpr FormatVersion kCatchupProgressFormat{"catch-up progress record", 1, 1};
 // The plan of a sharded count (shard/shard_plan.h: the magic's last byte).
 inline constexpr FormatVersion kShardPlanFormat{"shard plan", 1, 1};
 // `sgfpat serve --games-dir`: one append-only file per game (lib/serve/game_log.h).

@@ -5,12 +5,16 @@
 
 #include "core/fail_point.h"
 #include "count/candidate_counter.h"
+#include "count/catchup_progress.h"
 #include "count/catchup_table.h"
 #include "count/count_games.h"
 
 namespace sgfpat {
 
 namespace {
+// The shares of the games a catch-up records its counts after (a kill
+// loses at most one share's work).
+constexpr uint64_t kCatchupShares = 8;
 using Levels = std::vector<std::vector<uint64_t>>;  // per level (index level - 1)
 
 void sort_unique(Levels* v) {
@@ -54,6 +58,8 @@ static Status catch_up_unguarded(PatternDb& db, const CountOptions& options, Cat
   });
   if (!s.ok()) return s;
   if (pending.empty()) return Status::OK();
+  std::sort(pending.begin(), pending.end(),
+            [](const PendingPattern& a, const PendingPattern& b) { return std::tie(a.level, a.key) < std::tie(b.level, b.key); });
   int top = 0;
   for (const PendingPattern& p : pending) top = std::max(top, p.level);
   if (top > scheme.levels) return Status::Corruption("database " + db.path() + ": a pending pattern above the last level");
@@ -88,36 +94,68 @@ static Status catch_up_unguarded(PatternDb& db, const CountOptions& options, Cat
   std::vector<Fingerprint> order;
   s = games_by_opening(db, &order);
   if (!s.ok()) return s;
-  auto progress = [&](uint64_t done) {
-    if (options.progress) options.progress({CountStep::kCatchup, done, order.size()});
-  };
-  s = feed_games(
-      games_in(db, order), order.size(), workers,
-      [&](int t, std::vector<std::string>& batch) -> Status {
-        CandidateCounter<CatchupTable> counter(upto, &tables[size_t(t)]);
-        return count_batch_shared(batch, &counter);
-      },
-      progress);
+
+  // What an earlier run of the same catch-up counted (made for this
+  // generation, these games and this pending set), else nothing.
+  CatchupProgress done;
+  std::string record;
+  s = db.catchup_progress(&record);
   if (!s.ok()) return s;
+  const uint64_t digest = pending_digest(pending);
+  if (record.empty() || !decode_catchup_progress(record, &done) || done.generation != db.generation() ||
+      done.games != order.size() || done.pending_digest != digest || done.counts.size() != pending.size() ||
+      done.games_done > order.size())
+    done = CatchupProgress{db.generation(), order.size(), digest, 0, std::vector<PatternCounts>(pending.size())};
+  result->resumed_games = done.games_done;
+  const CatchupProgress before = done;
+  // The counts so far: the earlier run's and this run's tables.
+  auto counts_so_far = [&](std::vector<PatternCounts>* out) -> Status {
+    *out = before.counts;
+    for (size_t i = 0; i < pending.size(); ++i)
+      for (const CatchupTable& t : tables) {
+        const int32_t slot = t.find(pending[i].level, pending[i].key);
+        if (slot < 0 || !CatchupTable::counted(pending[i].level, slot))
+          return Status::Internal("a pending pattern is missing from the catch-up table");
+        const PatternCounts c = t.counts_at(pending[i].level, slot);
+        (*out)[i].played += c.played;
+        (*out)[i].seen += c.seen;
+        (*out)[i].wins += c.wins;
+      }
+    return Status::OK();
+  };
+  // The games in eight shares, each recorded when counted.
+  const uint64_t share = std::max<uint64_t>(1, (order.size() + kCatchupShares - 1) / kCatchupShares);
+  for (uint64_t from = done.games_done; from < order.size(); from += share) {
+    const uint64_t to = std::min<uint64_t>(order.size(), from + share);
+    s = feed_games(
+        games_in(db, std::span(order).subspan(size_t(from), size_t(to - from))), to - from, workers,
+        [&](int t, std::vector<std::string>& batch) -> Status {
+          CandidateCounter<CatchupTable> counter(upto, &tables[size_t(t)]);
+          return count_batch_shared(batch, &counter);
+        },
+        [&](uint64_t n) {
+          if (options.progress) options.progress({CountStep::kCatchup, from + n, order.size()});
+        });
+    if (!s.ok()) return s;
+    if (to == order.size()) break;
+    done.games_done = to;
+    s = counts_so_far(&done.counts);
+    if (s.ok()) s = db.save_catchup_progress(encode_catchup_progress(done));
+    if (!s.ok()) return s;
+    fail_point("catchup.share_saved");
+  }
 
   // The counts, checked against what the nights recorded.
   PatternDb::NightEdits edits;
   edits.summary = db.summary();
   if (edits.summary.patterns_per_level.size() < size_t(scheme.levels))
     edits.summary.patterns_per_level.resize(size_t(scheme.levels), 0);
-  std::sort(pending.begin(), pending.end(),
-            [](const PendingPattern& a, const PendingPattern& b) { return std::tie(a.level, a.key) < std::tie(b.level, b.key); });
-  for (const PendingPattern& p : pending) {
-    PatternCounts sum;
-    for (const CatchupTable& t : tables) {
-      const int32_t slot = t.find(p.level, p.key);
-      if (slot < 0 || !CatchupTable::counted(p.level, slot))
-        return Status::Internal("a pending pattern is missing from the catch-up table");
-      const PatternCounts c = t.counts_at(p.level, slot);
-      sum.played += c.played;
-      sum.seen += c.seen;
-      sum.wins += c.wins;
-    }
+  std::vector<PatternCounts> sums;
+  s = counts_so_far(&sums);
+  if (!s.ok()) return s;
+  for (size_t i = 0; i < pending.size(); ++i) {
+    const PendingPattern& p = pending[i];
+    const PatternCounts& sum = sums[i];
     if (sum.played != p.played || sum.wins != p.wins)
       return Status::Internal("database " + db.path() + ": a pending pattern of level " + std::to_string(p.level) +
                               " was recorded played " + std::to_string(p.played) + " times (won " +

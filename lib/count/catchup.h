@@ -9,8 +9,10 @@
 // per-thread tables (catchup_table.h).  Their played and wins, known
 // exactly since they joined, are checked against the replay's (Internal on
 // a difference: a bug, nothing is written).  The counts, the pending set
-// emptied and the summary are one atomic commit: a kill leaves the
-// database as it was, and the same command counts again.
+// emptied and the summary are one atomic commit.  The counts so far are
+// recorded after each eighth of the games (count/catchup_progress.h): the
+// same command after a kill goes on from the last share recorded, and a
+// night in between makes the record stale (the catch-up starts over).
 #pragma once
 #include <vector>
 
@@ -19,8 +21,9 @@
 namespace sgfpat {
 
 struct CatchupResult {
-  uint64_t patterns = 0;  // pending patterns made reported
-  uint64_t games = 0;     // games replayed
+  uint64_t patterns = 0;        // pending patterns made reported
+  uint64_t games = 0;           // games counted (all stored games)
+  uint64_t resumed_games = 0;   // of those, counted by an earlier run that was killed
   double seconds = 0;
 };
 

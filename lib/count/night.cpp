@@ -401,9 +401,9 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   for (const Key& k : touched) edits.pending_put.push_back(pending.at(k));
   std::sort(edits.frontier_put.begin(), edits.frontier_put.end());
   std::sort(edits.frontier_deleted.begin(), edits.frontier_deleted.end());
-  summary->catchup_keys = crossing.joined_;
-  summary->catchup_games = chains.games_replayed();
-  summary->seconds_catchup = since(t0);
+  summary->joined_patterns = crossing.joined_;
+  summary->replayed_games = chains.games_replayed();
+  summary->seconds_crossing = since(t0);
 
   // ---- 4: one commit ----
   t0 = Clock::now();
@@ -419,9 +419,9 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   next.seconds_listing = summary->seconds_listing;
   next.seconds_pass1 = 0;
   next.seconds_pass2 = summary->seconds_pass2;
-  next.seconds_catchup = summary->seconds_catchup;
-  next.catchup_keys = summary->catchup_keys;
-  next.catchup_games = summary->catchup_games;
+  next.seconds_crossing = summary->seconds_crossing;
+  next.joined_patterns = summary->joined_patterns;
+  next.replayed_games = summary->replayed_games;
   edits.counted_games = night_fps;
   edits.summary = next;
   fail_point("night.before_commit");

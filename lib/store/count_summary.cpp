@@ -24,9 +24,9 @@ enum Tag : uint32_t {
   kSecondsPass2 = 12,
   kSecondsCommit = 13,
   kNewGames = 14,
-  kCatchupKeys = 15,
-  kCatchupGames = 16,
-  kSecondsCatchup = 17,
+  kJoinedPatterns = 15,
+  kReplayedGames = 16,
+  kSecondsCrossing = 17,
   kParts = 18,
   kSecondsListing = 19,
   kPartRelists = 20,
@@ -107,9 +107,9 @@ std::string encode_summary(const CountSummary& s) {
   put_tagged_real(&out, kSecondsPass2, s.seconds_pass2);
   put_tagged_real(&out, kSecondsCommit, s.seconds_commit);
   put_tagged(&out, kNewGames, s.new_games);
-  put_tagged(&out, kCatchupKeys, s.catchup_keys);
-  put_tagged(&out, kCatchupGames, s.catchup_games);
-  put_tagged_real(&out, kSecondsCatchup, s.seconds_catchup);
+  put_tagged(&out, kJoinedPatterns, s.joined_patterns);
+  put_tagged(&out, kReplayedGames, s.replayed_games);
+  put_tagged_real(&out, kSecondsCrossing, s.seconds_crossing);
   if (s.parts) put_tagged(&out, kParts, s.parts);
   if (s.parts) put_tagged_real(&out, kSecondsListing, s.seconds_listing);
   if (s.part_relists) put_tagged(&out, kPartRelists, s.part_relists);
@@ -138,7 +138,7 @@ Status decode_summary(std::string_view in, CountSummary* s) {
       case kSecondsPass1: real = &s->seconds_pass1; break;
       case kSecondsPass2: real = &s->seconds_pass2; break;
       case kSecondsCommit: real = &s->seconds_commit; break;
-      case kSecondsCatchup: real = &s->seconds_catchup; break;
+      case kSecondsCrossing: real = &s->seconds_crossing; break;
       case kSecondsListing: real = &s->seconds_listing; break;
       default: break;
     }
@@ -157,8 +157,8 @@ Status decode_summary(std::string_view in, CountSummary* s) {
       case kPruned: s->pruned = v; break;
       case kKeptKeys: s->kept_keys = v; break;
       case kNewGames: s->new_games = v; break;
-      case kCatchupKeys: s->catchup_keys = v; break;
-      case kCatchupGames: s->catchup_games = v; break;
+      case kJoinedPatterns: s->joined_patterns = v; break;
+      case kReplayedGames: s->replayed_games = v; break;
       case kParts: s->parts = v; break;
       case kPartRelists: s->part_relists = v; break;
       case kResumedParts: s->resumed_parts = v; break;

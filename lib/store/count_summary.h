@@ -48,9 +48,9 @@ struct CountSummary {
   uint64_t kept_keys = 0;  // resident: patterns counted (reported + pruned); parts: counted over all parts; draining: listed by pass 1 (0: the lists outgrew the budget)
   double seconds_pass1 = 0, seconds_pass2 = 0, seconds_commit = 0;
   uint64_t new_games = 0;      // games this count added (all of them in a full count)
-  uint64_t catchup_keys = 0;   // incremental: newly kept patterns the counted games were replayed for
-  uint64_t catchup_games = 0;  // incremental: counted games replayed for them
-  double seconds_catchup = 0;
+  uint64_t joined_patterns = 0;  // night: patterns that joined the pending set
+  uint64_t replayed_games = 0;   // night: games replayed to decide their levels above
+  double seconds_crossing = 0;   // night: seconds of that step
   uint64_t parts = 0;  // parts mode: how many
   double seconds_listing = 0;  // parts mode: the listing replays (within seconds_pass2)
   uint64_t part_relists = 0;   // parts mode: ranges listed again smaller (their lists or table did not fit)

@@ -277,6 +277,10 @@ class PatternDb {
   // commit_generation() and set_game_totals() delete it.  "" when none.
   Status save_count_progress(std::string_view record);
   Status count_progress(std::string* record);
+  // The same for a catch-up (count/catchup_progress.h), under its own meta
+  // key; commit_night() deletes it.  "" when none.
+  Status save_catchup_progress(std::string_view record);
+  Status catchup_progress(std::string* record);
   // Replaces the summary of the current generation.
   Status set_summary(const CountSummary& summary);
 
@@ -369,13 +373,18 @@ class PatternDb {
   // The NotSupported a reader's writes return (a secondary instance writes
   // nothing).
   Status read_only() const;
-  // Entries of a family's table files (those overlapping `range`, if
-  // given: whole files, so at least the entries in it) and memtables
-  // (false: unreadable).
-  // `values_only`: merge operands are not counted (a night's additions to
-  // the counts are operands: they must not stand in for lost values).
-  bool entries_in(rocksdb::ColumnFamilyHandle* cf, uint64_t* have, const rocksdb::Range* range = nullptr,
-                  bool values_only = false);
+  // Corruption unless a family's table files (those overlapping `range`,
+  // if given: whole files, so at least the entries in it) and memtables
+  // hold at least `want` entries and their properties are readable: fewer
+  // means files are lost or unreadable (RocksDB may drop a damaged table
+  // from a reader's view without an error), and an answer from them would
+  // be wrong, not empty.  `what` names the family's files ("the games'"),
+  // `says(have)` the shortfall.  `values_only`: merge operands are not
+  // counted (a night's additions to the counts are operands: they must not
+  // stand in for lost values).
+  Status check_entries(rocksdb::ColumnFamilyHandle* cf, uint64_t want, const std::string& what,
+                       const std::function<std::string(uint64_t have)>& says, const rocksdb::Range* range = nullptr,
+                       bool values_only = false);
   // The recorded summary's reported patterns per level (index level-1);
   // empty when never counted.
   std::vector<uint64_t> reported_per_level() const;

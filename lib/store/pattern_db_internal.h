@@ -41,6 +41,7 @@ inline constexpr const char* kPositionIndex = "position_index";
 inline constexpr const char* kCountProgress = "count_progress";  // save_count_progress()'s record
 inline constexpr const char* kPositionEntries = "position_entries";  // entries written into the index
 inline constexpr const char* kFrontier = "frontier";  // the generation the frontier index was built for
+inline constexpr const char* kCatchupProgress = "catchup_progress";  // save_catchup_progress()'s record
 }  // namespace meta
 
 // A copy of meta "scheme" in the games family, under a key no fingerprint

@@ -200,7 +200,11 @@ Status PatternDb::commit_night(const NightEdits& e) {
                      }});
   const std::string summary = encode_summary(e.summary);
   edits.push_back({cf(Family::kMeta), [&](const TableEdit& edit) {
-                     // Meta keys in order: "frontier" < "summary".
+                     // Meta keys in order: "catchup_progress" < "frontier" <
+                     // "summary".  A night or a catch-up ends any catch-up's
+                     // record (the pending set it was made for changes).
+                     Status d = edit(TableOp::kDelete, meta::kCatchupProgress, {});
+                     if (!d.ok()) return d;
                      if (e.frontier_generation != 0) {
                        Status s = edit(TableOp::kPut, meta::kFrontier, u64_string(e.frontier_generation));
                        if (!s.ok()) return s;

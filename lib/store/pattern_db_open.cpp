@@ -513,9 +513,7 @@ Status PatternDb::catch_up(const Opening& o) {
 
 Status PatternDb::check_counts_present() {
   // The table files of the counts hold at least every reported pattern of
-  // the current generation: fewer entries means files are lost or unreadable
-  // (RocksDB may drop a damaged table from a reader's view without an error),
-  // and an answer from them would be wrong, not empty.
+  // the current generation.
   const std::vector<uint64_t> expected = reported_per_level();
   uint64_t want = 0;
   for (uint64_t n : expected) want += n;
@@ -526,14 +524,14 @@ Status PatternDb::check_counts_present() {
   // (A range's limit is inclusive here: the generation's last possible key.)
   const std::string begin = counts_key(generation_, 0, 0), end = counts_key(generation_, 255, ~uint64_t(0));
   const rocksdb::Range range(begin, end);
-  uint64_t have = 0;
-  if (!entries_in(cf(Family::kCounts), &have, &range, true))
-    return Status::Corruption("database " + path_ + ": cannot read the properties of the counts' table files (" +
-                              repair_hint(path_) + ")");
-  if (have < want)
-    return Status::Corruption("database " + path_ + ": its counts hold " + std::to_string(have) +
-                              " entries but the last count reported " + std::to_string(want) +
-                              " patterns: table files are missing or damaged (" + repair_hint(path_) + ")");
+  Status present = check_entries(
+      cf(Family::kCounts), want, "the counts'",
+      [&](uint64_t have) {
+        return "its counts hold " + std::to_string(have) + " entries but the last count reported " +
+               std::to_string(want) + " patterns";
+      },
+      &range, true);
+  if (!present.ok()) return present;
   // Every night since the generation's count left its mark in the file of
   // its counts (PatternDb::commit_night()).
   if (summary_.nights > 0) {
@@ -574,31 +572,19 @@ Status PatternDb::verify_tables() {
 }
 
 Status PatternDb::check_positions_present() {
-  if (!has_position_index() || !position_entries_known_ || position_entries_ == 0) return Status::OK();
-  uint64_t have = 0;
-  if (!entries_in(cf(Family::kPositions), &have))
-    return Status::Corruption("database " + path_ + ": cannot read the properties of the position index's table files (" +
-                              repair_hint(path_) + ")");
-  if (have < position_entries_)
-    return Status::Corruption("database " + path_ + ": its position index holds " + std::to_string(have) +
-                              " entries but " + std::to_string(position_entries_) +
-                              " were written into it: table files are missing or damaged (" + repair_hint(path_) + ")");
-  return Status::OK();
+  if (!has_position_index() || !position_entries_known_) return Status::OK();
+  return check_entries(cf(Family::kPositions), position_entries_, "the position index's", [&](uint64_t have) {
+    return "its position index holds " + std::to_string(have) + " entries but " + std::to_string(position_entries_) +
+           " were written into it";
+  });
 }
 
 Status PatternDb::check_games_present() {
-  // The same for the stored games: fewer records than the recorded total
-  // means a table file of games is missing or unreadable.
-  if (game_count_ == 0) return Status::OK();
-  uint64_t have = 0;
-  if (!entries_in(cf(Family::kGames), &have))
-    return Status::Corruption("database " + path_ + ": cannot read the properties of the games' table files (" +
-                              repair_hint(path_) + ")");
-  if (have < game_count_)
-    return Status::Corruption("database " + path_ + ": its games hold " + std::to_string(have) +
-                              " records but it recorded " + std::to_string(game_count_) +
-                              " stored games: table files are missing or damaged (" + repair_hint(path_) + ")");
-  return Status::OK();
+  // The same for the stored games, against the recorded total.
+  return check_entries(cf(Family::kGames), game_count_, "the games'", [&](uint64_t have) {
+    return "its games hold " + std::to_string(have) + " records but it recorded " + std::to_string(game_count_) +
+           " stored games";
+  });
 }
 
 }  // namespace sgfpat

@@ -57,19 +57,26 @@ Status PatternDb::flush_to_tables() {
   return from_rocks(s, "writing database " + path_ + " into its table files");
 }
 
-bool PatternDb::entries_in(rocksdb::ColumnFamilyHandle* cf, uint64_t* have, const rocksdb::Range* range,
-                           bool values_only) {
+Status PatternDb::check_entries(rocksdb::ColumnFamilyHandle* cf, uint64_t want, const std::string& what,
+                                const std::function<std::string(uint64_t have)>& says, const rocksdb::Range* range,
+                                bool values_only) {
+  if (want == 0) return Status::OK();
   rocksdb::TablePropertiesCollection tables;
   const rocksdb::Status s =
       range ? db_->GetPropertiesOfTablesInRange(cf, range, 1, &tables) : db_->GetPropertiesOfAllTables(cf, &tables);
-  if (!s.ok()) return false;
-  *have = 0;
+  if (!s.ok())
+    return Status::Corruption("database " + path_ + ": cannot read the properties of " + what + " table files (" +
+                              repair_hint(path_) + ")");
+  uint64_t have = 0;
   for (const auto& [file, props] : tables)
-    *have += props->num_entries - (values_only ? std::min(props->num_entries, props->num_merge_operands) : 0);
+    have += props->num_entries - (values_only ? std::min(props->num_entries, props->num_merge_operands) : 0);
   uint64_t in_memory = 0;
-  if (db_->GetIntProperty(cf, "rocksdb.num-entries-active-mem-table", &in_memory)) *have += in_memory;
-  if (db_->GetIntProperty(cf, "rocksdb.num-entries-imm-mem-tables", &in_memory)) *have += in_memory;
-  return true;
+  if (db_->GetIntProperty(cf, "rocksdb.num-entries-active-mem-table", &in_memory)) have += in_memory;
+  if (db_->GetIntProperty(cf, "rocksdb.num-entries-imm-mem-tables", &in_memory)) have += in_memory;
+  if (have < want)
+    return Status::Corruption("database " + path_ + ": " + says(have) + ": table files are missing or damaged (" +
+                              repair_hint(path_) + ")");
+  return Status::OK();
 }
 
 uint64_t PatternDb::disk_bytes() const {
