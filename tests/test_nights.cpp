@@ -92,13 +92,7 @@ std::map<CountKey, sgfpat::PendingPattern> pending_of(const std::string& db) {
 // Returns how many are pending.
 size_t check_night(const std::string& night, const std::string& scratch) {
   DbSnapshot sn = read_db(night), ss = read_db(scratch);
-  INFO(sn.error << ss.error);
-  REQUIRE(sn.opened);
-  REQUIRE(ss.opened);
-  CHECK(sn.game_count == ss.game_count);
-  CHECK(sn.summary.games == ss.summary.games);
-  CHECK(sn.summary.positions == ss.summary.positions);
-  CHECK(sn.summary.candidates == ss.summary.candidates);
+  check_same_totals(sn, ss);
   const auto reported = sn.reported(), expected = ss.reported();
   size_t wrong = 0, extra = 0;
   for (const auto& [k, c] : reported) {

@@ -537,6 +537,18 @@ inline DbSnapshot read_db(const std::string& path) {
   return snap;
 }
 
+// Two databases opened, holding the same games with the same totals
+// counted (games, positions, candidates).
+inline void check_same_totals(const DbSnapshot& a, const DbSnapshot& b) {
+  INFO(a.error << b.error);
+  REQUIRE(a.opened);
+  REQUIRE(b.opened);
+  CHECK(a.game_count == b.game_count);
+  CHECK(a.summary.games == b.summary.games);
+  CHECK(a.summary.positions == b.summary.positions);
+  CHECK(a.summary.candidates == b.summary.candidates);
+}
+
 inline bool same_counts(const sgfpat::PatternCounts& a, const sgfpat::PatternCounts& b) {
   return a.played == b.played && a.seen == b.seen && a.wins == b.wins;
 }

@@ -148,6 +148,7 @@ static Status catch_up_unguarded(PatternDb& db, const CountOptions& options, Cat
   // The counts, checked against what the nights recorded.
   PatternDb::NightEdits edits;
   edits.summary = db.summary();
+  edits.summary.pending_patterns = 0;
   if (edits.summary.patterns_per_level.size() < size_t(scheme.levels))
     edits.summary.patterns_per_level.resize(size_t(scheme.levels), 0);
   std::vector<PatternCounts> sums;

@@ -323,8 +323,14 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   const uint64_t night = night_fps.size();
   const uint64_t counted = db.game_count() - night;
   const GameSource night_games = [&](const GameVisitor& v) { return db.for_each_pending_game(v); };
-  if (db.frontier_generation() != db.generation()) {
-    // The first night after a full count: F of the counted games.
+  // F as the last night left it, else built: the first night after a full
+  // count, or an index that lost a table file (an index: made again from
+  // K, P and the counted games, exactly).
+  uint64_t indexed_moves = previous.frontier_entries;
+  bool frontier_ok = db.frontier_generation() == db.generation();
+  if (frontier_ok && indexed_moves > 0 && !db.check_frontier_present(indexed_moves).ok()) frontier_ok = false;
+  if (!frontier_ok) {
+    // F of the counted games.
     const GameSource counted_games = [&](const GameVisitor& v) {
       return db.for_each_game([&](const Fingerprint& fp, std::string_view rec) {
         return std::binary_search(night_fps.begin(), night_fps.end(), fp) ? true : v(fp, rec);
@@ -338,6 +344,7 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
     s = build_frontier(db, counted_games, counted, kept, pend, threads, run_bytes,
                        progress(CountStep::kFrontier, counted), &entries);
     if (!s.ok()) return s;
+    indexed_moves = entries;
   }
   std::sort(night_fps.begin(), night_fps.end());
   summary->seconds_listing = since(t0);
@@ -415,6 +422,12 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   next.candidates = previous.candidates + candidates.load();
   next.mode = CountMode::kNight;
   next.nights = previous.nights + 1;
+  next.pending_patterns = pending.size();
+  // Every put is a new key, every deleted one was there (0: not known).
+  next.frontier_entries =
+      indexed_moves + edits.frontier_put.size() > edits.frontier_deleted.size()
+          ? indexed_moves + edits.frontier_put.size() - edits.frontier_deleted.size()
+          : 0;
   next.parts = next.part_relists = next.resumed_parts = 0;  // the last full count's
   next.seconds_listing = summary->seconds_listing;
   next.seconds_pass1 = 0;

@@ -32,6 +32,8 @@ enum Tag : uint32_t {
   kPartRelists = 20,
   kResumedParts = 21,
   kNights = 22,
+  kPendingPatterns = 23,
+  kFrontierEntries = 24,
 };
 // A per-level list longer than this is damage, not data.
 constexpr uint64_t kMaxLevelsInSummary = 64;
@@ -115,6 +117,8 @@ std::string encode_summary(const CountSummary& s) {
   if (s.part_relists) put_tagged(&out, kPartRelists, s.part_relists);
   if (s.resumed_parts) put_tagged(&out, kResumedParts, s.resumed_parts);
   if (s.nights) put_tagged(&out, kNights, s.nights);
+  if (s.pending_patterns) put_tagged(&out, kPendingPatterns, s.pending_patterns);
+  if (s.frontier_entries) put_tagged(&out, kFrontierEntries, s.frontier_entries);
   return out;
 }
 
@@ -163,6 +167,8 @@ Status decode_summary(std::string_view in, CountSummary* s) {
       case kPartRelists: s->part_relists = v; break;
       case kResumedParts: s->resumed_parts = v; break;
       case kNights: s->nights = v; break;
+      case kPendingPatterns: s->pending_patterns = v; break;
+      case kFrontierEntries: s->frontier_entries = v; break;
       case kMode:
         if (v > uint64_t(CountMode::kNight)) return bad("mode");
         s->mode = CountMode(v);

@@ -297,6 +297,10 @@ class PatternDb {
   Status add_frontier_run(const std::vector<FrontierEntry>& sorted);
   // Records the index complete for generation `gen` (a synced write).
   Status finish_frontier(uint32_t gen);
+  // Corruption when the frontier index's table files hold fewer than
+  // `entries` entries (a lost or unreadable file: the index must be built
+  // again; readers never read it, so it is not checked at open).
+  Status check_frontier_present(uint64_t entries);
   // Visits, for each (level, key) of `sorted_keys` (increasing), the
   // frontier entries under it, in order.  Corruption for a damaged entry.
   Status frontier_moves(const std::vector<std::pair<int, uint64_t>>& sorted_keys,
@@ -369,6 +373,8 @@ class PatternDb {
   // before the first one that is missing: the index then looks complete
   // and empty).
   Status check_positions_present();
+  // The same for the pending patterns, against the summary's count.
+  Status check_pending_present();
 
   // The NotSupported a reader's writes return (a secondary instance writes
   // nothing).

@@ -56,6 +56,14 @@ Status PatternDb::add_frontier_run(const std::vector<FrontierEntry>& sorted) {
   return take_in_tables(cf(Family::kFrontier), "sgfpat-frontier", "the frontier index", false, {fill});
 }
 
+Status PatternDb::check_frontier_present(uint64_t entries) {
+  if (!has(Family::kFrontier)) return missing(path_, "frontier");
+  return check_entries(cf(Family::kFrontier), entries, "the frontier index's", [&](uint64_t have) {
+    return "its frontier index holds " + std::to_string(have) + " entries but the last night left " +
+           std::to_string(entries);
+  });
+}
+
 Status PatternDb::finish_frontier(uint32_t gen) {
   if (secondary_) return read_only();
   rocksdb::WriteOptions synced;

@@ -260,6 +260,7 @@ Status PatternDb::open_once(const std::string& path, const OpenOptions& options,
       Status have = db->check_counts_present();
       if (have.ok()) have = db->check_games_present();
       if (have.ok()) have = db->check_positions_present();
+      if (have.ok()) have = db->check_pending_present();
       if (have.ok() || !options.secondary || i == 19) {
         st = have;
         break;
@@ -584,6 +585,15 @@ Status PatternDb::check_games_present() {
   return check_entries(cf(Family::kGames), game_count_, "the games'", [&](uint64_t have) {
     return "its games hold " + std::to_string(have) + " records but it recorded " + std::to_string(game_count_) +
            " stored games";
+  });
+}
+
+Status PatternDb::check_pending_present() {
+  if (!has(Family::kPendingPatterns)) return Status::OK();
+  const uint64_t want = summary_.pending_patterns;
+  return check_entries(cf(Family::kPendingPatterns), want, "the pending patterns'", [&](uint64_t have) {
+    return "its pending patterns hold " + std::to_string(have) + " entries but the last night left " +
+           std::to_string(want);
   });
 }
 
