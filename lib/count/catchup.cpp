@@ -149,6 +149,7 @@ static Status catch_up_unguarded(PatternDb& db, const CountOptions& options, Cat
   PatternDb::NightEdits edits;
   edits.summary = db.summary();
   edits.summary.pending_patterns = 0;
+  ++edits.summary.catchups;
   if (edits.summary.patterns_per_level.size() < size_t(scheme.levels))
     edits.summary.patterns_per_level.resize(size_t(scheme.levels), 0);
   std::vector<PatternCounts> sums;

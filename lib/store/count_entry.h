@@ -26,6 +26,10 @@ inline constexpr size_t kCountsKeyBytes = 13;
 inline constexpr size_t kCountsValueBytes = 24;
 
 // Inline: a count's writing and reading run once per stored pattern.
+// Level 0 of a generation holds marks, not patterns: a night's, keyed by
+// its number, and a catch-up's, keyed by its number with this bit set.
+inline constexpr uint64_t kCatchupMark = uint64_t(1) << 63;
+
 inline std::string counts_key(uint32_t gen, int level, uint64_t key) {
   std::string k(kCountsKeyBytes, '\0');
   encode_fixed32_be(k.data(), gen);

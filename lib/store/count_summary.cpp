@@ -34,6 +34,7 @@ enum Tag : uint32_t {
   kNights = 22,
   kPendingPatterns = 23,
   kFrontierEntries = 24,
+  kCatchups = 25,
 };
 // A per-level list longer than this is damage, not data.
 constexpr uint64_t kMaxLevelsInSummary = 64;
@@ -119,6 +120,7 @@ std::string encode_summary(const CountSummary& s) {
   if (s.nights) put_tagged(&out, kNights, s.nights);
   if (s.pending_patterns) put_tagged(&out, kPendingPatterns, s.pending_patterns);
   if (s.frontier_entries) put_tagged(&out, kFrontierEntries, s.frontier_entries);
+  if (s.catchups) put_tagged(&out, kCatchups, s.catchups);
   return out;
 }
 
@@ -169,6 +171,7 @@ Status decode_summary(std::string_view in, CountSummary* s) {
       case kNights: s->nights = v; break;
       case kPendingPatterns: s->pending_patterns = v; break;
       case kFrontierEntries: s->frontier_entries = v; break;
+      case kCatchups: s->catchups = v; break;
       case kMode:
         if (v > uint64_t(CountMode::kNight)) return bad("mode");
         s->mode = CountMode(v);

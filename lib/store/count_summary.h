@@ -56,6 +56,7 @@ struct CountSummary {
   uint64_t part_relists = 0;   // parts mode: ranges listed again smaller (their lists or table did not fit)
   uint64_t resumed_parts = 0;  // parts mode: parts written by an interrupted run of this count (count/parts_progress.h)
   uint64_t nights = 0;  // nights counted into this generation since its count (count/night.h)
+  uint64_t catchups = 0;  // catch-ups committed into this generation since its count (count/catchup.h)
   uint64_t pending_patterns = 0;  // the pending set's size after the last night (0 after a count or catch-up)
   uint64_t frontier_entries = 0;  // the frontier index's entries after the last night (0: not recorded)
 

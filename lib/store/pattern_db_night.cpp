@@ -134,17 +134,23 @@ Status PatternDb::commit_night(const NightEdits& e) {
   std::vector<FamilyEdits> edits;
   const uint32_t gen = generation_;
   // A night's counts file carries a mark of the night, a value under level
-  // 0 (never a pattern): a reader that finds fewer marks than the summary's
-  // nights knows a night's file is lost (its merge operands would not be
-  // missed otherwise: the counts they add to are all there).
-  const bool mark = e.summary.nights > summary_.nights;
+  // 0 (never a pattern), and a catch-up's a mark of the catch-up (the key's
+  // top bit set): a reader whose view holds other marks than its summary
+  // counts has lost a night's file (its merge operands would not be missed
+  // otherwise: the counts they add to are all there) or sees the counts
+  // and the summary of two commits (check_counts_present()).
+  const bool night_mark = e.summary.nights > summary_.nights;
+  const bool catchup_mark = e.summary.catchups > summary_.catchups;
+  const bool mark = night_mark || catchup_mark;
   if (mark || !e.counts_added.empty() || !e.counts_put.empty())
     edits.push_back({cf(Family::kCounts), [&, mark](const TableEdit& edit) {
                        if (mark) {
                          const CountsValue v(PatternCounts{e.summary.positions - summary_.positions,
                                                            e.summary.candidates - summary_.candidates,
                                                            e.summary.games - summary_.games});
-                         Status s = edit(TableOp::kPut, counts_key(gen, 0, e.summary.nights),
+                         Status s = edit(TableOp::kPut,
+                                         counts_key(gen, 0,
+                                                    night_mark ? e.summary.nights : kCatchupMark | e.summary.catchups),
                                          std::string_view(v.bytes, kCountsValueBytes));
                          if (!s.ok()) return s;
                        }

@@ -533,22 +533,31 @@ Status PatternDb::check_counts_present() {
       },
       &range, true);
   if (!present.ok()) return present;
-  // Every night since the generation's count left its mark in the file of
-  // its counts (PatternDb::commit_night()).
-  if (summary_.nights > 0) {
-    uint64_t marks = 0;
+  // Every night and catch-up since the generation's count left its mark in
+  // the file of its counts (PatternDb::commit_night()), in the same commit
+  // as the summary that counts them: fewer marks, a night's file is lost;
+  // more, a reader sees the counts of a later commit than its summary's (a
+  // secondary instance may answer a key from the log it replayed before the
+  // files taken in after it: the open catches up again).
+  {
+    uint64_t nights = 0, catchups = 0;
     rocksdb::ReadOptions ro;
     const std::string lo = counts_key(generation_, 0, 0), hi = counts_key(generation_, 1, 0);
     const rocksdb::Slice upper(hi);
     ro.iterate_upper_bound = &upper;
     std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, cf(Family::kCounts)));
-    for (it->Seek(lo); it->Valid(); it->Next()) ++marks;
+    for (it->Seek(lo); it->Valid(); it->Next()) {
+      int level = 0;
+      uint64_t key = 0;
+      if (it->key().size() == kCountsKeyBytes) parse_counts_key(it->key(), &level, &key);
+      ++((key & kCatchupMark) ? catchups : nights);
+    }
     if (!it->status().ok()) return from_rocks(it->status(), "reading the nights' marks");
-    if (marks < summary_.nights)
-      return Status::Corruption("database " + path_ + ": the counts hold the marks of " + std::to_string(marks) +
-                                " nights but " + std::to_string(summary_.nights) +
-                                " were counted: a night's table file is missing or damaged (" + repair_hint(path_) +
-                                ")");
+    if (nights != summary_.nights || catchups != summary_.catchups)
+      return Status::Corruption("database " + path_ + ": the counts hold the marks of " + std::to_string(nights) +
+                                " nights and " + std::to_string(catchups) + " catch-ups but the summary counts " +
+                                std::to_string(summary_.nights) + " and " + std::to_string(summary_.catchups) +
+                                ": a night's table file is missing or damaged (" + repair_hint(path_) + ")");
   }
   // Level 1 (a few dozen patterns) is read, not only counted: a reader may
   // take the generation switch from a newer writer's log while its view of
