@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
+#include <tuple>
 
 #include "store/count_entry.h"
 #include "store/pattern_db_internal.h"
@@ -20,6 +22,20 @@ const std::string kAllKeys(32, '\xff');  // above every key of the frontier and 
 
 Status missing(const std::string& path, const char* family) {
   return Status::NotSupported("database " + path + " has no " + family + " family");
+}
+
+// Writes two sorted lists of disjoint keys into one table file in key
+// order: a's elements through write_a, b's through write_b; a_first(x, y)
+// says x's key comes before y's.
+template <class A, class B, class Before, class WriteA, class WriteB>
+Status write_in_order(const std::vector<A>& a, const std::vector<B>& b, Before a_first, WriteA write_a, WriteB write_b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    const bool take_a = j == b.size() || (i < a.size() && a_first(a[i], b[j]));
+    Status s = take_a ? write_a(a[i++]) : write_b(b[j++]);
+    if (!s.ok()) return s;
+  }
+  return Status::OK();
 }
 }  // namespace
 
@@ -154,54 +170,37 @@ Status PatternDb::commit_night(const NightEdits& e) {
                                          std::string_view(v.bytes, kCountsValueBytes));
                          if (!s.ok()) return s;
                        }
-                       // Added and put keys are disjoint (a pattern is kept or new);
-                       // both lists go into one file in key order.
-                       size_t a = 0, p = 0;
-                       while (a < e.counts_added.size() || p < e.counts_put.size()) {
-                         const bool take_added =
-                             p == e.counts_put.size() ||
-                             (a < e.counts_added.size() &&
-                              std::tie(std::get<0>(e.counts_added[a]), std::get<1>(e.counts_added[a])) <
-                                  std::tie(std::get<0>(e.counts_put[p]), std::get<1>(e.counts_put[p])));
-                         const auto& [level, key, c] = take_added ? e.counts_added[a++] : e.counts_put[p++];
-                         const CountsValue v(c);
-                         Status s = edit(take_added ? TableOp::kMerge : TableOp::kPut, counts_key(gen, level, key),
-                                         std::string_view(v.bytes, kCountsValueBytes));
-                         if (!s.ok()) return s;
-                       }
-                       return Status::OK();
+                       // Added and put keys are disjoint (a pattern is kept or new).
+                       auto write = [&](TableOp op) {
+                         return [&, op](const auto& entry) {
+                           const auto& [level, key, c] = entry;
+                           const CountsValue v(c);
+                           return edit(op, counts_key(gen, level, key), std::string_view(v.bytes, kCountsValueBytes));
+                         };
+                       };
+                       return write_in_order(
+                           e.counts_added, e.counts_put,
+                           [](const auto& x, const auto& y) {
+                             return std::tie(std::get<0>(x), std::get<1>(x)) < std::tie(std::get<0>(y), std::get<1>(y));
+                           },
+                           write(TableOp::kMerge), write(TableOp::kPut));
                      }});
   if (!e.pending_put.empty() || !e.pending_deleted.empty())
     edits.push_back({cf(Family::kPendingPatterns), [&](const TableEdit& edit) {
-                       size_t a = 0, d = 0;
-                       while (a < e.pending_put.size() || d < e.pending_deleted.size()) {
-                         const bool put = d == e.pending_deleted.size() ||
-                                          (a < e.pending_put.size() &&
-                                           std::make_pair(e.pending_put[a].level, e.pending_put[a].key) <
-                                               e.pending_deleted[d]);
-                         Status s = put ? edit(TableOp::kPut,
-                                               pending_pattern_key(e.pending_put[a].level, e.pending_put[a].key),
-                                               pending_pattern_value(e.pending_put[a]))
-                                        : edit(TableOp::kDelete,
-                                               pending_pattern_key(e.pending_deleted[d].first, e.pending_deleted[d].second),
-                                               {});
-                         if (!s.ok()) return s;
-                         put ? ++a : ++d;
-                       }
-                       return Status::OK();
+                       return write_in_order(
+                           e.pending_put, e.pending_deleted,
+                           [](const PendingPattern& p, const auto& d) { return std::make_pair(p.level, p.key) < d; },
+                           [&](const PendingPattern& p) {
+                             return edit(TableOp::kPut, pending_pattern_key(p.level, p.key), pending_pattern_value(p));
+                           },
+                           [&](const auto& d) { return edit(TableOp::kDelete, pending_pattern_key(d.first, d.second), {}); });
                      }});
   if (!e.frontier_put.empty() || !e.frontier_deleted.empty())
     edits.push_back({cf(Family::kFrontier), [&](const TableEdit& edit) {
-                       size_t a = 0, d = 0;
-                       while (a < e.frontier_put.size() || d < e.frontier_deleted.size()) {
-                         const bool put = d == e.frontier_deleted.size() ||
-                                          (a < e.frontier_put.size() && e.frontier_put[a] < e.frontier_deleted[d]);
-                         const FrontierEntry& f = put ? e.frontier_put[a++] : e.frontier_deleted[d++];
-                         Status s = edit(put ? TableOp::kPut : TableOp::kDelete, frontier_key(f),
-                                         put ? frontier_value(f) : std::string());
-                         if (!s.ok()) return s;
-                       }
-                       return Status::OK();
+                       return write_in_order(
+                           e.frontier_put, e.frontier_deleted, std::less<FrontierEntry>(),
+                           [&](const FrontierEntry& f) { return edit(TableOp::kPut, frontier_key(f), frontier_value(f)); },
+                           [&](const FrontierEntry& f) { return edit(TableOp::kDelete, frontier_key(f), {}); });
                      }});
   if (!e.counted_games.empty())
     edits.push_back({cf(Family::kPending), [&](const TableEdit& edit) {
