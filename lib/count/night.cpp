@@ -5,6 +5,7 @@
 #include <ctime>
 #include <map>
 #include <set>
+#include <span>
 #include <unordered_map>
 
 #include "core/fail_point.h"
@@ -392,12 +393,26 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   std::vector<Key> keys;
   for (const FrontierEntry& e : tonight)
     if (keys.empty() || keys.back() != Key{e.level, e.key}) keys.push_back({e.level, e.key});
+  // The stored moves under them: a seek each (1.7M at 606k games), in
+  // parts of the sorted keys side by side, each part's moves kept apart
+  // and joined in key order.
   std::vector<FrontierEntry> stored;
-  s = db.frontier_moves(keys, [&](const FrontierEntry& e) {
-    stored.push_back(e);
-    return true;
-  });
-  if (!s.ok()) return s;
+  {
+    const size_t parts = std::min<size_t>(keys.size(), size_t(threads) * 4);
+    std::vector<std::vector<FrontierEntry>> found(parts);
+    for (const Status& st : run_tasks(
+             parts, threads,
+             [&](size_t i) {
+               const size_t from = keys.size() * i / parts, to = keys.size() * (i + 1) / parts;
+               return db.frontier_moves(std::span(keys).subspan(from, to - from), [&](const FrontierEntry& e) {
+                 found[i].push_back(e);
+                 return true;
+               });
+             },
+             "reading the frontier index"))
+      if (!st.ok()) return st;
+    for (auto& f : found) stored.insert(stored.end(), f.begin(), f.end());
+  }
   MoveChains chains(db, scheme, night_records, threads);
   std::map<Key, PendingPattern> joined;
   Crossing crossing(scheme, min_played, now, &chains, &edits, &joined);

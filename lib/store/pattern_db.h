@@ -303,7 +303,9 @@ class PatternDb {
   Status check_frontier_present(uint64_t entries);
   // Visits, for each (level, key) of `sorted_keys` (increasing), the
   // frontier entries under it, in order.  Corruption for a damaged entry.
-  Status frontier_moves(const std::vector<std::pair<int, uint64_t>>& sorted_keys,
+  // Several threads may call it at once (each call reads with its own
+  // iterator).
+  Status frontier_moves(std::span<const std::pair<int, uint64_t>> sorted_keys,
                         const std::function<bool(const FrontierEntry&)>& visit);
   // Every pending pattern, by (level, key).
   Status for_each_pending_pattern(const std::function<bool(const PendingPattern&)>& visit);

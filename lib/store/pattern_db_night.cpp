@@ -103,7 +103,7 @@ Status PatternDb::finish_frontier(uint32_t gen) {
   return st;
 }
 
-Status PatternDb::frontier_moves(const std::vector<std::pair<int, uint64_t>>& sorted_keys,
+Status PatternDb::frontier_moves(std::span<const std::pair<int, uint64_t>> sorted_keys,
                                  const std::function<bool(const FrontierEntry&)>& visit) {
   if (!has(Family::kFrontier)) return Status::OK();
   rocksdb::ReadOptions ro;
