@@ -16,6 +16,7 @@
 //                             in, ranges deleted outside the log, sizes
 //   pattern_db_repair.cpp     RepairFiles() and its RocksDB workaround
 #pragma once
+#include <rocksdb/db.h>
 #include <rocksdb/options.h>
 
 #include <array>
@@ -73,5 +74,12 @@ struct TunedOptions {
   std::array<rocksdb::ColumnFamilyOptions, kFamilyCount> family;
 };
 TunedOptions tuned_options(const OpenOptions& options);
+
+// Compacts a family written as overlapping sorted runs (table files taken
+// in) into one sorted run, unless it is one file already: a seek then
+// probes one run, and files hidden by a range deletion go (RocksDB's
+// DeleteFilesInRange leaves level 0, where such runs lie, alone).
+// pattern_db_tables.cpp.
+Status compact_into_one_run(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* cf, const std::string& what);
 
 }  // namespace sgfpat

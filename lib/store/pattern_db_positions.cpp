@@ -148,14 +148,9 @@ Status PatternDb::complete_position_index() {
     return st;
   }
   // One sorted run, without the reset's range deletion and the files of
-  // the old index it hides (DeleteFilesInRange leaves level 0 alone).  A
-  // single file is one already (the merged indexes of a sharded count,
-  // taken into an empty index): rewriting it would gain nothing.
-  rocksdb::ColumnFamilyMetaData md;
-  db_->GetColumnFamilyMetaData(cf(Family::kPositions), &md);
-  if (md.file_count <= 1) return Status::OK();
-  return from_rocks(db_->CompactRange(rocksdb::CompactRangeOptions(), cf(Family::kPositions), nullptr, nullptr),
-                    "compacting the position index");
+  // the old index it hides.  A single file is one already (the merged
+  // indexes of a sharded count, taken into an empty index).
+  return compact_into_one_run(*db_, cf(Family::kPositions), "compacting the position index");
 }
 
 Status PatternDb::add_sorted_position_entries(const TableFill& fill) {

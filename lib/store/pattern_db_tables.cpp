@@ -44,6 +44,13 @@ Status PatternDb::delete_range_now(rocksdb::ColumnFamilyHandle* cf, const std::s
   return from_rocks(s, what);
 }
 
+Status compact_into_one_run(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* cf, const std::string& what) {
+  rocksdb::ColumnFamilyMetaData md;
+  db.GetColumnFamilyMetaData(cf, &md);
+  if (md.file_count <= 1) return Status::OK();
+  return from_rocks(db.CompactRange(rocksdb::CompactRangeOptions(), cf, nullptr, nullptr), what);
+}
+
 Status PatternDb::flush_to_tables() {
   if (secondary_) return read_only();
   std::vector<rocksdb::ColumnFamilyHandle*> all;
