@@ -1,6 +1,7 @@
 #include "count/candidate_counter.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <string>
 
@@ -32,14 +33,16 @@ void CandidateCounter<Counts>::start_game(const Game& game, const SharedPlan* pl
     const size_t n = size_t(stride_) * size_t(stride_);
     on_board_.assign(n, 0);
     for (int idx : points_) on_board_[size_t(idx)] = 1;
-    g_.slot_.assign(n * 2 * size_t(levels_), kUnknown);
+    g_.slot_.assign(n * 2 * size_t(levels_), kNotKept);
     g_.start_.assign(g_.slot_.size(), 0);
     g_.known_.assign(n * 2, 0);
+    g_.counted_levels_.assign(n * 2, 0);
     g_.known_cells_.assign(size_t(levels_) + 1, 0);
     g_.known_cells_[0] = uint32_t(n * 2);
     is_illegal_.assign(n, 0);
   }
-  // end_all_patterns() at the end of the last game left every known_ at 0.
+  // end_all_patterns() at the end of the last game left every known_ and
+  // counted_levels_ at 0.
   const size_t n = on_board_.size();
   g_.occupied_.assign(n, 0);
   g_.empty_nbrs_.assign(n, 0);
@@ -108,17 +111,23 @@ void CandidateCounter<Counts>::end_patterns(int idx, int player, int from_level)
   const size_t cp = cell(idx, player);
   const size_t base = levels_of(cp);
   const int known = g_.known_[cp];
-  const uint32_t now = candidate_count(idx, player);
-  for (int level = from_level; level <= known; ++level) {
-    const size_t c = base + size_t(level - 1);
-    const uint32_t n = now - g_.start_[c];
-    if (g_.slot_[c] >= 0 && n && counts_->counted(level, g_.slot_[c])) {
+  if (known < from_level) return;
+  uint16_t& mask = g_.counted_levels_[cp];
+  const uint16_t below = uint16_t((1u << (from_level - 1)) - 1);
+  uint32_t ended = mask & ~below;
+  mask &= below;
+  if (ended) {
+    const uint32_t now = candidate_count(idx, player);
+    for (; ended; ended &= ended - 1) {
+      const int level = std::countr_zero(ended) + 1;
+      const size_t c = base + size_t(level - 1);
+      const uint32_t n = now - g_.start_[c];
+      if (!n) continue;
       counts_->prefetch_slot(level, g_.slot_[c]);
       seen_queue_.push_back(SeenAdd{g_.slot_[c], level, n});
     }
-    g_.slot_[c] = kUnknown;
   }
-  if (known >= from_level) set_known(cp, from_level - 1);
+  set_known(cp, from_level - 1);
 }
 
 template <class Counts>
@@ -145,11 +154,9 @@ void CandidateCounter<Counts>::queue_played(int level, int32_t slot, uint32_t pl
 template <class Counts>
 void CandidateCounter<Counts>::queue_known_played(int m, int player, uint32_t played, uint32_t wins) {
   const size_t cp = cell(m, player);
-  const int known = g_.known_[cp];
-  const bool stopped = known > 0 && g_.slot_[levels_of(cp) + size_t(known - 1)] == kNotKept;
-  for (int level = 1; level <= known - int(stopped); ++level) {
-    const int32_t slot = g_.slot_[levels_of(cp) + size_t(level - 1)];
-    if (counts_->counted(level, slot)) queue_played(level, slot, played, wins);
+  for (uint32_t bits = g_.counted_levels_[cp]; bits; bits &= bits - 1) {
+    const int level = std::countr_zero(bits) + 1;
+    queue_played(level, g_.slot_[levels_of(cp) + size_t(level - 1)], played, wins);
   }
 }
 
@@ -343,7 +350,10 @@ void CandidateCounter<Counts>::before_move(const Board& board, Color mover, Poin
       }
       g_.slot_[c] = s;
       g_.start_[c] = candidate_count(w.idx, player) - seen_weight;
-      if (w.idx == m && counts_->counted(lv, s)) queue_played(lv, s, played_weight, wins_weight);
+      if (counts_->counted(lv, s)) {
+        g_.counted_levels_[cp] |= uint16_t(1u << (lv - 1));
+        if (w.idx == m) queue_played(lv, s, played_weight, wins_weight);
+      }
       if (lv == levels_) continue;
       if (!counts_->extends(lv, s)) {
         stop_after(cp, lv);

@@ -69,7 +69,6 @@ class CandidateCounter : public ReplayObserver {
   void after_change(const Board& board, int idx, Color now) override;
 
  private:
-  static constexpr int32_t kUnknown = -1;  // not looked up since the last change
   static constexpr int32_t kNotKept = -2;
 
   // A (point, player) cell, and the first of its levels_ level entries.
@@ -143,11 +142,16 @@ class CandidateCounter : public ReplayObserver {
     std::vector<uint32_t> candidate_tally_;
     std::vector<uint8_t> known_;         // levels 1..known_ have a valid slot_;
                                          // only the last known one can be kNotKept
+    // Per cell: bit level - 1 set for the known levels whose slot is
+    // counted.  Ending a cell's patterns and the played point's additions
+    // visit these levels only: a catch-up's walks pass mostly through
+    // chains that lead on but are not counted.
+    std::vector<uint16_t> counted_levels_;
     std::vector<uint32_t> known_cells_;  // [level]: cells whose known_ is level
     std::vector<uint8_t> is_dirty_;
     std::vector<int> dirty_[2];  // per player: points whose cell may walk
     // Per cell and level.
-    std::vector<int32_t> slot_;    // slot / kUnknown / kNotKept
+    std::vector<int32_t> slot_;    // slot / kNotKept; read at levels 1..known_ only
     std::vector<uint32_t> start_;  // candidate_count() before the pattern began
   };
   GameState g_;
