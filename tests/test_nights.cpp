@@ -259,6 +259,47 @@ TEST_CASE("a night that finds a stored count lost reports the damage and changes
   require_same_counts(tmp / "db", tmp / "full");
 }
 
+TEST_CASE("a reader that finds more nights' marks than its summary counts answers busy; fewer is damage") {
+  // Each night leaves a mark in its counts file, counted by the summary of
+  // the same commit.  More marks than the summary counts is what a reader
+  // sees when it reads a commit's counts before its summary (a writer's
+  // commit under way): the reader opens again, a bounded number of times,
+  // then answers busy; a writer, which has no earlier state to read,
+  // reports damage, as does a reader that finds fewer marks.
+  TempDir tmp("sgfpat-night-marks");
+  write_two_parts(tmp, 13);
+  const std::string db = tmp / "db";
+  const std::vector<std::string> flags = {"--levels", "4", "--threads", "2"};
+  ingest_ok(db, flags, {tmp / "a.sgf"}, tmp.path());
+  REQUIRE(ingest_ok(db, flags, {tmp / "b.sgf"}, tmp.path())["count_plan"] == "incremental");
+  const DbSnapshot before = read_db(db);
+  REQUIRE(before.opened);
+  const std::string mark = counts_key(before.generation, 0, 1), later = counts_key(before.generation, 0, 2);
+  const std::string value = get_raw(db, "counts", mark);
+
+  put_raw(db, "counts", later, value);
+  DbSnapshot seen = read_db(db);
+  CHECK_FALSE(seen.opened);
+  CHECK(seen.error.find("commit is under way") != std::string::npos);
+  RunResult stats = run({SGFPAT_BINARY, "stats", "--db", db, "--top", "0"}, tmp.path());
+  INFO("stats: " << stats.err);
+  CHECK(stats.exit_code == 7);
+  RunResult night = run(ingest_args(db, flags, {}), tmp.path());
+  INFO("night: " << night.err);
+  CHECK(night.exit_code == 5);
+
+  delete_raw(db, "counts", later);
+  delete_raw(db, "counts", mark);
+  seen = read_db(db);
+  CHECK_FALSE(seen.opened);
+  CHECK(seen.error.find("missing or damaged") != std::string::npos);
+
+  put_raw(db, "counts", mark, value);
+  seen = read_db(db);
+  CHECK(seen.opened);
+  INFO(seen.error);
+}
+
 TEST_CASE("a night or a catch-up killed with SIGKILL, then run again, gives the counts of an uninterrupted run") {
   TempDir tmp("sgfpat-night-kill");
   write_two_parts(tmp, 7);
