@@ -187,6 +187,17 @@ std::pair<std::string, std::string> ingest_both(const TempDir& tmp, const Config
   return {inc, full};
 }
 
+// The archive of write_two_parts() (a.sgf) counted, then a one-game night,
+// which builds the frontier index; returns the flags both used.
+std::vector<std::string> archive_with_frontier(const TempDir& tmp, unsigned seed) {
+  write_two_parts(tmp, seed);
+  const std::vector<std::string> flags = {"--levels", "6", "--threads", "2"};
+  ingest_ok(tmp / "db", flags, {tmp / "a.sgf"}, tmp.path());
+  write_file(tmp / "one.sgf", sample_lines(1500, 1)[0]);
+  ingest_ok(tmp / "db", flags, {tmp / "one.sgf"}, tmp.path());
+  return flags;
+}
+
 }  // namespace
 
 TEST_CASE("nights, then a catch-up == from scratch: random splits, K = 1, 2, 3, symmetry on and off") {
@@ -389,12 +400,7 @@ TEST_CASE("a night or a catch-up killed with SIGKILL, then run again, gives the 
 
 TEST_CASE("a night on a database with a damaged frontier index reports the damage and changes nothing") {
   TempDir tmp("sgfpat-night-damaged-frontier");
-  write_two_parts(tmp, 3);
-  const std::vector<std::string> flags = {"--levels", "6", "--threads", "2"};
-  ingest_ok(tmp / "db", flags, {tmp / "a.sgf"}, tmp.path());
-  // A first small night builds the frontier index.
-  write_file(tmp / "one.sgf", sample_lines(1500, 1)[0]);
-  ingest_ok(tmp / "db", flags, {tmp / "one.sgf"}, tmp.path());
+  const std::vector<std::string> flags = archive_with_frontier(tmp, 3);
   // Every entry of the index given a value of the wrong size.
   size_t damaged = 0;
   with_raw_family(tmp / "db", "frontier", [&](rocksdb::DB& db, rocksdb::ColumnFamilyHandle* cf) {
@@ -430,11 +436,7 @@ TEST_CASE("a night on a frontier index that lost entries builds it again and cou
   // that, the plays of the lost entries would be missing from the pending
   // patterns' played counts.
   TempDir tmp("sgfpat-night-short-frontier");
-  write_two_parts(tmp, 5);
-  const std::vector<std::string> flags = {"--levels", "6", "--threads", "2"};
-  ingest_ok(tmp / "db", flags, {tmp / "a.sgf"}, tmp.path());
-  write_file(tmp / "one.sgf", sample_lines(1500, 1)[0]);
-  ingest_ok(tmp / "db", flags, {tmp / "one.sgf"}, tmp.path());
+  const std::vector<std::string> flags = archive_with_frontier(tmp, 5);
   // Every other entry deleted, and the deletions compacted away, so that
   // the table files hold fewer entries (as after a repair).
   uint64_t kept = 0, lost = 0;
@@ -480,11 +482,7 @@ TEST_CASE("a frontier index built again after a recount leaves nothing of the ol
   // drops the old index's files.  Left behind, they took the disk space of
   // a second index (4 GB at 606k games) and a probe in every seek.
   TempDir tmp("sgfpat-night-frontier-rebuilt");
-  write_two_parts(tmp, 7);
-  const std::vector<std::string> flags = {"--levels", "6", "--threads", "2"};
-  ingest_ok(tmp / "db", flags, {tmp / "a.sgf"}, tmp.path());
-  write_file(tmp / "one.sgf", sample_lines(1500, 1)[0]);
-  ingest_ok(tmp / "db", flags, {tmp / "one.sgf"}, tmp.path());  // builds the index
+  const std::vector<std::string> flags = archive_with_frontier(tmp, 7);
   std::vector<std::string> recount = flags;
   recount.push_back("--recount");
   ingest_ok(tmp / "db", recount, {}, tmp.path());
