@@ -230,9 +230,10 @@ Status PatternDb::Open(const std::string& path, const OpenOptions& options, std:
   // reader then finds missing (1 open in ~600 while ingests ran back to
   // back).  A reader's open that fails while CURRENT changed under it is
   // made again, a bounded number of times; damage leaves CURRENT as it was
-  // and is reported at once.  So is one that saw a commit's counts before
-  // its summary (Busy from check_counts_present()): a fresh reader replays
-  // the writer's newer log, a few milliseconds later.
+  // and is reported at once.  A reader's Busy (a commit seen half, from
+  // check_counts_present(); a database being created or upgraded) is made
+  // again too, a little later each time: a fresh reader replays the
+  // writer's newer log.
   constexpr int kReaderAttempts = 10;
   for (int attempt = 1;; ++attempt) {
     const std::string current = options.secondary ? manifest_named_by_current(path) : std::string();
@@ -564,9 +565,9 @@ Status PatternDb::check_counts_present() {
     // is an older commit's.  A secondary's memtable, replayed from the log,
     // can hold the summary that the writer logged after its last commit
     // and then flushed, and answer with it before the table file of the
-    // commit that followed (seen once in ~8,000 reader opens beside nights
-    // and catch-ups); catching up again does not drop it, a fresh reader
-    // does not have it (PatternDb::Open() opens again).
+    // commit that followed (seen once, in test_ingest_crash's readers beside
+    // nights and catch-ups); catching up again did not drop it, a fresh
+    // reader does not have it (PatternDb::Open() opens again).
     if (secondary_ && nights >= summary_.nights && catchups >= summary_.catchups &&
         (nights > summary_.nights || catchups > summary_.catchups))
       return Status::Busy("database " + path_ + ": a writer's commit is under way (its counts hold the marks of " +
