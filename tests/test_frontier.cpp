@@ -2,9 +2,11 @@
 // brute-force count of every played pattern of every stored move: each
 // move not kept at every level has one entry, at its first level outside
 // the kept set, and the entries under a pattern are all of its plays.
+#include <algorithm>
 #include <map>
 
 #include "count/frontier.h"
+#include "count/kept_keys.h"
 #include "count/sketch_pass.h"
 #include "store/pattern_db.h"
 #include "test_util.h"
@@ -116,6 +118,43 @@ void check_frontier(const Corpus& c) {
   // With min_played 1 every played pattern is kept: no move has a frontier.
   if (c.min_played == 1) CHECK(entries.empty());
   else CHECK(checked > 0);
+
+  // By groups of levels and ranges of one level's keys (as the index is
+  // built past the resident size), each pass knowing K only at its own
+  // levels, the moves earlier passes listed marked: the same entries, each
+  // once.
+  std::sort(entries.begin(), entries.end());
+  const std::vector<std::vector<sgfpat::LevelGroup>> partitions = {
+      {{1, 1, 1}, {2, 2, 1}, {3, 3, 1}, {4, 4, 1}, {5, 5, 1}, {6, 6, 1}, {7, 7, 1}, {8, 8, 1}},
+      {{1, 2, 1}, {3, 3, 3}, {4, 5, 1}, {6, 6, 2}, {7, 8, 1}},
+      {{1, 4, 1}, {5, 8, 1}}};
+  for (const auto& groups : partitions) {
+    std::vector<sgfpat::FrontierEntry> by_groups;
+    // Room for a third of the games: the others' marks go to its set.
+    sgfpat::MoveMarks marks(c.records.size() / 3);
+    for (const sgfpat::LevelGroup& g : groups)
+      for (int p = 0; p < g.parts; ++p) {
+        sgfpat::FrontierPass pass;
+        pass.first = g.first;
+        pass.last = g.last;
+        pass.range = sgfpat::part_range(p, g.parts);
+        pass.listed = &marks;
+        sgfpat::KeyHashSet part(L);
+        for (const auto& [k, counts] : c.kept)
+          if (k.first >= g.first && k.first <= g.last && pass.range.contains(k.second)) part.insert(k.first, k.second);
+        sgfpat::KeyHashSet none(L);
+        // In two batches, the second's games numbered after the first's.
+        const size_t half = c.records.size() / 2;
+        const std::span<const std::string> all(c.records);
+        REQUIRE(sgfpat::frontier_entries(c.scheme, all.first(half), part, &by_groups, &none, nullptr, &pass).ok());
+        pass.first_game = half;
+        REQUIRE(sgfpat::frontier_entries(c.scheme, all.subspan(half), part, &by_groups, &none, nullptr, &pass).ok());
+      }
+    std::sort(by_groups.begin(), by_groups.end());
+    CAPTURE(groups.size());
+    CHECK(by_groups.size() == entries.size());
+    CHECK((by_groups == entries));
+  }
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 // the same; a night on a damaged database reports the damage and changes
 // nothing.
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
 #include <random>
 
 #include <rocksdb/write_batch.h>
@@ -134,6 +136,17 @@ struct Config {
   // A budget too small for the kept set: how the first part is counted
   // ("parts"; a later part may not fit memory either).
   std::string tiny;
+  // F built a level at a time, each in two ranges of its keys, as past the
+  // resident size ($SGFPAT_FRONTIER_GROUPS=levels).
+  bool frontier_by_level = false;
+};
+
+// Sets an environment variable for the life of the object (the runs of
+// sgfpat a test makes inherit it).
+struct EnvFor {
+  std::string name;
+  EnvFor(std::string n, const std::string& value) : name(std::move(n)) { ::setenv(name.c_str(), value.c_str(), 1); }
+  ~EnvFor() { ::unsetenv(name.c_str()); }
 };
 
 // Ingests the parts one by one into one database and all at once into
@@ -151,6 +164,9 @@ std::pair<std::string, std::string> ingest_both(const TempDir& tmp, const Config
   }
   const std::string inc = tmp / "incremental", full = tmp / "full";
   size_t nights_with_pending = 0;
+  uint64_t filter_dropped = 0;
+  std::optional<EnvFor> env;
+  if (c.frontier_by_level) env.emplace("SGFPAT_FRONTIER_GROUPS", "levels");
   for (size_t i = 0; i < parts; ++i) {
     nlohmann::json j = ingest_ok(inc, flags, {files[i]}, tmp.path());
     CHECK(j["rejected"].get<int>() == 1);
@@ -165,6 +181,12 @@ std::pair<std::string, std::string> ingest_both(const TempDir& tmp, const Config
       CHECK(!j.contains("counted_in_full_because"));
       CHECK(j["count"]["mode"] == "night");
       CHECK(j["count"]["new_games"].get<uint64_t>() == j["ingested"].get<uint64_t>());
+      // K through a filter; the first night builds F, by one group of
+      // levels or a replay per level.
+      CHECK(j["count"]["kept_filter_bits"].get<uint64_t>() >= 4);
+      filter_dropped += j["count"]["filter_dropped"].get<uint64_t>();
+      if (c.tiny.empty())
+        CHECK(j["count"]["frontier_passes"].get<uint64_t>() == (i == 1 ? (c.frontier_by_level ? 12u : 1u) : 0u));
       // The same games from scratch.
       const std::string scratch = tmp / ("scratch" + std::to_string(i));
       ingest_ok(scratch, flags, std::vector<std::string>(files.begin(), files.begin() + long(i) + 1), tmp.path());
@@ -177,6 +199,9 @@ std::pair<std::string, std::string> ingest_both(const TempDir& tmp, const Config
     CHECK(j["count"]["games"].get<uint64_t>() == j["games_in_db"].get<uint64_t>());
   }
   if (c.tiny.empty()) CHECK(nights_with_pending > 0);  // patterns joined P and waited
+  // The filter let patterns K lacks through, and the nights dropped them.
+  if (c.tiny.empty()) CHECK(filter_dropped > 0);
+  env.reset();
   nlohmann::json j = ingest_ok(full, flags, files, tmp.path());
   CHECK(j["count_plan"] == "full");
   // Running again adds nothing and counts nothing.
@@ -198,23 +223,44 @@ std::vector<std::string> archive_with_frontier(const TempDir& tmp, unsigned seed
   return flags;
 }
 
-}  // namespace
-
-TEST_CASE("nights, then a catch-up == from scratch: random splits, K = 1, 2, 3, symmetry on and off") {
-  const std::vector<Config> configs = {
-      {1, true, {}, ""}, {2, true, {}, ""}, {3, true, {}, ""}, {2, false, {}, ""}, {3, false, {}, ""}};
-  unsigned seed = 12;
+// ingest_both() of each config, seeds from `seed` on, 2 to 4 parts: the
+// nights caught up give the counts and the TSV of one ingest.
+void nights_as_from_scratch(const std::vector<Config>& configs, unsigned seed) {
   for (const Config& c : configs) {
     TempDir tmp("sgfpat-incr");
     const size_t parts = 2 + seed % 3;
     CAPTURE(c.k);
     CAPTURE(c.symmetry);
+    CAPTURE(c.frontier_by_level);
     CAPTURE(seed);
     CAPTURE(parts);
     auto [inc, full] = ingest_both(tmp, c, parts, seed++);
     require_same_counts(inc, full);
     CHECK(export_tsv(inc, tmp.path()) == export_tsv(full, tmp.path()));
   }
+}
+
+}  // namespace
+
+TEST_CASE("nights, then a catch-up == from scratch: random splits, K = 1, 2, 3, symmetry on and off") {
+  nights_as_from_scratch(
+      {{1, true, {}, ""}, {2, true, {}, ""}, {3, true, {}, ""}, {2, false, {}, ""}, {3, false, {}, ""}}, 12);
+}
+
+TEST_CASE("nights with the frontier index built a level and a range at a time == from scratch") {
+  // As past the resident size: the first night builds F a level at a time,
+  // each level in two ranges of its keys, each pass knowing K there only.
+  nights_as_from_scratch({{1, true, {}, "", true}, {2, false, {}, "", true}, {3, true, {}, "", true}}, 42);
+}
+
+TEST_CASE("a way of building the frontier index that does not exist is a usage error") {
+  TempDir tmp("sgfpat-incr-env");
+  write_file(tmp / "a.sgf", sample_lines(0, 3)[0]);
+  EnvFor env("SGFPAT_FRONTIER_GROUPS", "ranges");
+  RunResult r = run(ingest_args(tmp / "db", {}, {tmp / "a.sgf"}), tmp.path());
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("SGFPAT_FRONTIER_GROUPS") != std::string::npos);
+  CHECK(!std::filesystem::exists(tmp / "db"));
 }
 
 TEST_CASE("nights == from scratch with budgets that leave the listing of the parts the least room") {

@@ -49,6 +49,11 @@ using Clock = std::chrono::steady_clock;
 // $SGFPAT_SKETCH_DURING_IMPORT, which tests set to compare the two (the
 // counts are the same either way: nothing a user chooses).
 constexpr const char* kSketchDuringImportEnv = "SGFPAT_SKETCH_DURING_IMPORT";
+// How a night builds the frontier index: "auto" (by groups of levels that
+// fit the budget), or "levels" (a level at a time) from
+// $SGFPAT_FRONTIER_GROUPS, which tests set to build it as past the
+// resident size on a small database.
+constexpr const char* kFrontierGroupsEnv = "SGFPAT_FRONTIER_GROUPS";
 
 int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   auto t_start = Clock::now();
@@ -57,6 +62,12 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   if (sketch_during_import != "auto" && sketch_during_import != "always" && sketch_during_import != "never") {
     std::cerr << "sgfpat ingest: $" << kSketchDuringImportEnv << " is '" << sketch_during_import
               << "': want auto, always or never\n";
+    return kUsage;
+  }
+  const char* groups_env = std::getenv(kFrontierGroupsEnv);
+  const std::string frontier_groups = groups_env && *groups_env ? groups_env : "auto";
+  if (frontier_groups != "auto" && frontier_groups != "levels") {
+    std::cerr << "sgfpat ingest: $" << kFrontierGroupsEnv << " is '" << frontier_groups << "': want auto or levels\n";
     return kUsage;
   }
   // The key scheme is fixed when the database is created; flags given on a
@@ -170,6 +181,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   {
     co.threads = a.threads;
     co.memory_budget = memory.count_bytes;
+    co.frontier_by_level = frontier_groups == "levels";
     if (sketched.pass.games > 0) co.sketched = &sketched;
     CountStep step{};  // none yet
     int part = 0;

@@ -12,8 +12,11 @@ Json count_summary_json(const CountSummary& s) {
   Json j = Json::object();
   j["candidates"] = s.candidates;
   j["drains"] = s.drains;
+  j["filter_dropped"] = s.filter_dropped;
+  j["frontier_passes"] = s.frontier_passes;
   j["games"] = s.games;
   j["joined_patterns"] = s.joined_patterns;
+  j["kept_filter_bits"] = s.kept_filter_bits;
   j["kept_keys"] = s.kept_keys;
   j["mode"] = count_mode_name(s.mode);
   j["new_games"] = s.new_games;

@@ -9,18 +9,19 @@
 
 namespace sgfpat {
 
-class BatchQueue {
+template <class Batch>
+class BatchQueueOf {
  public:
-  explicit BatchQueue(size_t capacity) : capacity_(capacity) {}
+  explicit BatchQueueOf(size_t capacity) : capacity_(capacity) {}
   // Waits for room, then queues `batch`.
-  void push(std::vector<std::string> batch) {
+  void push(Batch batch) {
     std::unique_lock<std::mutex> lock(mu_);
     not_full_.wait(lock, [&] { return q_.size() < capacity_; });
     q_.push_back(std::move(batch));
     not_empty_.notify_one();
   }
   // Queues `batch` (moved from) if there is room; else false, `batch` untouched.
-  bool try_push(std::vector<std::string>& batch) {
+  bool try_push(Batch& batch) {
     std::lock_guard<std::mutex> lock(mu_);
     if (q_.size() >= capacity_) return false;
     q_.push_back(std::move(batch));
@@ -28,13 +29,13 @@ class BatchQueue {
     return true;
   }
   // Waits for a batch; false once the queue is closed and empty.
-  bool pop(std::vector<std::string>* batch) {
+  bool pop(Batch* batch) {
     std::unique_lock<std::mutex> lock(mu_);
     not_empty_.wait(lock, [&] { return !q_.empty() || closed_; });
     return take(batch);
   }
   // A batch if one is queued, without waiting.
-  bool try_pop(std::vector<std::string>* batch) {
+  bool try_pop(Batch* batch) {
     std::lock_guard<std::mutex> lock(mu_);
     return take(batch);
   }
@@ -46,7 +47,7 @@ class BatchQueue {
   }
 
  private:
-  bool take(std::vector<std::string>* batch) {
+  bool take(Batch* batch) {
     if (q_.empty()) return false;
     *batch = std::move(q_.front());
     q_.pop_front();
@@ -57,8 +58,9 @@ class BatchQueue {
   size_t capacity_;
   std::mutex mu_;
   std::condition_variable not_full_, not_empty_;
-  std::deque<std::vector<std::string>> q_;
+  std::deque<Batch> q_;
   bool closed_ = false;
 };
+using BatchQueue = BatchQueueOf<std::vector<std::string>>;
 
 }  // namespace sgfpat

@@ -7,17 +7,20 @@ namespace sgfpat {
 
 namespace {
 
-// Walks the played point of every move, up to the first level `kept` lacks.
+// Walks the played point of every move, up to the first level `kept` lacks
+// (of those `pass` lists, when given).
 struct FrontierObserver : TrackingObserver {
   const KeyHashSet& kept;
   const KeyHashSet* pending;
   std::vector<FrontierEntry>* out;
   std::vector<FrontierEntry>* pending_plays;
+  FrontierPass pass;
   uint64_t game = 0;
+  uint64_t index = 0;  // the game's index in pass.listed
   Color winner = Color::Empty;
   FrontierObserver(const KeyScheme& s, const KeyHashSet& k, std::vector<FrontierEntry>* o, const KeyHashSet* p,
-                   std::vector<FrontierEntry>* pp)
-      : TrackingObserver(s), kept(k), pending(p), out(o), pending_plays(pp) {
+                   std::vector<FrontierEntry>* pp, const FrontierPass& fp)
+      : TrackingObserver(s), kept(k), pending(p), out(o), pending_plays(pp), pass(fp) {
     // Only the played point is walked (as the sketch pass does).
     tracker.set_incremental_rings(1);
   }
@@ -28,6 +31,7 @@ struct FrontierObserver : TrackingObserver {
   }
   void before_move(const Board& board, Color mover, Point move, int number) override {
     if (move.is_pass()) return;
+    if (pass.listed && pass.listed->marked(index, uint32_t(number))) return;
     const StoredMove here{game, uint32_t(number), winner == mover};
     bool found = false;
     tracker.walk(board.index(move), mover, [&](int level, uint64_t key) {
@@ -35,12 +39,17 @@ struct FrontierObserver : TrackingObserver {
         out->back().above = key;
         return false;
       }
+      // Below the pass's levels every pattern of a move not listed yet is
+      // in K or P; above them, or outside its range, is another pass's.
+      if (level < pass.first) return true;
+      if (level > pass.last || (pass.first == pass.last && !pass.range.contains(key))) return false;
       if (kept.contains(level, key)) return true;
       if (pending && pending->contains(level, key)) {
         if (pending_plays) pending_plays->push_back({level, key, here});
         return true;
       }
       out->push_back({level, key, here});
+      if (pass.listed) pass.listed->mark(index, uint32_t(number));
       found = true;
       return true;
     });
@@ -67,11 +76,12 @@ struct KeysAtObserver : TrackingObserver {
 
 Status frontier_entries(const KeyScheme& scheme, std::span<const std::string> batch, const KeyHashSet& kept,
                         std::vector<FrontierEntry>* out, const KeyHashSet* pending,
-                        std::vector<FrontierEntry>* pending_plays) {
+                        std::vector<FrontierEntry>* pending_plays, const FrontierPass* pass) {
   StoredGame g;
-  FrontierObserver obs(scheme, kept, out, pending, pending_plays);
-  for (const std::string& rec : batch) {
-    Status st = replay_stored(rec, &g, &obs);
+  FrontierObserver obs(scheme, kept, out, pending, pending_plays, pass ? *pass : FrontierPass{});
+  for (size_t i = 0; i < batch.size(); ++i) {
+    obs.index = obs.pass.first_game + i;
+    Status st = replay_stored(batch[i], &g, &obs);
     if (!st.ok()) return st;
   }
   return Status::OK();

@@ -17,10 +17,28 @@
 
 #include "core/status.h"
 #include "count/key_hash_set.h"
+#include "count/move_marks.h"
+#include "count/part_range.h"
 #include "pattern/key_scheme.h"
 #include "store/frontier_entry.h"
 
 namespace sgfpat {
+
+// One replay of several that list F's entries: the moves whose frontier
+// lies in levels first..last (and when first == last, whose key of that
+// level is in `range`: part_hash() of the key), each once.  A move that
+// `listed` marks was listed by an earlier pass and is skipped; one this
+// pass lists is marked.  Passes in increasing levels, every range of a
+// level before the next level, list every move as one replay of the whole
+// range does: a move not marked at level `first` is in K or P at every
+// level below it.  `first_game` is the index in `listed` of the batch's
+// first game.
+struct FrontierPass {
+  int first = 1, last = 255;
+  PartRange range;
+  MoveMarks* listed = nullptr;
+  uint64_t first_game = 0;
+};
 
 // Appends to *out the frontier entry of every played move of the stored
 // game records `batch`: its first level whose played pattern is in neither
@@ -30,9 +48,13 @@ namespace sgfpat {
 // pattern below its frontier that is in P (and not in K) is appended there
 // too, as an entry of that level.  Both sets must be exact.  Corruption for
 // a record that does not decode or replay.
+//
+// With `pass`, one of the replays that build F by groups of levels
+// (count/frontier_build.h): only the moves it lists are, and `kept` needs
+// only the keys it tests (exact there).  `pending` must hold every level.
 Status frontier_entries(const KeyScheme& scheme, std::span<const std::string> batch, const KeyHashSet& kept,
                         std::vector<FrontierEntry>* out, const KeyHashSet* pending = nullptr,
-                        std::vector<FrontierEntry>* pending_plays = nullptr);
+                        std::vector<FrontierEntry>* pending_plays = nullptr, const FrontierPass* pass = nullptr);
 
 // The played keys of every level of some moves of stored games.  One per
 // thread: its pattern tracker is made once and reset from game to game (a

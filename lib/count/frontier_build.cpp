@@ -1,18 +1,18 @@
 #include "count/frontier_build.h"
 
 #include <algorithm>
+#include <memory>
 #include <mutex>
 
 #include "count/frontier.h"
 
 namespace sgfpat {
 
-Status build_frontier(PatternDb& db, const GameSource& counted, uint64_t total, const KeyHashSet& kept,
-                      const KeyHashSet& pending, int threads, size_t run_bytes,
-                      const std::function<void(uint64_t)>& progress, uint64_t* entries) {
-  *entries = 0;
-  Status st = db.clear_frontier();
-  if (!st.ok()) return st;
+namespace {
+// One replay of the counted games: the moves `pass` lists, written in sorted runs of at most `run_bytes`.
+Status index_group(PatternDb& db, const GameSource& counted, uint64_t total, const KeyHashSet& kept,
+                   const KeyHashSet& pending, const FrontierPass& pass, int threads, size_t run_bytes,
+                   const std::function<void(uint64_t)>& progress, uint64_t* entries) {
   const KeyScheme& scheme = db.settings().scheme;
   const size_t run_limit = std::max<size_t>(1 << 16, run_bytes / sizeof(FrontierEntry));
   std::mutex mu;
@@ -26,11 +26,13 @@ Status build_frontier(PatternDb& db, const GameSource& counted, uint64_t total, 
     run.clear();
     return s;
   };
-  st = feed_games(
+  Status st = feed_games(
       counted, total, threads,
-      [&](int, std::vector<std::string>& batch) -> Status {
+      [&](int, std::vector<std::string>& batch, uint64_t first) -> Status {
         std::vector<FrontierEntry> mine;
-        Status s = frontier_entries(scheme, batch, kept, &mine, &pending);
+        FrontierPass here = pass;
+        here.first_game = first;
+        Status s = frontier_entries(scheme, batch, kept, &mine, &pending, nullptr, &here);
         if (!s.ok()) return s;
         std::lock_guard<std::mutex> lock(mu);
         run.insert(run.end(), mine.begin(), mine.end());
@@ -38,8 +40,55 @@ Status build_frontier(PatternDb& db, const GameSource& counted, uint64_t total, 
       },
       progress);
   if (st.ok() && !run.empty()) st = write_run();
-  std::vector<FrontierEntry>().swap(run);
+  return st;
+}
+}  // namespace
+
+Status build_frontier(PatternDb& db, const GameSource& counted, uint64_t total, const KeyHashSet& pending,
+                      int threads, size_t bytes, bool by_level,
+                      const std::function<void(uint64_t, uint64_t)>& progress, uint64_t* entries,
+                      uint64_t* passes) {
+  *entries = *passes = 0;
+  const std::vector<uint64_t>& sizes = db.summary().patterns_per_level;
+  const int levels = db.settings().scheme.levels;
+  size_t free = bytes > pending.bytes() ? bytes - pending.bytes() : 0;
+  std::vector<LevelGroup> groups;
+  if (by_level) {
+    for (int l = 1; l <= levels; ++l) groups.push_back({l, l, 2});
+  } else {
+    groups = plan_level_groups(sizes, free);
+    // Several replays need the marks: the room for the keys is smaller.
+    if (groups.size() > 1) {
+      free = free > MoveMarks::bytes_for(total) ? free - MoveMarks::bytes_for(total) : 0;
+      groups = plan_level_groups(sizes, free);
+    }
+  }
+  if (groups.empty())
+    return Status::NotSupported("a level of the kept patterns does not fit the memory budget as a key set");
+  uint64_t replays = 0;
+  for (const LevelGroup& g : groups) replays += uint64_t(g.parts);
+  std::unique_ptr<MoveMarks> marks;
+  if (replays > 1) marks = std::make_unique<MoveMarks>(total);
+  Status st = db.clear_frontier();
   if (!st.ok()) return st;
+  constexpr size_t kMinRun = size_t(64) << 20;  // when the sets leave nothing
+  for (const LevelGroup& g : groups)
+    for (int part = 0; part < g.parts; ++part) {
+      FrontierPass pass;
+      pass.first = g.first;
+      pass.last = g.last;
+      pass.range = part_range(part, g.parts);
+      pass.listed = marks.get();
+      KeyHashSet set(levels);
+      st = load_kept_keys(db, g.first, g.last, threads, &set, pass.range);
+      if (!st.ok()) return st;
+      const size_t run_bytes = free > set.bytes() ? free - set.bytes() : kMinRun;
+      const uint64_t before = *passes;
+      st = index_group(db, counted, total, set, pending, pass, threads, run_bytes,
+                       [&](uint64_t done) { progress(before * total + done, replays * total); }, entries);
+      if (!st.ok()) return st;
+      ++*passes;
+    }
   return db.finish_frontier(db.generation());
 }
 

@@ -14,17 +14,27 @@ namespace sgfpat {
 Status feed_games(const GameSource& source, uint64_t total, int threads,
                   const std::function<Status(int, std::vector<std::string>&)>& work,
                   const std::function<void(uint64_t)>& progress) {
-  BatchQueue queue(size_t(threads) * 2);
+  return feed_games(
+      source, total, threads, [&](int t, std::vector<std::string>& batch, uint64_t) { return work(t, batch); },
+      progress);
+}
+
+Status feed_games(const GameSource& source, uint64_t total, int threads,
+                  const std::function<Status(int, std::vector<std::string>&, uint64_t)>& work,
+                  const std::function<void(uint64_t)>& progress) {
+  // A batch and the index of its first game.
+  using Numbered = std::pair<uint64_t, std::vector<std::string>>;
+  BatchQueueOf<Numbered> queue(size_t(threads) * 2);
   std::mutex err_mu;
   Status first_error;
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t)
     pool.emplace_back([&, t] {
-      std::vector<std::string> batch;
+      Numbered batch;
       while (queue.pop(&batch)) {
         Status s;
         try {
-          s = work(t, batch);
+          s = work(t, batch.second, batch.first);
         } catch (...) {
           s = status_from_exception("counting");
         }
@@ -42,16 +52,17 @@ Status feed_games(const GameSource& source, uint64_t total, int threads,
   Status s = source([&](const Fingerprint&, std::string_view rec) {
     batch.emplace_back(rec);
     if (batch.size() == batch_games) {
-      done += batch.size();
-      queue.push(std::move(batch));
+      queue.push({done, std::move(batch)});
+      done += batch_games;
       batch.clear();
       if (progress) progress(done);
     }
     return true;
   });
   if (!batch.empty()) {
+    const uint64_t first = done;
     done += batch.size();
-    queue.push(std::move(batch));
+    queue.push({first, std::move(batch)});
   }
   queue.close();
   for (auto& th : pool) th.join();

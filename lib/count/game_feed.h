@@ -23,6 +23,11 @@ using GameSource = std::function<Status(const GameVisitor&)>;
 Status feed_games(const GameSource& source, uint64_t total, int threads,
                   const std::function<Status(int, std::vector<std::string>&)>& work,
                   const std::function<void(uint64_t)>& progress);
+// The same, work(thread, batch, first) told the index of the batch's first
+// game in the source's order.
+Status feed_games(const GameSource& source, uint64_t total, int threads,
+                  const std::function<Status(int, std::vector<std::string>&, uint64_t)>& work,
+                  const std::function<void(uint64_t)>& progress);
 
 // Every stored game of `db`.
 Status for_all_games(PatternDb& db, int threads, const std::function<Status(int, std::vector<std::string>&)>& work,

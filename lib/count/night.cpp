@@ -14,6 +14,7 @@
 #include "count/count_games.h"
 #include "count/frontier.h"
 #include "count/frontier_build.h"
+#include "count/kept_keys.h"
 #include "count/night_table.h"
 
 namespace sgfpat {
@@ -25,29 +26,15 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 using Key = std::pair<int, uint64_t>;  // (level, pattern key)
 using MoveId = std::pair<uint64_t, uint32_t>;  // (game, number)
 
+// Bits a key of K's filter: at 10 about 1% of the patterns K lacks pass, at
+// 16 a tenth of that; below 4 (a seventh pass, and walk on) a night is not
+// worth making.
+constexpr uint64_t kMinFilterBits = 4, kMaxFilterBits = 16;
+
 Status full_instead(PatternDb& db, const CountOptions& options, CountSummary* summary, std::string* reason,
                     const std::string& why) {
   *reason = why;
   return recount(db, options, summary);
-}
-
-// K: the current generation's reported patterns, a level per thread (each
-// level of the set is written by one thread only; its room is made first).
-Status load_kept(PatternDb& db, int levels, int threads, const std::vector<uint64_t>& sizes, KeyHashSet* kept) {
-  const uint64_t min_played = uint64_t(db.settings().min_played);
-  for (int l = 1; l <= levels; ++l) kept->reserve(l, size_t(l - 1) < sizes.size() ? size_t(sizes[size_t(l - 1)]) : 0);
-  for (const Status& s : run_tasks(
-           size_t(levels), std::min(threads, levels),
-           [&](size_t i) {
-             const int level = int(i) + 1;
-             return db.for_each_count(level, [&](int lv, uint64_t key, const PatternCounts& c) {
-               if (c.played >= min_played) kept->insert(lv, key);
-               return true;
-             });
-           },
-           "reading the kept patterns"))
-    if (!s.ok()) return s;
-  return Status::OK();
 }
 
 // The keys of every level of stored moves, each game replayed once (up to
@@ -285,13 +272,17 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   auto t0 = Clock::now();
   uint64_t reported = 0;
   for (uint64_t n : previous.patterns_per_level) reported += n;
-  // The key set, beside the night's tables and F's runs: at most half the
-  // budget (a larger kept set is counted in full, in parts if need be).
-  if (KeyHashSet::bytes_for(size_t(reported)) > options.memory_budget / 2)
-    return full_instead(db, options, summary, full_reason, "the kept patterns do not fit the memory budget as a key set");
-  KeyHashSet kept(levels), pend(levels);
-  Status s = load_kept(db, levels, threads, previous.patterns_per_level, &kept);
-  if (!s.ok()) return s;
+  // K as a filter in a quarter of the budget (count/kept_keys.h); its exact
+  // keys only to build F, by groups of levels that fit half of it.
+  const size_t half = options.memory_budget / 2;
+  const uint64_t bits = reported ? uint64_t(half / 2) * 8 / reported : kMaxFilterBits;
+  if (bits < kMinFilterBits)
+    return full_instead(db, options, summary, full_reason,
+                        "the kept patterns do not fit the memory budget even as a filter");
+  const unsigned filter_bits = unsigned(std::min<uint64_t>(bits, kMaxFilterBits));
+  KeyFilter filter(levels);
+  KeyHashSet pend(levels);
+  Status s;
   std::map<Key, PendingPattern> pending;
   s = db.for_each_pending_pattern([&](const PendingPattern& p) {
     if (p.level >= 1 && p.level <= levels) {
@@ -328,6 +319,7 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   // count, or an index that lost a table file (an index: made again from
   // K, P and the counted games, exactly).
   uint64_t indexed_moves = previous.frontier_entries;
+  uint64_t frontier_passes = 0;  // replays of the counted games that built F
   bool frontier_ok = db.frontier_generation() == db.generation();
   if (frontier_ok && indexed_moves > 0 && !db.check_frontier_present(indexed_moves).ok()) frontier_ok = false;
   if (!frontier_ok) {
@@ -339,14 +331,17 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
     };
     std::sort(night_fps.begin(), night_fps.end());
     uint64_t entries = 0;
-    const size_t run_bytes = options.memory_budget / 2 > kept.bytes() + pend.bytes()
-                                 ? options.memory_budget / 2 - kept.bytes() - pend.bytes()
-                                 : size_t(64) << 20;
-    s = build_frontier(db, counted_games, counted, kept, pend, threads, run_bytes,
-                       progress(CountStep::kFrontier, counted), &entries);
+    s = build_frontier(db, counted_games, counted, pend, threads, half, options.frontier_by_level,
+                       [&](uint64_t done, uint64_t total) {
+                         if (options.progress) options.progress({CountStep::kFrontier, done, total});
+                       },
+                       &entries, &frontier_passes);
+    if (s.is_not_supported()) return full_instead(db, options, summary, full_reason, s.message());
     if (!s.ok()) return s;
     indexed_moves = entries;
   }
+  s = load_kept_filter(db, filter_bits, threads, &filter);
+  if (!s.ok()) return s;
   std::sort(night_fps.begin(), night_fps.end());
   summary->seconds_listing = since(t0);
 
@@ -355,9 +350,9 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   std::vector<Fingerprint> order;
   s = games_by_opening(night_games, night, &order);
   if (!s.ok()) return s;
-  std::vector<NightTable> tables(size_t(threads), NightTable{kept});
+  std::vector<NightTable> tables;
+  for (int t = 0; t < threads; ++t) tables.push_back(NightTable{filter});
   const size_t workers = size_t(threads);
-  std::vector<std::vector<FrontierEntry>> fronts(workers), plays(workers);
   std::atomic<uint64_t> positions{0}, candidates{0};
   s = feed_games(
       games_in(db, order), night, threads,
@@ -367,13 +362,31 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
         if (!st.ok()) return st;
         positions += counter.positions();
         candidates += counter.candidates();
-        return frontier_entries(scheme, batch, kept, &fronts[size_t(t)], &pend, &plays[size_t(t)]);
+        return Status::OK();
       },
       progress(CountStep::kExact, night));
   if (!s.ok()) return s;
   PatternDb::NightEdits edits;
   edits.counts_added = NightTable::sorted_counts(tables);
   std::vector<NightTable>().swap(tables);
+  // Through the filter, patterns K lacks were counted too: they go, and the
+  // kept ones the night touched are the exact K the frontiers need (every
+  // level a move's frontier walk asks of K up to its first level outside
+  // K is one the counting walks touched: the played point is a candidate).
+  filter = KeyFilter{};
+  uint64_t filter_dropped = 0;
+  s = keep_only_kept(db, threads, &edits.counts_added, &filter_dropped);
+  if (!s.ok()) return s;
+  KeyHashSet kept(levels);
+  for (const auto& [level, key, c] : edits.counts_added) kept.insert(level, key);
+  std::vector<std::vector<FrontierEntry>> fronts(workers), plays(workers);
+  s = feed_games(
+      games_in(db, order), night, threads,
+      [&](int t, std::vector<std::string>& batch) -> Status {
+        return frontier_entries(scheme, batch, kept, &fronts[size_t(t)], &pend, &plays[size_t(t)]);
+      },
+      {});
+  if (!s.ok()) return s;
   std::vector<FrontierEntry> tonight;
   for (auto& f : fronts) tonight.insert(tonight.end(), f.begin(), f.end());
   std::sort(tonight.begin(), tonight.end());
@@ -450,6 +463,9 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   next.seconds_crossing = summary->seconds_crossing;
   next.joined_patterns = summary->joined_patterns;
   next.replayed_games = summary->replayed_games;
+  next.kept_filter_bits = filter_bits;
+  next.filter_dropped = filter_dropped;
+  next.frontier_passes = frontier_passes;
   edits.counted_games = night_fps;
   edits.summary = next;
   fail_point("night.before_commit");

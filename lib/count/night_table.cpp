@@ -29,10 +29,10 @@ int32_t NightTable::lookup(int level, uint64_t key) {
     if (e.slot == -2) break;
     if (e.key == key) return e.slot;
   }
-  // A key K lacks is not remembered: most walks end on a pattern seen once
-  // (tens of millions a night), and asking K again costs what a slot here
-  // would.
-  if (!kept_->contains(level, key)) return -1;
+  // A key the filter stops is not remembered: most walks end on a pattern
+  // seen once (tens of millions a night), and asking the filter again costs
+  // what a slot here would.
+  if (!kept_->may_contain(level, key)) return -1;
   const int32_t slot = int32_t(lv.counts.size());
   lv.keys.push_back(key);
   lv.counts.push_back({});

@@ -3,12 +3,14 @@
 //
 // The kept set K is not built into a table with slots for every pattern
 // (tens of millions, read from the database: the cost of a night would grow
-// with the archive).  A walk looks a pattern up in K, a shared exact set;
-// the thread's own map gives each kept pattern it touches a slot the first
-// time (a pattern K lacks is asked of K each time: remembering the tens of
-// millions of patterns seen once would cost the night's memory).  Slots
-// stay valid from game to game.  The threads' counts are
-// summed at the end (sorted_counts()).
+// with the archive).  A walk looks a pattern up in a filter of K, shared
+// (count/key_filter.h); the thread's own map gives each pattern that passes
+// a slot the first time (a pattern the filter stops is asked each time:
+// remembering the tens of millions of patterns seen once would cost the
+// night's memory).  Slots stay valid from game to game.  The threads'
+// counts are summed at the end (sorted_counts()).  A pattern K lacks that
+// the filter lets through by mistake gets a slot and counts too: the night
+// drops those against the stored counts before it commits (count/night.h).
 //
 // The interface CandidateCounter counts through (candidate_counter.h), as
 // ResidentTable's: every kept pattern may lead on (extends), and is counted.
@@ -19,18 +21,19 @@
 
 #include "core/hash.h"
 #include "core/prefetch.h"
-#include "count/key_hash_set.h"
+#include "count/key_filter.h"
 #include "store/pattern_db.h"
 
 namespace sgfpat {
 
 class NightTable {
  public:
-  explicit NightTable(const KeyHashSet& kept) : kept_(&kept), levels_(size_t(kept.levels())) {}
+  explicit NightTable(const KeyFilter& kept) : kept_(&kept), levels_(size_t(kept.levels())) {}
 
   int32_t lookup(int level, uint64_t key);
-  // Both places a lookup may read: this table's slot and K's (asked on
-  // every key this table lacks, the last level of every walk among them).
+  // Both places a lookup may read: this table's slot and the filter's
+  // (asked on every key this table lacks, the last level of every walk
+  // among them).
   void prefetch(int level, uint64_t key) const {
     const Level& lv = levels_[size_t(level - 1)];
     if (!lv.entries.empty()) prefetch_line(&lv.entries[fibonacci_slot(key, lv.bits)]);
@@ -69,7 +72,7 @@ class NightTable {
   };
   static void grow(Level& lv);
 
-  const KeyHashSet* kept_;
+  const KeyFilter* kept_;
   std::vector<Level> levels_;
 };
 

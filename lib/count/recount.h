@@ -56,6 +56,10 @@ struct CountOptions {
   // Precondition: it covers exactly the stored games, with this budget's
   // sketch share at most.
   SketchedGames* sketched = nullptr;
+  // A night that builds the frontier index does it a level at a time, as
+  // when the kept set's keys do not fit the budget at once (count/night.h):
+  // for tests, on databases small enough to fit.
+  bool frontier_by_level = false;
 };
 
 // Recounts everything from the stored games and makes it the current

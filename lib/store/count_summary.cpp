@@ -35,6 +35,9 @@ enum Tag : uint32_t {
   kPendingPatterns = 23,
   kFrontierEntries = 24,
   kCatchups = 25,
+  kKeptFilterBits = 26,
+  kFilterDropped = 27,
+  kFrontierPasses = 28,
 };
 // A per-level list longer than this is damage, not data.
 constexpr uint64_t kMaxLevelsInSummary = 64;
@@ -121,6 +124,9 @@ std::string encode_summary(const CountSummary& s) {
   if (s.pending_patterns) put_tagged(&out, kPendingPatterns, s.pending_patterns);
   if (s.frontier_entries) put_tagged(&out, kFrontierEntries, s.frontier_entries);
   if (s.catchups) put_tagged(&out, kCatchups, s.catchups);
+  if (s.kept_filter_bits) put_tagged(&out, kKeptFilterBits, s.kept_filter_bits);
+  if (s.filter_dropped) put_tagged(&out, kFilterDropped, s.filter_dropped);
+  if (s.frontier_passes) put_tagged(&out, kFrontierPasses, s.frontier_passes);
   return out;
 }
 
@@ -172,6 +178,9 @@ Status decode_summary(std::string_view in, CountSummary* s) {
       case kPendingPatterns: s->pending_patterns = v; break;
       case kFrontierEntries: s->frontier_entries = v; break;
       case kCatchups: s->catchups = v; break;
+      case kKeptFilterBits: s->kept_filter_bits = v; break;
+      case kFilterDropped: s->filter_dropped = v; break;
+      case kFrontierPasses: s->frontier_passes = v; break;
       case kMode:
         if (v > uint64_t(CountMode::kNight)) return bad("mode");
         s->mode = CountMode(v);
