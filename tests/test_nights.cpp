@@ -372,15 +372,18 @@ TEST_CASE("a night or a catch-up killed with SIGKILL, then run again, gives the 
   catch_up_ok(tmp / "whole", tmp.path());
   require_same_counts(tmp / "whole", tmp / "full");
   // Killed where the night's games are stored, at the start of each step
-  // of the night (a progress line), just before its commit, after the
+  // of the night (a progress line), after the third replay of a frontier
+  // index built a level at a time, just before its commit, after the
   // catch-up recorded its third share of the games, and just before the
   // catch-up's commit (fail points).
   struct Kill {
     std::string fail_point, line;  // one of the two
     bool in_catchup = false;
+    std::vector<std::string> env = {};
   };
   const std::vector<Kill> kills = {{"import.batch_stored@1", ""},
                                    {"", "count: frontier index of the counted moves"},
+                                   {"frontier.pass_done@3", "", false, {"SGFPAT_FRONTIER_GROUPS=levels"}},
                                    {"", "count: exact counts"},
                                    {"night.before_commit", ""},
                                    {"catchup.share_saved@3", "", true},
@@ -399,7 +402,9 @@ TEST_CASE("a night or a catch-up killed with SIGKILL, then run again, gives the 
                      : ingest_args(db, progress_flags, {tmp / "b.sgf"});
     bool hit = false;
     if (!k.fail_point.empty()) {
-      Child c(args, tmp.path(), "kill" + std::to_string(serial), {fail_point_env(k.fail_point)});
+      std::vector<std::string> env = k.env;
+      env.push_back(fail_point_env(k.fail_point));
+      Child c(args, tmp.path(), "kill" + std::to_string(serial), env);
       const RunResult r = c.wait();
       INFO(r.err);
       hit = died_at_fail_point(r, k.fail_point);

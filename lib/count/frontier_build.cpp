@@ -4,6 +4,7 @@
 #include <memory>
 #include <mutex>
 
+#include "core/fail_point.h"
 #include "count/frontier.h"
 
 namespace sgfpat {
@@ -49,24 +50,34 @@ Status build_frontier(PatternDb& db, const GameSource& counted, uint64_t total, 
                       const std::function<void(uint64_t, uint64_t)>& progress, uint64_t* entries,
                       uint64_t* passes) {
   *entries = *passes = 0;
-  const std::vector<uint64_t>& sizes = db.summary().patterns_per_level;
   const int levels = db.settings().scheme.levels;
-  size_t free = bytes > pending.bytes() ? bytes - pending.bytes() : 0;
+  // Every level of the scheme gets its passes, whatever the summary lists.
+  std::vector<uint64_t> sizes = db.summary().patterns_per_level;
+  sizes.resize(size_t(levels), 0);
+  if (pending.bytes() >= bytes)
+    return Status::NotSupported("the pending patterns do not leave the frontier index's build room in the budget");
+  size_t free = bytes - pending.bytes();
+  auto replays_of = [](const std::vector<LevelGroup>& groups) {
+    uint64_t n = 0;
+    for (const LevelGroup& g : groups) n += uint64_t(g.parts);
+    return n;
+  };
+  auto without_marks = [&] { free = free > MoveMarks::bytes_for(total) ? free - MoveMarks::bytes_for(total) : 0; };
   std::vector<LevelGroup> groups;
   if (by_level) {
     for (int l = 1; l <= levels; ++l) groups.push_back({l, l, 2});
+    without_marks();
   } else {
     groups = plan_level_groups(sizes, free);
     // Several replays need the marks: the room for the keys is smaller.
-    if (groups.size() > 1) {
-      free = free > MoveMarks::bytes_for(total) ? free - MoveMarks::bytes_for(total) : 0;
+    if (replays_of(groups) > 1) {
+      without_marks();
       groups = plan_level_groups(sizes, free);
     }
   }
   if (groups.empty())
     return Status::NotSupported("a level of the kept patterns does not fit the memory budget as a key set");
-  uint64_t replays = 0;
-  for (const LevelGroup& g : groups) replays += uint64_t(g.parts);
+  const uint64_t replays = replays_of(groups);
   std::unique_ptr<MoveMarks> marks;
   if (replays > 1) marks = std::make_unique<MoveMarks>(total);
   Status st = db.clear_frontier();
@@ -88,6 +99,7 @@ Status build_frontier(PatternDb& db, const GameSource& counted, uint64_t total, 
                        [&](uint64_t done) { progress(before * total + done, replays * total); }, entries);
       if (!st.ok()) return st;
       ++*passes;
+      fail_point("frontier.pass_done");
     }
   return db.finish_frontier(db.generation());
 }

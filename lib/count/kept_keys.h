@@ -1,7 +1,9 @@
 // K, the kept set of the current generation, read from its stored counts
 // (the patterns played at least min_played times), for a night
-// (docs/nightly.md): as exact keys of some levels, or as a filter of every
-// level when the exact keys do not fit the budget.
+// (docs/nightly.md): as a filter of every level (the night's counting
+// walks), as exact keys of some levels (the frontier index's build), and
+// as the judge of which patterns a night counted through the filter K
+// holds.
 #pragma once
 #include <cstdint>
 #include <tuple>

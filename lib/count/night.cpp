@@ -322,14 +322,14 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   uint64_t frontier_passes = 0;  // replays of the counted games that built F
   bool frontier_ok = db.frontier_generation() == db.generation();
   if (frontier_ok && indexed_moves > 0 && !db.check_frontier_present(indexed_moves).ok()) frontier_ok = false;
+  std::sort(night_fps.begin(), night_fps.end());
   if (!frontier_ok) {
-    // F of the counted games.
+    // F of the counted games (in the same order at every pass of its build).
     const GameSource counted_games = [&](const GameVisitor& v) {
       return db.for_each_game([&](const Fingerprint& fp, std::string_view rec) {
         return std::binary_search(night_fps.begin(), night_fps.end(), fp) ? true : v(fp, rec);
       });
     };
-    std::sort(night_fps.begin(), night_fps.end());
     uint64_t entries = 0;
     s = build_frontier(db, counted_games, counted, pend, threads, half, options.frontier_by_level,
                        [&](uint64_t done, uint64_t total) {
@@ -342,7 +342,6 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   }
   s = load_kept_filter(db, filter_bits, threads, &filter);
   if (!s.ok()) return s;
-  std::sort(night_fps.begin(), night_fps.end());
   summary->seconds_listing = since(t0);
 
   // ---- 2: the night's games: K's counts, frontiers, P's plays ----

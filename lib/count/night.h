@@ -31,8 +31,8 @@ namespace sgfpat {
 // Counts the pending games as described above.  Falls back to recount()
 // where a night cannot serve (the kept set's filter would have fewer than 4
 // bits a key in a quarter of the budget; F must be built and one level of
-// K's keys does not fit half of it; two stored games share the first 8
-// bytes of their fingerprints), saying why in *full_reason ("" when it
+// K's keys does not fit in 64 ranges what P leaves of half of it; two
+// stored games share the first 8 bytes of their fingerprints), saying why in *full_reason ("" when it
 // counted the night).
 // Preconditions (ingest/ingest_policy.h plan_count() says kIncremental):
 // the current generation counts exactly the stored games that are not

@@ -19,7 +19,8 @@ inline constexpr int kPartBucketBits = 6;
 inline constexpr int kPartBuckets = 1 << kPartBucketBits;
 inline int part_bucket(uint64_t split_key) { return int(part_hash(split_key) >> (64 - kPartBucketBits)); }
 
-// The split-level keys whose part_hash() is in [lo, hi].
+// The split-level keys whose part_hash() is in [lo, hi] (also the keys of
+// one level the frontier index's build reads in ranges, count/kept_keys.h).
 struct PartRange {
   uint64_t lo = 0, hi = ~uint64_t(0);
   bool contains(uint64_t split_key) const {

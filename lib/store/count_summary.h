@@ -59,9 +59,9 @@ struct CountSummary {
   uint64_t catchups = 0;  // catch-ups committed into this generation since its count (count/catchup.h)
   uint64_t pending_patterns = 0;  // the pending set's size after the last night (0 after a count or catch-up)
   uint64_t frontier_entries = 0;  // the frontier index's entries after the last night (0: not recorded)
-  // The last night past the resident size (count/night.h): the bits a key
-  // of the kept set's filter (0: the kept set was held as exact keys), and
-  // the patterns the filter let through that the kept set lacks.
+  // The last night (count/night.h; 0: no night since the count): the bits a
+  // key of the kept set's filter, and the patterns the filter let through
+  // that the kept set lacks.
   uint64_t kept_filter_bits = 0;
   uint64_t filter_dropped = 0;
   uint64_t frontier_passes = 0;  // the last night: replays of the counted games that built the frontier index (0: none)
