@@ -283,11 +283,13 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   KeyFilter filter(levels);
   KeyHashSet pend(levels);
   Status s;
-  std::map<Key, PendingPattern> pending;
+  // P's keys only: the entries the night's plays change are read again
+  // at the crossing (P grows between catch-ups; its chains are not needed).
+  uint64_t pending_count = 0;
   s = db.for_each_pending_pattern([&](const PendingPattern& p) {
     if (p.level >= 1 && p.level <= levels) {
       pend.insert(p.level, p.key);
-      pending[{p.level, p.key}] = p;
+      ++pending_count;
     }
     return true;
   });
@@ -394,14 +396,29 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   // ---- 3: frontiers that reach min_played join P ----
   t0 = Clock::now();
   const int64_t now = int64_t(std::time(nullptr));
-  std::set<Key> touched;  // P's entries whose values change
+  std::map<Key, PatternCounts> played_pending;  // the night's plays of P's patterns
   for (auto& pl : plays)
     for (const FrontierEntry& e : pl) {
-      PendingPattern& p = pending.at({e.level, e.key});
-      ++p.played;
-      p.wins += e.move.won;
-      touched.insert({e.level, e.key});
+      PatternCounts& c = played_pending[{e.level, e.key}];
+      ++c.played;
+      c.wins += e.move.won;
     }
+  std::vector<std::vector<FrontierEntry>>().swap(plays);
+  if (!played_pending.empty()) {
+    s = db.for_each_pending_pattern([&](const PendingPattern& p) {
+      auto it = played_pending.find({p.level, p.key});
+      if (it != played_pending.end()) {
+        PendingPattern now = p;
+        now.played += it->second.played;
+        now.wins += it->second.wins;
+        edits.pending_put.push_back(std::move(now));
+      }
+      return true;
+    });
+    if (!s.ok()) return s;
+    if (edits.pending_put.size() != played_pending.size())
+      return Status::Corruption("database " + db.path() + ": a pending pattern went missing during the night");
+  }
   std::vector<Key> keys;
   for (const FrontierEntry& e : tonight)
     if (keys.empty() || keys.back() != Key{e.level, e.key}) keys.push_back({e.level, e.key});
@@ -431,8 +448,11 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   s = crossing.run(tonight, stored);
   if (s.is_not_supported()) return full_instead(db, options, summary, full_reason, s.message());
   if (!s.ok()) return s;
-  for (auto& [k, p] : joined) pending[k] = p, touched.insert(k);
-  for (const Key& k : touched) edits.pending_put.push_back(pending.at(k));
+  // Joined patterns are new to P (K and P hold the smaller patterns of each
+  // of theirs, and a frontier is in neither).
+  for (auto& [k, p] : joined) edits.pending_put.push_back(std::move(p));
+  std::sort(edits.pending_put.begin(), edits.pending_put.end(),
+            [](const PendingPattern& a, const PendingPattern& b) { return Key{a.level, a.key} < Key{b.level, b.key}; });
   std::sort(edits.frontier_put.begin(), edits.frontier_put.end());
   std::sort(edits.frontier_deleted.begin(), edits.frontier_deleted.end());
   summary->joined_patterns = crossing.joined_;
@@ -449,7 +469,7 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   next.candidates = previous.candidates + candidates.load();
   next.mode = CountMode::kNight;
   next.nights = previous.nights + 1;
-  next.pending_patterns = pending.size();
+  next.pending_patterns = pending_count + joined.size();
   // Every put is a new key, every deleted one was there (0: not known).
   next.frontier_entries =
       indexed_moves + edits.frontier_put.size() > edits.frontier_deleted.size()
