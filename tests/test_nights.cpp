@@ -385,6 +385,7 @@ TEST_CASE("a night or a catch-up killed with SIGKILL, then run again, gives the 
                                    {"", "count: frontier index of the counted moves"},
                                    {"frontier.pass_done@3", "", false, {"SGFPAT_FRONTIER_GROUPS=levels"}},
                                    {"", "count: exact counts"},
+                                   {"", "count: patterns reaching --min-played"},
                                    {"night.before_commit", ""},
                                    {"catchup.share_saved@3", "", true},
                                    {"catchup.before_commit", "", true}};

@@ -197,7 +197,8 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
                                   : p.part > 1                     ? " from part " + std::to_string(p.part) + " on"
                                                                    : std::string();
       std::string line = std::string("count: ") + count_step_name(p.step) + of_part;
-      if (p.step != CountStep::kCommit)
+      // Writing has no games; the crossing says its games once it replays some.
+      if (p.step != CountStep::kCommit && (p.step != CountStep::kCrossing || p.games_total > 0))
         line += ": " + with_commas(p.games_done) + " / " + with_commas(p.games_total) + " games";
       // A rate over less than a second (the step's first report) says nothing.
       const uint64_t timed = p.games_done - std::min(p.games_done, done_at_step);

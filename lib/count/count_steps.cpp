@@ -10,6 +10,7 @@ const char* count_step_name(CountStep step) {
     case CountStep::kListing: return "listing the kept patterns";
     case CountStep::kCommit: return "writing the counts";
     case CountStep::kFrontier: return "frontier index of the counted moves";
+    case CountStep::kCrossing: return "patterns reaching --min-played";
   }
   return "count";
 }

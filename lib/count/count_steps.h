@@ -12,6 +12,7 @@ enum class CountStep : uint8_t {
   kListing,     // counting in parts: the listing of the kept patterns
   kCommit,      // writing the counts into the database (no games)
   kFrontier,    // a night: the frontier index of the counted games' moves (docs/nightly.md)
+  kCrossing,    // a night: the patterns that reach min_played (games replayed for their levels above)
 };
 
 // What a user reads for `step` ("sketch of played patterns", ...).

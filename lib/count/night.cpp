@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <functional>
 #include <map>
 #include <set>
 #include <span>
@@ -42,9 +43,10 @@ Status full_instead(PatternDb& db, const CountOptions& options, CountSummary* su
 // game is the night's (in memory) or stored (found by its prefix).
 class MoveChains {
  public:
+  // progress(games replayed, games to replay) after each slice of a fill.
   MoveChains(PatternDb& db, const KeyScheme& scheme, const std::unordered_map<uint64_t, std::string>& tonight,
-             int threads)
-      : db_(db), scheme_(scheme), tonight_(tonight), threads_(threads) {}
+             int threads, std::function<void(uint64_t, uint64_t)> progress)
+      : db_(db), scheme_(scheme), tonight_(tonight), threads_(threads), progress_(std::move(progress)) {}
 
   // Replays what `moves` need that is not known yet.
   Status fill(const std::vector<StoredMove>& moves) {
@@ -55,23 +57,32 @@ class MoveChains {
     wanted.clear();
     std::vector<std::vector<std::vector<uint64_t>>> keys(games.size());
     constexpr size_t kChunk = 256;  // games a task replays
-    const std::vector<Status> done = run_tasks(
-        (games.size() + kChunk - 1) / kChunk, threads_,
-        [&](size_t c) {
-          std::string record;
-          PlayedKeysAt replay(scheme_);
-          for (size_t i = c * kChunk; i < std::min(games.size(), (c + 1) * kChunk); ++i) {
-            auto& [game, numbers] = games[i];
-            std::sort(numbers.begin(), numbers.end());
-            numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
-            Status st = record_of(game, &record);
-            if (!st.ok()) return st;
-            st = replay.keys(record, numbers, &keys[i]);
-            if (!st.ok()) return st.with_context("replaying a stored move of the frontier index");
-          }
-          return Status::OK();
-        },
-        "replaying stored moves of the frontier index");
+    // In slices of chunks, the progress said between them (from this thread).
+    const size_t chunks = (games.size() + kChunk - 1) / kChunk, per_slice = size_t(threads_) * 8;
+    std::vector<Status> done;
+    for (size_t from = 0; from < chunks; from += per_slice) {
+      const size_t slice = std::min(per_slice, chunks - from);
+      std::vector<Status> part = run_tasks(
+          slice, threads_,
+          [&](size_t c) {
+            std::string record;
+            PlayedKeysAt replay(scheme_);
+            const size_t first = (from + c) * kChunk;
+            for (size_t i = first; i < std::min(games.size(), first + kChunk); ++i) {
+              auto& [game, numbers] = games[i];
+              std::sort(numbers.begin(), numbers.end());
+              numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+              Status st = record_of(game, &record);
+              if (!st.ok()) return st;
+              st = replay.keys(record, numbers, &keys[i]);
+              if (!st.ok()) return st.with_context("replaying a stored move of the frontier index");
+            }
+            return Status::OK();
+          },
+          "replaying stored moves of the frontier index");
+      done.insert(done.end(), part.begin(), part.end());
+      if (progress_) progress_(std::min(games.size(), (from + slice) * kChunk), games.size());
+    }
     // Two games sharing a prefix send the night to a full count: that
     // answer first, whatever else a task met.
     for (const Status& st : done)
@@ -115,6 +126,7 @@ class MoveChains {
   const KeyScheme& scheme_;
   const std::unordered_map<uint64_t, std::string>& tonight_;
   int threads_;
+  std::function<void(uint64_t, uint64_t)> progress_;
   std::map<MoveId, std::vector<uint64_t>> chains_;
   uint64_t games_replayed_ = 0;
 };
@@ -395,6 +407,7 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
 
   // ---- 3: frontiers that reach min_played join P ----
   t0 = Clock::now();
+  if (options.progress) options.progress({CountStep::kCrossing, 0, 0});
   const int64_t now = int64_t(std::time(nullptr));
   std::map<Key, PatternCounts> played_pending;  // the night's plays of P's patterns
   for (auto& pl : plays)
@@ -442,7 +455,9 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
       if (!st.ok()) return st;
     for (auto& f : found) stored.insert(stored.end(), f.begin(), f.end());
   }
-  MoveChains chains(db, scheme, night_records, threads);
+  MoveChains chains(db, scheme, night_records, threads, [&](uint64_t done, uint64_t total) {
+    if (options.progress) options.progress({CountStep::kCrossing, done, total});
+  });
   std::map<Key, PendingPattern> joined;
   Crossing crossing(scheme, min_played, now, &chains, &edits, &joined);
   s = crossing.run(tonight, stored);
