@@ -137,7 +137,7 @@ void check_frontier(const Corpus& c) {
         sgfpat::FrontierPass pass;
         pass.first = g.first;
         pass.last = g.last;
-        pass.range = sgfpat::part_range(p, g.parts);
+        pass.range = sgfpat::PartRange::share(p, g.parts);
         pass.listed = &marks;
         sgfpat::KeyHashSet part(L);
         for (const auto& [k, counts] : c.kept)

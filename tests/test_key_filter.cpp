@@ -73,8 +73,8 @@ TEST_CASE("groups of levels cover each level once within their room, a level too
 TEST_CASE("the ranges of a level's parts cover every key once") {
   for (int parts : {1, 2, 3, 7, 64}) {
     CAPTURE(parts);
-    CHECK(part_range(0, parts).lo == 0);
-    CHECK(part_range(parts - 1, parts).hi == ~uint64_t(0));
-    for (int p = 0; p + 1 < parts; ++p) CHECK(part_range(p, parts).hi + 1 == part_range(p + 1, parts).lo);
+    CHECK(PartRange::share(0, parts).lo == 0);
+    CHECK(PartRange::share(parts - 1, parts).hi == ~uint64_t(0));
+    for (int p = 0; p + 1 < parts; ++p) CHECK(PartRange::share(p, parts).hi + 1 == PartRange::share(p + 1, parts).lo);
   }
 }

@@ -88,7 +88,7 @@ Status build_frontier(PatternDb& db, const GameSource& counted, uint64_t total, 
       FrontierPass pass;
       pass.first = g.first;
       pass.last = g.last;
-      pass.range = part_range(part, g.parts);
+      pass.range = PartRange::share(part, g.parts);
       pass.listed = marks.get();
       KeyHashSet set(levels);
       st = load_kept_keys(db, g.first, g.last, threads, &set, pass.range);

@@ -50,14 +50,6 @@ Status load_kept_filter(PatternDb& db, unsigned bits_per_key, int threads, KeyFi
                        "reading the kept patterns into a filter");
 }
 
-PartRange part_range(int p, int parts) {
-  PartRange r;
-  const unsigned __int128 span = (unsigned __int128)1 << 64;
-  r.lo = uint64_t(span * unsigned(p) / unsigned(parts));
-  r.hi = uint64_t(span * unsigned(p + 1) / unsigned(parts) - 1);
-  return r;
-}
-
 std::vector<LevelGroup> plan_level_groups(const std::vector<uint64_t>& sizes, size_t bytes) {
   constexpr int kMaxParts = 64;
   std::vector<LevelGroup> groups;

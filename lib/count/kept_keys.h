@@ -28,7 +28,7 @@ Status load_kept_keys(PatternDb& db, int first, int last, int threads, KeyHashSe
 Status load_kept_filter(PatternDb& db, unsigned bits_per_key, int threads, KeyFilter* filter);
 
 // Levels first..last of K, or one level's keys in `parts` ranges of
-// part_hash() (part_range(p, parts)).
+// part_hash() (PartRange::share(p, parts)).
 struct LevelGroup {
   int first = 1, last = 1;
   int parts = 1;
@@ -38,8 +38,6 @@ struct LevelGroup {
 // a level too large alone in the fewest ranges that fit (at most 64).
 // Empty when even that does not fit.
 std::vector<LevelGroup> plan_level_groups(const std::vector<uint64_t>& sizes, size_t bytes);
-// The range of part `p` (0-based) of `parts` equal ranges of part_hash().
-PartRange part_range(int p, int parts);
 
 using LevelCounts = std::vector<std::tuple<int, uint64_t, PatternCounts>>;
 // Keeps in *counts (sorted by level, then key, each pattern once) only the

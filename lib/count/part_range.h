@@ -27,6 +27,14 @@ struct PartRange {
     const uint64_t h = part_hash(split_key);
     return h >= lo && h <= hi;
   }
+  // Part `p` (0-based) of `parts` equal ranges.
+  static PartRange share(int p, int parts) {
+    const unsigned __int128 span = (unsigned __int128)1 << 64;
+    PartRange r;
+    r.lo = uint64_t(span * unsigned(p) / unsigned(parts));
+    r.hi = uint64_t(span * unsigned(p + 1) / unsigned(parts) - 1);
+    return r;
+  }
   // The keys of buckets first..last.
   static PartRange buckets(int first, int last) {
     PartRange r;
