@@ -136,8 +136,9 @@ struct Config {
   // A budget too small for the kept set: how the first part is counted
   // ("parts"; a later part may not fit memory either).
   std::string tiny;
-  // F built a level at a time, each in two ranges of its keys, as past the
-  // resident size ($SGFPAT_FRONTIER_GROUPS=levels).
+  // F built a level at a time, each in two ranges of its keys, and the
+  // moves crossed a bucket at a time, as past the resident size
+  // ($SGFPAT_FRONTIER_GROUPS=levels).
   bool frontier_by_level = false;
 };
 
@@ -187,6 +188,13 @@ std::pair<std::string, std::string> ingest_both(const TempDir& tmp, const Config
       filter_dropped += j["count"]["filter_dropped"].get<uint64_t>();
       if (c.tiny.empty())
         CHECK(j["count"]["frontier_passes"].get<uint64_t>() == (i == 1 ? (c.frontier_by_level ? 12u : 1u) : 0u));
+      // The crossing in one part, or (as past the resident size) a part a
+      // bucket: every bucket that holds a move's frontier.
+      const uint64_t crossing_parts = j["count"]["crossing_parts"].get<uint64_t>();
+      if (c.frontier_by_level)
+        CHECK(crossing_parts == 64);
+      else if (c.tiny.empty())
+        CHECK(crossing_parts == 1);
       // The same games from scratch.
       const std::string scratch = tmp / ("scratch" + std::to_string(i));
       ingest_ok(scratch, flags, std::vector<std::string>(files.begin(), files.begin() + long(i) + 1), tmp.path());
@@ -247,9 +255,10 @@ TEST_CASE("nights, then a catch-up == from scratch: random splits, K = 1, 2, 3, 
       {{1, true, {}, ""}, {2, true, {}, ""}, {3, true, {}, ""}, {2, false, {}, ""}, {3, false, {}, ""}}, 12);
 }
 
-TEST_CASE("nights with the frontier index built a level and a range at a time == from scratch") {
+TEST_CASE("nights with the frontier index built a level and a range at a time, crossed a bucket at a time == from scratch") {
   // As past the resident size: the first night builds F a level at a time,
-  // each level in two ranges of its keys, each pass knowing K there only.
+  // each level in two ranges of its keys, each pass knowing K there only;
+  // every night crosses its moves' frontiers in 64 parts.
   nights_as_from_scratch({{1, true, {}, "", true}, {2, false, {}, "", true}, {3, true, {}, "", true}}, 42);
 }
 

@@ -49,10 +49,10 @@ using Clock = std::chrono::steady_clock;
 // $SGFPAT_SKETCH_DURING_IMPORT, which tests set to compare the two (the
 // counts are the same either way: nothing a user chooses).
 constexpr const char* kSketchDuringImportEnv = "SGFPAT_SKETCH_DURING_IMPORT";
-// How a night builds the frontier index: "auto" (by groups of levels that
-// fit the budget), or "levels" (a level at a time) from
-// $SGFPAT_FRONTIER_GROUPS, which tests set to build it as past the
-// resident size on a small database.
+// How a night builds the frontier index and crosses its moves: "auto" (by
+// groups of levels, runs of buckets, that fit the budget), or "levels" (a
+// level at a time, a bucket at a time) from $SGFPAT_FRONTIER_GROUPS, which
+// tests set to work as past the resident size on a small database.
 constexpr const char* kFrontierGroupsEnv = "SGFPAT_FRONTIER_GROUPS";
 
 int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
@@ -181,7 +181,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   {
     co.threads = a.threads;
     co.memory_budget = memory.count_bytes;
-    co.frontier_by_level = frontier_groups == "levels";
+    co.night_in_smallest_parts = frontier_groups == "levels";
     if (sketched.pass.games > 0) co.sketched = &sketched;
     CountStep step{};  // none yet
     int part = 0;

@@ -14,6 +14,7 @@ Json count_summary_json(const CountSummary& s) {
   j["drains"] = s.drains;
   j["filter_dropped"] = s.filter_dropped;
   j["frontier_passes"] = s.frontier_passes;
+  j["crossing_parts"] = s.crossing_parts;
   j["games"] = s.games;
   j["joined_patterns"] = s.joined_patterns;
   j["kept_filter_bits"] = s.kept_filter_bits;

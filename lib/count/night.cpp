@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <ctime>
 #include <functional>
 #include <map>
@@ -13,12 +14,17 @@
 #include "core/tasks.h"
 #include "count/candidate_counter.h"
 #include "count/count_games.h"
+#include "count/entry_buckets.h"
 #include "count/frontier.h"
 #include "count/frontier_build.h"
 #include "count/kept_keys.h"
 #include "count/night_table.h"
+#include "io/atomic_file.h"
+#include "store/edit_run.h"
 
 namespace sgfpat {
+
+namespace fs = std::filesystem;
 
 namespace {
 using Clock = std::chrono::steady_clock;
@@ -31,6 +37,49 @@ using MoveId = std::pair<uint64_t, uint32_t>;  // (game, number)
 // 16 a tenth of that; below 4 (a seventh pass, and walk on) a night is not
 // worth making.
 constexpr uint64_t kMinFilterBits = 4, kMaxFilterBits = 16;
+
+// What the crossing holds for each of its moves' frontier entries (the
+// entry, F's entries under the same pattern, a replayed move's keys, the
+// pattern when it joins): about 450 bytes an entry measured on a night
+// where most moves' patterns join (8 symmetric copies of each game).
+constexpr uint64_t kCrossingBytesPerEntry = 512;
+
+// Writes a part's pending and frontier edits (sorted here) as runs
+// "<prefix>.pending" and "<prefix>.frontier", named in *edits.
+Status write_part_runs(PatternDb::NightEdits* part, const std::string& prefix, PatternDb::NightEdits* edits) {
+  std::sort(part->pending_put.begin(), part->pending_put.end(),
+            [](const PendingPattern& a, const PendingPattern& b) { return Key{a.level, a.key} < Key{b.level, b.key}; });
+  std::sort(part->frontier_put.begin(), part->frontier_put.end());
+  std::sort(part->frontier_deleted.begin(), part->frontier_deleted.end());
+  if (!part->pending_put.empty()) {
+    EditRunWriter run;
+    Status s = run.open(prefix + ".pending");
+    if (!s.ok()) return s;
+    for (const PendingPattern& p : part->pending_put) add_pending_edit(&run, p);
+    s = run.finish();
+    if (!s.ok()) return s;
+    edits->pending_runs.push_back(prefix + ".pending");
+  }
+  if (!part->frontier_put.empty() || !part->frontier_deleted.empty()) {
+    EditRunWriter run;
+    Status s = run.open(prefix + ".frontier");
+    if (!s.ok()) return s;
+    // Disjoint: a move put is tonight's, a move deleted F's.
+    const auto& put = part->frontier_put;
+    const auto& del = part->frontier_deleted;
+    size_t i = 0, j = 0;
+    while (i < put.size() || j < del.size()) {
+      if (j == del.size() || (i < put.size() && put[i] < del[j]))
+        add_frontier_edit(&run, put[i++], true);
+      else
+        add_frontier_edit(&run, del[j++], false);
+    }
+    s = run.finish();
+    if (!s.ok()) return s;
+    edits->frontier_runs.push_back(prefix + ".frontier");
+  }
+  return Status::OK();
+}
 
 Status full_instead(PatternDb& db, const CountOptions& options, CountSummary* summary, std::string* reason,
                     const std::string& why) {
@@ -345,7 +394,7 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
       });
     };
     uint64_t entries = 0;
-    s = build_frontier(db, counted_games, counted, pend, threads, half, options.frontier_by_level,
+    s = build_frontier(db, counted_games, counted, pend, threads, half, options.night_in_smallest_parts,
                        [&](uint64_t done, uint64_t total) {
                          if (options.progress) options.progress({CountStep::kFrontier, done, total});
                        },
@@ -365,7 +414,6 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   if (!s.ok()) return s;
   std::vector<NightTable> tables;
   for (int t = 0; t < threads; ++t) tables.push_back(NightTable{filter});
-  const size_t workers = size_t(threads);
   std::atomic<uint64_t> positions{0}, candidates{0};
   s = feed_games(
       games_in(db, order), night, threads,
@@ -390,88 +438,156 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   uint64_t filter_dropped = 0;
   s = keep_only_kept(db, threads, &edits.counts_added, &filter_dropped);
   if (!s.ok()) return s;
+  // The night's scratch (runs of its edits, its moves' frontiers by bucket)
+  // in the database's folder: a killed night's goes first, this one's when
+  // the night ends.
+  const std::string scratch = db.path() + "/night.scratch";
+  std::error_code ec;
+  fs::remove_all(scratch, ec);
+  fs::create_directories(scratch, ec);
+  if (ec) return write_error_status(ec.value(), "making " + scratch);
+  struct RemoveScratch {
+    std::string dir;
+    ~RemoveScratch() {
+      std::error_code e;
+      fs::remove_all(dir, e);
+    }
+  } remove_scratch{scratch};
+  // K's counts the night adds, as a run; the patterns played tonight that
+  // K holds are all a frontier walk asks of K (it walks played points).
+  const uint32_t gen = db.generation();
   KeyHashSet kept(levels);
-  for (const auto& [level, key, c] : edits.counts_added) kept.insert(level, key);
-  std::vector<std::vector<FrontierEntry>> fronts(workers), plays(workers);
+  {
+    EditRunWriter run;
+    s = run.open(scratch + "/counts");
+    if (!s.ok()) return s;
+    for (const auto& [level, key, c] : edits.counts_added) {
+      add_counts_edit(&run, gen, level, key, c);
+      if (c.played > 0) kept.insert(level, key);
+    }
+    s = run.finish();
+    if (!s.ok()) return s;
+    edits.counts_runs.push_back(scratch + "/counts");
+    LevelCounts().swap(edits.counts_added);
+  }
+  // The moves' frontiers and plays of P, to files by bucket: a night of
+  // millions of moves crosses them a part at a time.
+  EntryBuckets fronts(scratch + "/frontier", threads), plays(scratch + "/plays", threads);
   s = feed_games(
       games_in(db, order), night, threads,
       [&](int t, std::vector<std::string>& batch) -> Status {
-        return frontier_entries(scheme, batch, kept, &fronts[size_t(t)], &pend, &plays[size_t(t)]);
+        std::vector<FrontierEntry> f, p;
+        Status st = frontier_entries(scheme, batch, kept, &f, &pend, &p);
+        if (st.ok()) st = fronts.add(t, f);
+        if (st.ok()) st = plays.add(t, p);
+        return st;
       },
       {});
+  if (s.ok()) s = fronts.flush();
+  if (s.ok()) s = plays.flush();
   if (!s.ok()) return s;
-  std::vector<FrontierEntry> tonight;
-  for (auto& f : fronts) tonight.insert(tonight.end(), f.begin(), f.end());
-  std::sort(tonight.begin(), tonight.end());
+  kept = KeyHashSet(levels);
   summary->seconds_pass2 = since(t0);
 
-  // ---- 3: frontiers that reach min_played join P ----
+  // ---- 3: frontiers that reach min_played join P, a part at a time ----
   t0 = Clock::now();
   if (options.progress) options.progress({CountStep::kCrossing, 0, 0});
   const int64_t now = int64_t(std::time(nullptr));
-  std::map<Key, PatternCounts> played_pending;  // the night's plays of P's patterns
-  for (auto& pl : plays)
-    for (const FrontierEntry& e : pl) {
+  // Parts: runs of buckets whose entries' crossing fits half the budget.
+  // The moves of a joined frontier and of every level it climbs to are
+  // the moves under the frontier's key, all in its bucket: parts cross
+  // apart.
+  std::vector<std::pair<int, int>> parts;
+  {
+    const uint64_t fit = std::max<uint64_t>(1, half / kCrossingBytesPerEntry);
+    auto entries = [&](int b) { return fronts.size(b) + plays.size(b); };
+    for (int b = 0; b < kPartBuckets;) {
+      int e = b;
+      uint64_t n = entries(b);
+      while (e + 1 < kPartBuckets && !options.night_in_smallest_parts && n + entries(e + 1) <= fit) n += entries(++e);
+      parts.push_back({b, e});
+      b = e + 1;
+    }
+  }
+  uint64_t joined_total = 0, replayed_total = 0, frontier_put = 0, frontier_deleted = 0;
+  uint64_t progress_base = 0;  // games the earlier parts replayed
+  for (size_t pi = 0; pi < parts.size(); ++pi) {
+    std::vector<FrontierEntry> tonight, played;
+    for (int b = parts[pi].first; b <= parts[pi].second; ++b) {
+      s = fronts.read(b, &tonight);
+      if (s.ok()) s = plays.read(b, &played);
+      if (!s.ok()) return s;
+    }
+    std::sort(tonight.begin(), tonight.end());
+    PatternDb::NightEdits part;
+    std::map<Key, PatternCounts> played_pending;  // the night's plays of P's patterns
+    for (const FrontierEntry& e : played) {
       PatternCounts& c = played_pending[{e.level, e.key}];
       ++c.played;
       c.wins += e.move.won;
     }
-  std::vector<std::vector<FrontierEntry>>().swap(plays);
-  if (!played_pending.empty()) {
-    s = db.for_each_pending_pattern([&](const PendingPattern& p) {
-      auto it = played_pending.find({p.level, p.key});
-      if (it != played_pending.end()) {
-        PendingPattern now = p;
-        now.played += it->second.played;
-        now.wins += it->second.wins;
-        edits.pending_put.push_back(std::move(now));
-      }
-      return true;
+    std::vector<FrontierEntry>().swap(played);
+    if (!played_pending.empty()) {
+      s = db.for_each_pending_pattern([&](const PendingPattern& p) {
+        auto it = played_pending.find({p.level, p.key});
+        if (it != played_pending.end()) {
+          PendingPattern now = p;
+          now.played += it->second.played;
+          now.wins += it->second.wins;
+          part.pending_put.push_back(std::move(now));
+        }
+        return true;
+      });
+      if (!s.ok()) return s;
+      if (part.pending_put.size() != played_pending.size())
+        return Status::Corruption("database " + db.path() + ": a pending pattern went missing during the night");
+    }
+    std::vector<Key> keys;
+    for (const FrontierEntry& e : tonight)
+      if (keys.empty() || keys.back() != Key{e.level, e.key}) keys.push_back({e.level, e.key});
+    // The stored moves under them: a seek each (1.7M at 606k games), in
+    // parts of the sorted keys side by side, each part's moves kept apart
+    // and joined in key order.
+    std::vector<FrontierEntry> stored;
+    {
+      const size_t n = std::min<size_t>(keys.size(), size_t(threads) * 4);
+      std::vector<std::vector<FrontierEntry>> found(n);
+      for (const Status& st : run_tasks(
+               n, threads,
+               [&](size_t i) {
+                 const size_t from = keys.size() * i / n, to = keys.size() * (i + 1) / n;
+                 return db.frontier_moves(std::span(keys).subspan(from, to - from), [&](const FrontierEntry& e) {
+                   found[i].push_back(e);
+                   return true;
+                 });
+               },
+               "reading the frontier index"))
+        if (!st.ok()) return st;
+      for (auto& f : found) stored.insert(stored.end(), f.begin(), f.end());
+    }
+    std::vector<Key>().swap(keys);
+    MoveChains chains(db, scheme, night_records, threads, [&](uint64_t done, uint64_t total) {
+      if (options.progress) options.progress({CountStep::kCrossing, progress_base + done, progress_base + total});
     });
+    std::map<Key, PendingPattern> joined;
+    Crossing crossing(scheme, min_played, now, &chains, &part, &joined);
+    s = crossing.run(tonight, stored);
+    if (s.is_not_supported()) return full_instead(db, options, summary, full_reason, s.message());
     if (!s.ok()) return s;
-    if (edits.pending_put.size() != played_pending.size())
-      return Status::Corruption("database " + db.path() + ": a pending pattern went missing during the night");
+    progress_base += chains.games_replayed();
+    replayed_total += chains.games_replayed();
+    joined_total += crossing.joined_;
+    // Joined patterns are new to P (K and P hold the smaller patterns of
+    // each of theirs, and a frontier is in neither).
+    for (auto& [k, p] : joined) part.pending_put.push_back(std::move(p));
+    std::map<Key, PendingPattern>().swap(joined);
+    s = write_part_runs(&part, scratch + "/part-" + std::to_string(pi), &edits);
+    if (!s.ok()) return s;
+    frontier_put += part.frontier_put.size();
+    frontier_deleted += part.frontier_deleted.size();
   }
-  std::vector<Key> keys;
-  for (const FrontierEntry& e : tonight)
-    if (keys.empty() || keys.back() != Key{e.level, e.key}) keys.push_back({e.level, e.key});
-  // The stored moves under them: a seek each (1.7M at 606k games), in
-  // parts of the sorted keys side by side, each part's moves kept apart
-  // and joined in key order.
-  std::vector<FrontierEntry> stored;
-  {
-    const size_t parts = std::min<size_t>(keys.size(), size_t(threads) * 4);
-    std::vector<std::vector<FrontierEntry>> found(parts);
-    for (const Status& st : run_tasks(
-             parts, threads,
-             [&](size_t i) {
-               const size_t from = keys.size() * i / parts, to = keys.size() * (i + 1) / parts;
-               return db.frontier_moves(std::span(keys).subspan(from, to - from), [&](const FrontierEntry& e) {
-                 found[i].push_back(e);
-                 return true;
-               });
-             },
-             "reading the frontier index"))
-      if (!st.ok()) return st;
-    for (auto& f : found) stored.insert(stored.end(), f.begin(), f.end());
-  }
-  MoveChains chains(db, scheme, night_records, threads, [&](uint64_t done, uint64_t total) {
-    if (options.progress) options.progress({CountStep::kCrossing, done, total});
-  });
-  std::map<Key, PendingPattern> joined;
-  Crossing crossing(scheme, min_played, now, &chains, &edits, &joined);
-  s = crossing.run(tonight, stored);
-  if (s.is_not_supported()) return full_instead(db, options, summary, full_reason, s.message());
-  if (!s.ok()) return s;
-  // Joined patterns are new to P (K and P hold the smaller patterns of each
-  // of theirs, and a frontier is in neither).
-  for (auto& [k, p] : joined) edits.pending_put.push_back(std::move(p));
-  std::sort(edits.pending_put.begin(), edits.pending_put.end(),
-            [](const PendingPattern& a, const PendingPattern& b) { return Key{a.level, a.key} < Key{b.level, b.key}; });
-  std::sort(edits.frontier_put.begin(), edits.frontier_put.end());
-  std::sort(edits.frontier_deleted.begin(), edits.frontier_deleted.end());
-  summary->joined_patterns = crossing.joined_;
-  summary->replayed_games = chains.games_replayed();
+  summary->joined_patterns = joined_total;
+  summary->replayed_games = replayed_total;
   summary->seconds_crossing = since(t0);
 
   // ---- 4: one commit ----
@@ -484,12 +600,10 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   next.candidates = previous.candidates + candidates.load();
   next.mode = CountMode::kNight;
   next.nights = previous.nights + 1;
-  next.pending_patterns = pending_count + joined.size();
+  next.pending_patterns = pending_count + joined_total;
   // Every put is a new key, every deleted one was there (0: not known).
   next.frontier_entries =
-      indexed_moves + edits.frontier_put.size() > edits.frontier_deleted.size()
-          ? indexed_moves + edits.frontier_put.size() - edits.frontier_deleted.size()
-          : 0;
+      indexed_moves + frontier_put > frontier_deleted ? indexed_moves + frontier_put - frontier_deleted : 0;
   next.parts = next.part_relists = next.resumed_parts = 0;  // the last full count's
   next.seconds_listing = summary->seconds_listing;
   next.seconds_pass1 = 0;
@@ -500,6 +614,7 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   next.kept_filter_bits = filter_bits;
   next.filter_dropped = filter_dropped;
   next.frontier_passes = frontier_passes;
+  next.crossing_parts = parts.size();
   edits.counted_games = night_fps;
   edits.summary = next;
   fail_point("night.before_commit");

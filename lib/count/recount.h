@@ -56,10 +56,11 @@ struct CountOptions {
   // Precondition: it covers exactly the stored games, with this budget's
   // sketch share at most.
   SketchedGames* sketched = nullptr;
-  // A night that builds the frontier index does it a level at a time, as
-  // when the kept set's keys do not fit the budget at once (count/night.h):
-  // for tests, on databases small enough to fit.
-  bool frontier_by_level = false;
+  // A night in its smallest parts, as past the resident size
+  // (count/night.h): it builds the frontier index a level at a time (each
+  // level in two ranges) and crosses its moves a bucket at a time; for
+  // tests, on databases small enough to fit.
+  bool night_in_smallest_parts = false;
 };
 
 // Recounts everything from the stored games and makes it the current

@@ -38,6 +38,7 @@ enum Tag : uint32_t {
   kKeptFilterBits = 26,
   kFilterDropped = 27,
   kFrontierPasses = 28,
+  kCrossingParts = 29,
 };
 // A per-level list longer than this is damage, not data.
 constexpr uint64_t kMaxLevelsInSummary = 64;
@@ -127,6 +128,7 @@ std::string encode_summary(const CountSummary& s) {
   if (s.kept_filter_bits) put_tagged(&out, kKeptFilterBits, s.kept_filter_bits);
   if (s.filter_dropped) put_tagged(&out, kFilterDropped, s.filter_dropped);
   if (s.frontier_passes) put_tagged(&out, kFrontierPasses, s.frontier_passes);
+  if (s.crossing_parts) put_tagged(&out, kCrossingParts, s.crossing_parts);
   return out;
 }
 
@@ -181,6 +183,7 @@ Status decode_summary(std::string_view in, CountSummary* s) {
       case kKeptFilterBits: s->kept_filter_bits = v; break;
       case kFilterDropped: s->filter_dropped = v; break;
       case kFrontierPasses: s->frontier_passes = v; break;
+      case kCrossingParts: s->crossing_parts = v; break;
       case kMode:
         if (v > uint64_t(CountMode::kNight)) return bad("mode");
         s->mode = CountMode(v);

@@ -65,6 +65,7 @@ struct CountSummary {
   uint64_t kept_filter_bits = 0;
   uint64_t filter_dropped = 0;
   uint64_t frontier_passes = 0;  // the last night: replays of the counted games that built the frontier index (0: none)
+  uint64_t crossing_parts = 0;   // the last night: parts its crossing step took (0: none)
 
   friend bool operator==(const CountSummary&, const CountSummary&) = default;
 };

@@ -324,6 +324,12 @@ class PatternDb {
     std::vector<Fingerprint> counted_games;                       // their pending marks cleared
     CountSummary summary;                                         // the new summary
     uint32_t frontier_generation = 0;                             // recorded when not 0
+    // Edit runs (store/edit_run.h) of the counts, pending_patterns and
+    // frontier families, when the edits were too many to hold: a family
+    // with runs has none of its edits above (Internal otherwise); the runs'
+    // keys are disjoint, and the counts' keys are those of the current
+    // generation.
+    std::vector<std::string> counts_runs, pending_runs, frontier_runs;
   };
   Status commit_night(const NightEdits& edits);
 

@@ -9,9 +9,12 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <tuple>
 
+#include "core/kway_merge.h"
 #include "store/count_entry.h"
+#include "store/edit_run.h"
 #include "store/pattern_db_internal.h"
 #include "store/rocks_status.h"
 
@@ -36,6 +39,33 @@ Status write_in_order(const std::vector<A>& a, const std::vector<B>& b, Before a
     if (!s.ok()) return s;
   }
   return Status::OK();
+}
+
+// Writes the edits of the runs `paths` in key order (their keys disjoint:
+// Internal for a key in two of them).
+Status write_runs(const std::vector<std::string>& paths, const TableEdit& edit) {
+  std::vector<std::unique_ptr<EditRunReader>> runs;
+  std::vector<EditRunReader*> streams;
+  for (const std::string& path : paths) {
+    runs.push_back(std::make_unique<EditRunReader>());
+    Status s = runs.back()->open(path);
+    if (!s.ok()) return s;
+    streams.push_back(runs.back().get());
+  }
+  KWayMerge<EditRunReader> merge(streams);
+  std::string last;
+  bool first = true;
+  while (merge.valid()) {
+    const EditRunReader& r = merge.top();
+    if (!first && !(std::string_view(last) < r.key())) return Status::Internal("two edit runs hold the same key");
+    first = false;
+    last.assign(r.key());
+    Status s = edit(r.op(), r.key(), r.value());
+    if (!s.ok()) return s;
+    s = merge.next();
+    if (!s.ok()) return s;
+  }
+  return merge.status();
 }
 }  // namespace
 
@@ -163,7 +193,11 @@ Status PatternDb::commit_night(const NightEdits& e) {
   const bool night_mark = e.summary.nights > summary_.nights;
   const bool catchup_mark = e.summary.catchups > summary_.catchups;
   const bool mark = night_mark || catchup_mark;
-  if (mark || !e.counts_added.empty() || !e.counts_put.empty())
+  if ((!e.counts_runs.empty() && (!e.counts_added.empty() || !e.counts_put.empty())) ||
+      (!e.pending_runs.empty() && (!e.pending_put.empty() || !e.pending_deleted.empty())) ||
+      (!e.frontier_runs.empty() && (!e.frontier_put.empty() || !e.frontier_deleted.empty())))
+    return Status::Internal("a night's edits both in runs and in memory");
+  if (mark || !e.counts_added.empty() || !e.counts_put.empty() || !e.counts_runs.empty())
     edits.push_back({cf(Family::kCounts), [&, mark](const TableEdit& edit) {
                        if (mark) {
                          const CountsValue v(PatternCounts{e.summary.positions - summary_.positions,
@@ -175,6 +209,7 @@ Status PatternDb::commit_night(const NightEdits& e) {
                                          std::string_view(v.bytes, kCountsValueBytes));
                          if (!s.ok()) return s;
                        }
+                       if (!e.counts_runs.empty()) return write_runs(e.counts_runs, edit);
                        // Added and put keys are disjoint (a pattern is kept or new).
                        auto write = [&](TableOp op) {
                          return [&, op](const auto& entry) {
@@ -190,8 +225,9 @@ Status PatternDb::commit_night(const NightEdits& e) {
                            },
                            write(TableOp::kMerge), write(TableOp::kPut));
                      }});
-  if (!e.pending_put.empty() || !e.pending_deleted.empty())
+  if (!e.pending_put.empty() || !e.pending_deleted.empty() || !e.pending_runs.empty())
     edits.push_back({cf(Family::kPendingPatterns), [&](const TableEdit& edit) {
+                       if (!e.pending_runs.empty()) return write_runs(e.pending_runs, edit);
                        return write_in_order(
                            e.pending_put, e.pending_deleted,
                            [](const PendingPattern& p, const auto& d) { return std::make_pair(p.level, p.key) < d; },
@@ -200,8 +236,9 @@ Status PatternDb::commit_night(const NightEdits& e) {
                            },
                            [&](const auto& d) { return edit(TableOp::kDelete, pending_pattern_key(d.first, d.second), {}); });
                      }});
-  if (!e.frontier_put.empty() || !e.frontier_deleted.empty())
+  if (!e.frontier_put.empty() || !e.frontier_deleted.empty() || !e.frontier_runs.empty())
     edits.push_back({cf(Family::kFrontier), [&](const TableEdit& edit) {
+                       if (!e.frontier_runs.empty()) return write_runs(e.frontier_runs, edit);
                        return write_in_order(
                            e.frontier_put, e.frontier_deleted, std::less<FrontierEntry>(),
                            [&](const FrontierEntry& f) { return edit(TableOp::kPut, frontier_key(f), frontier_value(f)); },
