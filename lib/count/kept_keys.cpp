@@ -91,6 +91,7 @@ Status keep_only_kept(PatternDb& db, int threads, LevelCounts* counts, uint64_t*
              const int level = int(i) + 1;
              size_t at = begin[size_t(level)];
              const size_t end = begin[size_t(level) + 1];
+             if (at == end) return Status::OK();  // none of this level: K's not read
              // Both in key order: a merge-join.
              return db.for_each_count(level, [&](int, uint64_t key, const PatternCounts& c) {
                while (at < end && std::get<1>((*counts)[at]) < key) ++at;

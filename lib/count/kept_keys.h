@@ -41,8 +41,9 @@ std::vector<LevelGroup> plan_level_groups(const std::vector<uint64_t>& sizes, si
 
 using LevelCounts = std::vector<std::tuple<int, uint64_t, PatternCounts>>;
 // Keeps in *counts (sorted by level, then key, each pattern once) only the
-// patterns K holds, read level by level beside it (a level per thread);
-// *dropped says how many went.  Corruption as load_kept_keys().
+// patterns K holds, read level by level beside it (a level per thread; a
+// level *counts has none of is not read); *dropped says how many went.
+// Corruption as load_kept_keys().
 Status keep_only_kept(PatternDb& db, int threads, LevelCounts* counts, uint64_t* dropped);
 
 }  // namespace sgfpat

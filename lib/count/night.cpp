@@ -6,6 +6,7 @@
 #include <ctime>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <set>
 #include <span>
 #include <unordered_map>
@@ -19,6 +20,7 @@
 #include "count/frontier_build.h"
 #include "count/kept_keys.h"
 #include "count/night_table.h"
+#include "count/record_file.h"
 #include "io/atomic_file.h"
 #include "store/edit_run.h"
 
@@ -409,38 +411,9 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
 
   // ---- 2: the night's games: K's counts, frontiers, P's plays ----
   t0 = Clock::now();
-  std::vector<Fingerprint> order;
-  s = games_by_opening(night_games, night, &order);
-  if (!s.ok()) return s;
-  std::vector<NightTable> tables;
-  for (int t = 0; t < threads; ++t) tables.push_back(NightTable{filter});
-  std::atomic<uint64_t> positions{0}, candidates{0};
-  s = feed_games(
-      games_in(db, order), night, threads,
-      [&](int t, std::vector<std::string>& batch) -> Status {
-        CandidateCounter<NightTable> counter(scheme, &tables[size_t(t)]);
-        Status st = count_batch_shared(batch, &counter);
-        if (!st.ok()) return st;
-        positions += counter.positions();
-        candidates += counter.candidates();
-        return Status::OK();
-      },
-      progress(CountStep::kExact, night));
-  if (!s.ok()) return s;
-  PatternDb::NightEdits edits;
-  edits.counts_added = NightTable::sorted_counts(tables);
-  std::vector<NightTable>().swap(tables);
-  // Through the filter, patterns K lacks were counted too: they go, and the
-  // kept ones the night touched are the exact K the frontiers need (every
-  // level a move's frontier walk asks of K up to its first level outside
-  // K is one the counting walks touched: the played point is a candidate).
-  filter = KeyFilter{};
-  uint64_t filter_dropped = 0;
-  s = keep_only_kept(db, threads, &edits.counts_added, &filter_dropped);
-  if (!s.ok()) return s;
-  // The night's scratch (runs of its edits, its moves' frontiers by bucket)
-  // in the database's folder: a killed night's goes first, this one's when
-  // the night ends.
+  // The night's scratch (runs of its counts and edits, its moves'
+  // frontiers by bucket) in the database's folder: a killed night's goes
+  // first, this one's when the night ends.
   const std::string scratch = db.path() + "/night.scratch";
   std::error_code ec;
   fs::remove_all(scratch, ec);
@@ -453,23 +426,106 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
       fs::remove_all(dir, e);
     }
   } remove_scratch{scratch};
-  // K's counts the night adds, as a run; the patterns played tonight that
-  // K holds are all a frontier walk asks of K (it walks played points).
+  std::vector<Fingerprint> order;
+  s = games_by_opening(night_games, night, &order);
+  if (!s.ok()) return s;
+  // A thread's table that outgrows its share of a quarter of the budget
+  // goes to a sorted run of counts (count/record_file.h), summed with the
+  // others at the end: a night of many games counts in what it is given.
+  const size_t table_share =
+      options.night_in_smallest_parts ? 0 : std::max<size_t>(half / 2 / size_t(threads), size_t(1) << 20);
+  std::vector<std::string> count_runs;
+  std::mutex runs_mu;
+  auto write_count_run = [&](const NightTable& table) -> Status {
+    std::string path;
+    {
+      std::lock_guard<std::mutex> lock(runs_mu);
+      path = scratch + "/counted-" + std::to_string(count_runs.size());
+      count_runs.push_back(path);
+    }
+    RecordWriter out;
+    Status st = out.open(path, RecordKind::kCounts, levels);
+    if (!st.ok()) return st;
+    for (const auto& [level, key, c] : NightTable::sorted_counts(std::span(&table, 1)))
+      out.add(ShardRecord{level, key, 0, 0, c});
+    return out.commit(RecordMeta{});
+  };
+  std::vector<NightTable> tables;
+  for (int t = 0; t < threads; ++t) tables.push_back(NightTable{filter});
+  std::atomic<uint64_t> positions{0}, candidates{0};
+  s = feed_games(
+      games_in(db, order), night, threads,
+      [&](int t, std::vector<std::string>& batch) -> Status {
+        NightTable& table = tables[size_t(t)];
+        CandidateCounter<NightTable> counter(scheme, &table);
+        Status st = count_batch_shared(batch, &counter);
+        if (!st.ok()) return st;
+        positions += counter.positions();
+        candidates += counter.candidates();
+        if (table.bytes() > table_share) {
+          st = write_count_run(table);
+          table = NightTable{filter};
+        }
+        return st;
+      },
+      progress(CountStep::kExact, night));
+  if (!s.ok()) return s;
+  // Through the filter, patterns K lacks were counted too: they go, and the
+  // kept ones are K's counts the night adds (a run of edits).  Those of
+  // them played tonight are all a frontier walk asks of K (it walks the
+  // played points, whose patterns the counting walks touched up to their
+  // first level outside K).
+  PatternDb::NightEdits edits;
   const uint32_t gen = db.generation();
   KeyHashSet kept(levels);
-  {
-    EditRunWriter run;
-    s = run.open(scratch + "/counts");
-    if (!s.ok()) return s;
-    for (const auto& [level, key, c] : edits.counts_added) {
-      add_counts_edit(&run, gen, level, key, c);
+  uint64_t filter_dropped = 0;
+  EditRunWriter counts_run;
+  s = counts_run.open(scratch + "/counts");
+  if (!s.ok()) return s;
+  auto take_kept = [&](LevelCounts* counts) -> Status {
+    uint64_t dropped = 0;
+    Status st = keep_only_kept(db, threads, counts, &dropped);
+    if (!st.ok()) return st;
+    filter_dropped += dropped;
+    for (const auto& [level, key, c] : *counts) {
+      add_counts_edit(&counts_run, gen, level, key, c);
       if (c.played > 0) kept.insert(level, key);
     }
-    s = run.finish();
-    if (!s.ok()) return s;
-    edits.counts_runs.push_back(scratch + "/counts");
-    LevelCounts().swap(edits.counts_added);
+    LevelCounts().swap(*counts);
+    return Status::OK();
+  };
+  if (count_runs.empty()) {
+    LevelCounts all = NightTable::sorted_counts(tables);
+    std::vector<NightTable>().swap(tables);
+    filter = KeyFilter{};
+    s = take_kept(&all);
+  } else {
+    // The runs summed, a level at a time against K.
+    for (const NightTable& t : tables) {
+      s = write_count_run(t);
+      if (!s.ok()) return s;
+    }
+    std::vector<NightTable>().swap(tables);
+    filter = KeyFilter{};
+    LevelCounts level;
+    RecordMeta meta;
+    s = merge_records(
+        count_runs, RecordKind::kCounts, levels,
+        [&](const ShardRecord& r) -> Status {
+          if (!level.empty() && std::get<0>(level.back()) != r.level) {
+            Status st = take_kept(&level);
+            if (!st.ok()) return st;
+          }
+          level.emplace_back(r.level, r.key, r.counts);
+          return Status::OK();
+        },
+        &meta);
+    if (s.ok()) s = take_kept(&level);
   }
+  if (!s.ok()) return s;
+  s = counts_run.finish();
+  if (!s.ok()) return s;
+  edits.counts_runs.push_back(scratch + "/counts");
   // The moves' frontiers and plays of P, to files by bucket: a night of
   // millions of moves crosses them a part at a time.
   EntryBuckets fronts(scratch + "/frontier", threads), plays(scratch + "/plays", threads);

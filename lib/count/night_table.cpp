@@ -49,7 +49,7 @@ size_t NightTable::bytes() const {
   return n;
 }
 
-std::vector<std::tuple<int, uint64_t, PatternCounts>> NightTable::sorted_counts(const std::vector<NightTable>& tables) {
+std::vector<std::tuple<int, uint64_t, PatternCounts>> NightTable::sorted_counts(std::span<const NightTable> tables) {
   std::vector<std::tuple<int, uint64_t, PatternCounts>> all;
   for (const NightTable& t : tables)
     for (size_t l = 0; l < t.levels_.size(); ++l)

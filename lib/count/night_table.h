@@ -16,6 +16,7 @@
 // ResidentTable's: every kept pattern may lead on (extends), and is counted.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <tuple>
 #include <vector>
 
@@ -54,7 +55,7 @@ class NightTable {
 
   // The counts of `tables` summed, by (level, key), patterns with no count
   // left out.
-  static std::vector<std::tuple<int, uint64_t, PatternCounts>> sorted_counts(const std::vector<NightTable>& tables);
+  static std::vector<std::tuple<int, uint64_t, PatternCounts>> sorted_counts(std::span<const NightTable> tables);
 
  private:
   struct Entry {

@@ -58,7 +58,8 @@ struct CountOptions {
   SketchedGames* sketched = nullptr;
   // A night in its smallest parts, as past the resident size
   // (count/night.h): it builds the frontier index a level at a time (each
-  // level in two ranges) and crosses its moves a bucket at a time; for
+  // level in two ranges), writes its counts to a run after every batch of
+  // games and crosses its moves a bucket at a time; for
   // tests, on databases small enough to fit.
   bool night_in_smallest_parts = false;
 };
