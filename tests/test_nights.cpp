@@ -395,6 +395,7 @@ TEST_CASE("a night or a catch-up killed with SIGKILL, then run again, gives the 
                                    {"frontier.pass_done@3", "", false, {"SGFPAT_FRONTIER_GROUPS=levels"}},
                                    {"", "count: exact counts"},
                                    {"", "count: patterns reaching --min-played"},
+                                   {"night.part_crossed@3", "", false, {"SGFPAT_FRONTIER_GROUPS=levels"}},
                                    {"night.before_commit", ""},
                                    {"catchup.share_saved@3", "", true},
                                    {"catchup.before_commit", "", true}};
@@ -425,6 +426,10 @@ TEST_CASE("a night or a catch-up killed with SIGKILL, then run again, gives the 
     }
     CHECK(hit);
     killed += hit;
+    // A night killed once its scratch holds runs leaves it; the next
+    // night removes it, and its own.
+    const fs::path scratch = fs::path(db) / "night.scratch";
+    if (k.fail_point.starts_with("night.")) CHECK(fs::exists(scratch));
     // A reader sees the counts before the night (or catch-up) or after it.
     DbSnapshot s = read_db(db);
     REQUIRE(s.opened);
@@ -433,6 +438,7 @@ TEST_CASE("a night or a catch-up killed with SIGKILL, then run again, gives the 
       nlohmann::json again = ingest_ok(db, flags, {tmp / "b.sgf"}, tmp.path());
       CHECK(again["count"]["games"].get<uint64_t>() == again["games_in_db"].get<uint64_t>());
       CHECK(export_tsv(db, tmp.path()) == night_tsv);
+      CHECK(!fs::exists(scratch));
       check_night(db, tmp / "full");
     }
     const nlohmann::json c = catch_up_ok(db, tmp.path());

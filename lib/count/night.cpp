@@ -641,6 +641,7 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
     if (!s.ok()) return s;
     frontier_put += part.frontier_put.size();
     frontier_deleted += part.frontier_deleted.size();
+    fail_point("night.part_crossed");
   }
   summary->joined_patterns = joined_total;
   summary->replayed_games = replayed_total;

@@ -7,17 +7,22 @@
 //     levels whose exact keys of K fit the budget; K, the kept set of the
 //     current generation, is loaded as a filter (count/kept_keys.h);
 //  2. the night's games are counted (CandidateCounter over NightTable)
-//     through the filter, and what K lacks is dropped against the stored
-//     counts: their counts of K's patterns, exact, as a count from scratch
-//     adds them; then each of their moves' frontier (count/frontier.h)
-//     and plays of P's patterns are listed, by a replay of their played
-//     points against the patterns of K the counting touched;
-//  3. a frontier whose plays, F's and the night's, reach min_played joins
-//     P, with its exact played and wins; the level above it is decided
-//     among the same moves (replayed up to the move), and so on up; the
-//     moves of joined patterns are indexed again at their new frontier;
+//     through the filter (a thread's table past its share written to a
+//     sorted run), and what K lacks is dropped against the stored counts:
+//     their counts of K's patterns, exact, as a count from scratch adds
+//     them; then each of their moves' frontier (count/frontier.h) and
+//     plays of P's patterns are listed, by a replay of their played
+//     points against the patterns of K the counting touched and found
+//     played, into scratch files by bucket (count/entry_buckets.h);
+//  3. a part (a run of buckets) at a time: a frontier whose plays, F's and
+//     the night's, reach min_played joins P, with its exact played and
+//     wins; the level above it is decided among the same moves (replayed
+//     up to the move), and so on up; the moves of joined patterns are
+//     indexed again at their new frontier; the part's edits go to sorted
+//     runs (store/edit_run.h);
 //  4. one atomic commit (PatternDb::commit_night): K's counts added, P's
-//     entries, F's entries, the summary, the night's pending marks cleared.
+//     entries, F's entries (the runs merged), the summary, the night's
+//     pending marks cleared.  The scratch folder goes.
 // After it every reported pattern has its counts over every stored game,
 // and P holds exactly the patterns a count from scratch would report
 // beside them.  A catch-up (count/catchup.h) makes them reported.
