@@ -153,3 +153,33 @@ TEST_CASE("entry buckets give each bucket every entry its threads added, and not
   }
   CHECK(reported);
 }
+
+TEST_CASE("entry buckets carry each entry's keys with it") {
+  TempDir tmp("sgfpat-entry-buckets-keys");
+  constexpr size_t kKeys = 3;
+  EntryBuckets buckets(tmp / "f", 1, kKeys);
+  std::mt19937_64 rng(9);
+  std::vector<FrontierEntry> entries(5000);
+  std::vector<uint64_t> keys;
+  for (FrontierEntry& e : entries) {
+    e = FrontierEntry{1 + int(rng() % 10), rng(), {rng(), uint32_t(rng() % 400), false}, 0};
+    // Keys that name their entry: what was read back must agree.
+    for (size_t k = 0; k < kKeys; ++k) keys.push_back(e.key ^ (k + 1));
+  }
+  CHECK(buckets.add(0, entries, std::span(keys).first(keys.size() - 1)).code() == Status::Code::kInternal);
+  REQUIRE(buckets.add(0, entries, keys).ok());
+  REQUIRE(buckets.flush().ok());
+  uint64_t seen = 0;
+  for (int b = 0; b < kPartBuckets; ++b) {
+    std::vector<FrontierEntry> got;
+    std::vector<uint64_t> got_keys;
+    REQUIRE(buckets.read(b, &got, &got_keys).ok());
+    REQUIRE(got_keys.size() == got.size() * kKeys);
+    for (size_t i = 0; i < got.size(); ++i) {
+      CHECK(part_bucket(got[i].key) == b);
+      for (size_t k = 0; k < kKeys; ++k) CHECK(got_keys[i * kKeys + k] == (got[i].key ^ (k + 1)));
+    }
+    seen += got.size();
+  }
+  CHECK(seen == entries.size());
+}

@@ -14,13 +14,16 @@ struct FrontierObserver : TrackingObserver {
   const KeyHashSet* pending;
   std::vector<FrontierEntry>* out;
   std::vector<FrontierEntry>* pending_plays;
+  std::vector<uint64_t>* out_keys = nullptr;  // every level's key of each move in *out
+  int levels;
+  std::vector<uint64_t> walked;  // this move's keys so far
   FrontierPass pass;
   uint64_t game = 0;
   uint64_t index = 0;  // the game's index in pass.listed
   Color winner = Color::Empty;
   FrontierObserver(const KeyScheme& s, const KeyHashSet& k, std::vector<FrontierEntry>* o, const KeyHashSet* p,
                    std::vector<FrontierEntry>* pp, const FrontierPass& fp)
-      : TrackingObserver(s), kept(k), pending(p), out(o), pending_plays(pp), pass(fp) {
+      : TrackingObserver(s), kept(k), pending(p), out(o), pending_plays(pp), levels(s.levels), pass(fp) {
     // Only the played point is walked (as the sketch pass does).
     tracker.set_incremental_rings(1);
   }
@@ -34,10 +37,12 @@ struct FrontierObserver : TrackingObserver {
     if (pass.listed && pass.listed->marked(index, uint32_t(number))) return;
     const StoredMove here{game, uint32_t(number), winner == mover};
     bool found = false;
+    walked.clear();
     tracker.walk(board.index(move), mover, [&](int level, uint64_t key) {
-      if (found) {  // the level above the frontier
-        out->back().above = key;
-        return false;
+      if (out_keys) walked.push_back(key);
+      if (found) {
+        if (level == out->back().level + 1) out->back().above = key;  // the level above the frontier
+        return out_keys != nullptr;  // on to the last level when its keys are asked for
       }
       // Below the pass's levels every pattern of a move not listed yet is
       // in K or P; above them, or outside its range, is another pass's.
@@ -53,6 +58,10 @@ struct FrontierObserver : TrackingObserver {
       found = true;
       return true;
     });
+    if (found && out_keys) {
+      walked.resize(size_t(levels), 0);  // (a walk that goes on reaches every level)
+      out_keys->insert(out_keys->end(), walked.begin(), walked.end());
+    }
   }
 };
 
@@ -76,9 +85,11 @@ struct KeysAtObserver : TrackingObserver {
 
 Status frontier_entries(const KeyScheme& scheme, std::span<const std::string> batch, const KeyHashSet& kept,
                         std::vector<FrontierEntry>* out, const KeyHashSet* pending,
-                        std::vector<FrontierEntry>* pending_plays, const FrontierPass* pass) {
+                        std::vector<FrontierEntry>* pending_plays, const FrontierPass* pass,
+                        std::vector<uint64_t>* out_keys) {
   StoredGame g;
   FrontierObserver obs(scheme, kept, out, pending, pending_plays, pass ? *pass : FrontierPass{});
+  obs.out_keys = out_keys;
   for (size_t i = 0; i < batch.size(); ++i) {
     obs.index = obs.pass.first_game + i;
     Status st = replay_stored(batch[i], &g, &obs);

@@ -52,9 +52,13 @@ struct FrontierPass {
 // With `pass`, one of the replays that build F by groups of levels
 // (count/frontier_build.h): only the moves it lists are, and `kept` needs
 // only the keys it tests (exact there).  `pending` must hold every level.
+// With `out_keys`, the played keys of every level (scheme.levels of them,
+// as PlayedKeysAt gives them) of each move given an entry are appended
+// there, in the entries' order.
 Status frontier_entries(const KeyScheme& scheme, std::span<const std::string> batch, const KeyHashSet& kept,
                         std::vector<FrontierEntry>* out, const KeyHashSet* pending = nullptr,
-                        std::vector<FrontierEntry>* pending_plays = nullptr, const FrontierPass* pass = nullptr);
+                        std::vector<FrontierEntry>* pending_plays = nullptr, const FrontierPass* pass = nullptr,
+                        std::vector<uint64_t>* out_keys = nullptr);
 
 // The played keys of every level of some moves of stored games.  One per
 // thread: its pattern tracker is made once and reset from game to game (a

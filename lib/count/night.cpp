@@ -99,11 +99,20 @@ class MoveChains {
              int threads, std::function<void(uint64_t, uint64_t)> progress)
       : db_(db), scheme_(scheme), tonight_(tonight), threads_(threads), progress_(std::move(progress)) {}
 
+  // Moves whose keys are known without a replay (tonight's, from the
+  // replay that listed their frontiers): keys[i * levels ...] for moves[i].
+  void know(const std::vector<FrontierEntry>& moves, std::vector<uint64_t> keys) {
+    known_keys_ = std::move(keys);
+    known_.clear();
+    for (size_t i = 0; i < moves.size(); ++i) known_.push_back({{moves[i].move.game, moves[i].move.number}, i});
+    std::sort(known_.begin(), known_.end());
+  }
+
   // Replays what `moves` need that is not known yet.
   Status fill(const std::vector<StoredMove>& moves) {
     std::map<uint64_t, std::vector<uint32_t>> wanted;
     for (const StoredMove& m : moves)
-      if (!chains_.count({m.game, m.number})) wanted[m.game].push_back(m.number);
+      if (!has(m)) wanted[m.game].push_back(m.number);
     std::vector<std::pair<uint64_t, std::vector<uint32_t>>> games(wanted.begin(), wanted.end());
     wanted.clear();
     std::vector<std::vector<std::vector<uint64_t>>> keys(games.size());
@@ -146,10 +155,21 @@ class MoveChains {
     games_replayed_ += games.size();
     return Status::OK();
   }
-  // The key of `level` of a move fill() saw.
-  uint64_t key(const StoredMove& m, int level) const { return chains_.at({m.game, m.number})[size_t(level - 1)]; }
-  const std::vector<uint64_t>& chain(const StoredMove& m) const { return chains_.at({m.game, m.number}); }
-  bool has(const StoredMove& m) const { return chains_.count({m.game, m.number}) > 0; }
+  // The keys of every level of a move known or that fill() saw.
+  std::span<const uint64_t> chain(const StoredMove& m) const {
+    const MoveId id{m.game, m.number};
+    auto k = std::lower_bound(known_.begin(), known_.end(), std::make_pair(id, size_t(0)));
+    if (k != known_.end() && k->first == id)
+      return std::span(known_keys_).subspan(k->second * size_t(scheme_.levels), size_t(scheme_.levels));
+    return chains_.at(id);
+  }
+  // The key of `level` of such a move.
+  uint64_t key(const StoredMove& m, int level) const { return chain(m)[size_t(level - 1)]; }
+  bool has(const StoredMove& m) const {
+    const MoveId id{m.game, m.number};
+    auto k = std::lower_bound(known_.begin(), known_.end(), std::make_pair(id, size_t(0)));
+    return (k != known_.end() && k->first == id) || chains_.count(id) > 0;
+  }
   uint64_t games_replayed() const { return games_replayed_; }
 
  private:
@@ -179,6 +199,8 @@ class MoveChains {
   int threads_;
   std::function<void(uint64_t, uint64_t)> progress_;
   std::map<MoveId, std::vector<uint64_t>> chains_;
+  std::vector<std::pair<MoveId, size_t>> known_;  // sorted: where a known move's keys are
+  std::vector<uint64_t> known_keys_;
   uint64_t games_replayed_ = 0;
 };
 
@@ -232,7 +254,7 @@ class Crossing {
     if (!st.ok()) return st;
     std::vector<Group> next;
     for (Group& g : round) {
-      const std::vector<uint64_t>& c = chains_->chain(g.moves.front().move);
+      const std::span<const uint64_t> c = chains_->chain(g.moves.front().move);
       g.chain.assign(c.begin(), c.begin() + (g.level - 1));
       join(g);
       climb(g, &next);
@@ -528,13 +550,17 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   edits.counts_runs.push_back(scratch + "/counts");
   // The moves' frontiers and plays of P, to files by bucket: a night of
   // millions of moves crosses them a part at a time.
-  EntryBuckets fronts(scratch + "/frontier", threads), plays(scratch + "/plays", threads);
+  // Each frontier entry with its move's keys of every level: the crossing
+  // then replays none of tonight's games (a part at a time, it would replay
+  // most of them at every part).
+  EntryBuckets fronts(scratch + "/frontier", threads, size_t(levels)), plays(scratch + "/plays", threads);
   s = feed_games(
       games_in(db, order), night, threads,
       [&](int t, std::vector<std::string>& batch) -> Status {
         std::vector<FrontierEntry> f, p;
-        Status st = frontier_entries(scheme, batch, kept, &f, &pend, &p);
-        if (st.ok()) st = fronts.add(t, f);
+        std::vector<uint64_t> keys;
+        Status st = frontier_entries(scheme, batch, kept, &f, &pend, &p, nullptr, &keys);
+        if (st.ok()) st = fronts.add(t, f, keys);
         if (st.ok()) st = plays.add(t, p);
         return st;
       },
@@ -569,11 +595,16 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   uint64_t progress_base = 0;  // games the earlier parts replayed
   for (size_t pi = 0; pi < parts.size(); ++pi) {
     std::vector<FrontierEntry> tonight, played;
+    std::vector<uint64_t> tonight_keys;
     for (int b = parts[pi].first; b <= parts[pi].second; ++b) {
-      s = fronts.read(b, &tonight);
+      s = fronts.read(b, &tonight, &tonight_keys);
       if (s.ok()) s = plays.read(b, &played);
       if (!s.ok()) return s;
     }
+    MoveChains chains(db, scheme, night_records, threads, [&](uint64_t done, uint64_t total) {
+      if (options.progress) options.progress({CountStep::kCrossing, progress_base + done, progress_base + total});
+    });
+    chains.know(tonight, std::move(tonight_keys));
     std::sort(tonight.begin(), tonight.end());
     PatternDb::NightEdits part;
     std::map<Key, PatternCounts> played_pending;  // the night's plays of P's patterns
@@ -622,9 +653,6 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
       for (auto& f : found) stored.insert(stored.end(), f.begin(), f.end());
     }
     std::vector<Key>().swap(keys);
-    MoveChains chains(db, scheme, night_records, threads, [&](uint64_t done, uint64_t total) {
-      if (options.progress) options.progress({CountStep::kCrossing, progress_base + done, progress_base + total});
-    });
     std::map<Key, PendingPattern> joined;
     Crossing crossing(scheme, min_played, now, &chains, &part, &joined);
     s = crossing.run(tonight, stored);
