@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "count/catchup.h"
+#include "count_flags.h"
 #include "flag_checks.h"
 #include "ingest/ingest_policy.h"
 #include "json_text.h"
@@ -23,6 +24,8 @@ struct CatchupArgs {
 };
 
 int run_catch_up(const CatchupArgs& a) {
+  bool smallest_parts = false;
+  if (!smallest_parts_from_env("catch-up", &smallest_parts)) return kUsage;
   OpenOptions open;
   const MemorySplit memory = split_memory(size_t(a.memory_mb) << 20);
   give_db_memory(memory, &open);
@@ -33,6 +36,7 @@ int run_catch_up(const CatchupArgs& a) {
   CountOptions co;
   co.threads = a.threads;
   co.memory_budget = memory.count_bytes;
+  co.night_in_smallest_parts = smallest_parts;
   if (!a.quiet && !a.json)
     co.progress = [](const CountProgress& p) {
       if (p.games_total && p.games_done % 20000 != 0 && p.games_done != p.games_total) return;
@@ -51,6 +55,7 @@ int run_catch_up(const CatchupArgs& a) {
     j["patterns"] = r.patterns;
     j["games_replayed"] = r.games;
     j["games_resumed"] = r.resumed_games;
+    j["parts"] = r.parts;
     j["seconds"] = r.seconds;
     std::cout << json_text(j, 2) << "\n";
   } else if (r.patterns == 0) {
@@ -58,6 +63,7 @@ int run_catch_up(const CatchupArgs& a) {
   } else {
     std::cout << "caught up " << a.db << ": " << r.patterns << " pending patterns counted over " << r.games
               << " games and reported, " << r.seconds << " s";
+    if (r.parts > 1) std::cout << " (in " << r.parts << " parts, a replay each)";
     if (r.resumed_games > 0) std::cout << " (going on after " << r.resumed_games << " games counted by a killed run)";
     std::cout << "\n";
   }

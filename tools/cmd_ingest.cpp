@@ -49,11 +49,6 @@ using Clock = std::chrono::steady_clock;
 // $SGFPAT_SKETCH_DURING_IMPORT, which tests set to compare the two (the
 // counts are the same either way: nothing a user chooses).
 constexpr const char* kSketchDuringImportEnv = "SGFPAT_SKETCH_DURING_IMPORT";
-// How a night builds the frontier index and crosses its moves: "auto" (by
-// groups of levels, runs of buckets, that fit the budget), or "levels" (a
-// level at a time, a bucket at a time) from $SGFPAT_FRONTIER_GROUPS, which
-// tests set to work as past the resident size on a small database.
-constexpr const char* kFrontierGroupsEnv = "SGFPAT_FRONTIER_GROUPS";
 
 int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   auto t_start = Clock::now();
@@ -64,12 +59,8 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
               << "': want auto, always or never\n";
     return kUsage;
   }
-  const char* groups_env = std::getenv(kFrontierGroupsEnv);
-  const std::string frontier_groups = groups_env && *groups_env ? groups_env : "auto";
-  if (frontier_groups != "auto" && frontier_groups != "levels") {
-    std::cerr << "sgfpat ingest: $" << kFrontierGroupsEnv << " is '" << frontier_groups << "': want auto or levels\n";
-    return kUsage;
-  }
+  bool smallest_parts = false;
+  if (!smallest_parts_from_env("ingest", &smallest_parts)) return kUsage;
   // The key scheme is fixed when the database is created; flags given on a
   // later run must agree with it.
   OpenOptions open;
@@ -181,7 +172,7 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
   {
     co.threads = a.threads;
     co.memory_budget = memory.count_bytes;
-    co.night_in_smallest_parts = frontier_groups == "levels";
+    co.night_in_smallest_parts = smallest_parts;
     if (sketched.pass.games > 0) co.sketched = &sketched;
     CountStep step{};  // none yet
     int part = 0;
@@ -265,7 +256,9 @@ int run_ingest(const IngestArgs& a, const CLI::App& cmd) {
     j["count"] = count_summary_json(cs);
     j["count_games_per_s"] = double(cs.games) / std::max(1e-9, cs.seconds_pass1 + cs.seconds_pass2 + cs.seconds_commit);
   }
-  if (a.catch_up) j["catch_up"] = {{"patterns", caught.patterns}, {"games", caught.games}, {"seconds", caught.seconds}};
+  if (a.catch_up)
+    j["catch_up"] = {
+        {"patterns", caught.patterns}, {"games", caught.games}, {"parts", caught.parts}, {"seconds", caught.seconds}};
   PendingSummary pending;
   st = pending_summary(*db, &pending);
   if (!st.ok()) return fail("sgfpat ingest: ", st);

@@ -2,6 +2,9 @@
 
 #include "flag_checks.h"
 
+#include <cstdlib>
+#include <iostream>
+
 namespace sgfpat::cli {
 
 void CountFlags::add_to(CLI::App* cmd, const std::string& fixed) {
@@ -39,6 +42,18 @@ Status CountFlags::filter(GameFilter* out) const {
       return Status::InvalidArgument("--min-rank '" + min_rank + "' is not a rank like 5d, 3k or 1p");
   }
   return Status::OK();
+}
+
+bool smallest_parts_from_env(const std::string& command, bool* smallest) {
+  constexpr const char* kEnv = "SGFPAT_FRONTIER_GROUPS";
+  const char* env = std::getenv(kEnv);
+  const std::string value = env && *env ? env : "auto";
+  if (value != "auto" && value != "levels") {
+    std::cerr << "sgfpat " << command << ": $" << kEnv << " is '" << value << "': want auto or levels\n";
+    return false;
+  }
+  *smallest = value == "levels";
+  return true;
 }
 
 }  // namespace sgfpat::cli

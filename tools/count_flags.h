@@ -31,4 +31,11 @@ struct CountFlags {
   }
 };
 
+// $SGFPAT_FRONTIER_GROUPS, which tests set to "levels" to make a night and
+// a catch-up work in their smallest parts on a small database, as past the
+// resident size (CountOptions::night_in_smallest_parts); "auto" or unset
+// otherwise.  False, with a message naming `command` on stderr, for any
+// other value (a usage error).
+bool smallest_parts_from_env(const std::string& command, bool* smallest);
+
 }  // namespace sgfpat::cli

@@ -1,13 +1,16 @@
 #include "count/catchup.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <numeric>
 
 #include "core/fail_point.h"
 #include "count/candidate_counter.h"
 #include "count/catchup_progress.h"
 #include "count/catchup_table.h"
 #include "count/count_games.h"
+#include "count/part_range.h"
 
 namespace sgfpat {
 
@@ -15,6 +18,10 @@ namespace {
 // The shares of the games a catch-up records its counts after (a kill
 // loses at most one share's work).
 constexpr uint64_t kCatchupShares = 8;
+// What a pending pattern costs a catch-up in memory: its entry, its slots
+// in the table and its counts (in each thread's copy and the record), and
+// a key of its chain its slot in the table (shared chains counted in full).
+constexpr uint64_t kCatchupBytesPerPattern = 256, kCatchupBytesPerChainKey = 48;
 using Levels = std::vector<std::vector<uint64_t>>;  // per level (index level - 1)
 
 void sort_unique(Levels* v) {
@@ -36,30 +43,16 @@ Status pending_summary(PatternDb& db, PendingSummary* out) {
   });
 }
 
-// catch_up() but for the exceptions its allocations may throw.
-static Status catch_up_unguarded(PatternDb& db, const CountOptions& options, CatchupResult* result) {
-  const auto t0 = std::chrono::steady_clock::now();
-  *result = CatchupResult{};
+// The catch-up of `pending` (sorted by level, then key: the pending
+// patterns of some buckets, `remaining` left pending after it), part `part`
+// of `parts`, over the games `order`: one replay of every game, one
+// commit.
+static Status catch_up_part(PatternDb& db, const CountOptions& options, const std::vector<Fingerprint>& order,
+                            const std::vector<PendingPattern>& pending, uint64_t remaining, uint64_t part,
+                            uint64_t parts, CatchupResult* result) {
   const KeyScheme& scheme = db.settings().scheme;
   const int threads = std::max(1, options.threads);
-  uint64_t pending_games = 0;
-  Status s = db.pending_count(&pending_games);
-  if (!s.ok()) return s;
-  if (pending_games > 0)
-    return Status::InvalidArgument("database " + db.path() + " has " + std::to_string(pending_games) +
-                                   " games not counted yet: ingest counts them first");
-
-  // P, the chains leading to it (looked up, not counted), and the top
-  // level walked.
-  std::vector<PendingPattern> pending;
-  s = db.for_each_pending_pattern([&](const PendingPattern& p) {
-    pending.push_back(p);
-    return true;
-  });
-  if (!s.ok()) return s;
-  if (pending.empty()) return Status::OK();
-  std::sort(pending.begin(), pending.end(),
-            [](const PendingPattern& a, const PendingPattern& b) { return std::tie(a.level, a.key) < std::tie(b.level, b.key); });
+  Status s;
   int top = 0;
   for (const PendingPattern& p : pending) top = std::max(top, p.level);
   if (top > scheme.levels) return Status::Corruption("database " + db.path() + ": a pending pattern above the last level");
@@ -91,10 +84,6 @@ static Status catch_up_unguarded(PatternDb& db, const CountOptions& options, Cat
   if (tables.front().bytes() + count_bytes * size_t(threads - 1) > options.memory_budget / 2) workers = 1;
   for (int t = 1; t < workers; ++t) tables.push_back(tables.front());
 
-  std::vector<Fingerprint> order;
-  s = games_by_opening(db, &order);
-  if (!s.ok()) return s;
-
   // What an earlier run of the same catch-up counted (made for this
   // generation, these games and this pending set), else nothing.
   CatchupProgress done;
@@ -106,7 +95,7 @@ static Status catch_up_unguarded(PatternDb& db, const CountOptions& options, Cat
       done.games != order.size() || done.pending_digest != digest || done.counts.size() != pending.size() ||
       done.games_done > order.size())
     done = CatchupProgress{db.generation(), order.size(), digest, 0, std::vector<PatternCounts>(pending.size())};
-  result->resumed_games = done.games_done;
+  if (result->resumed_games == 0) result->resumed_games = done.games_done;
   const CatchupProgress before = done;
   // The counts so far: the earlier run's and this run's tables.
   auto counts_so_far = [&](std::vector<PatternCounts>* out) -> Status {
@@ -134,7 +123,8 @@ static Status catch_up_unguarded(PatternDb& db, const CountOptions& options, Cat
           return count_batch_shared(batch, &counter);
         },
         [&](uint64_t n) {
-          if (options.progress) options.progress({CountStep::kCatchup, from + n, order.size()});
+          if (options.progress)
+            options.progress({CountStep::kCatchup, part * order.size() + from + n, parts * order.size()});
         });
     if (!s.ok()) return s;
     if (to == order.size()) break;
@@ -148,7 +138,7 @@ static Status catch_up_unguarded(PatternDb& db, const CountOptions& options, Cat
   // The counts, checked against what the nights recorded.
   PatternDb::NightEdits edits;
   edits.summary = db.summary();
-  edits.summary.pending_patterns = 0;
+  edits.summary.pending_patterns = remaining;
   ++edits.summary.catchups;
   if (edits.summary.patterns_per_level.size() < size_t(scheme.levels))
     edits.summary.patterns_per_level.resize(size_t(scheme.levels), 0);
@@ -171,7 +161,67 @@ static Status catch_up_unguarded(PatternDb& db, const CountOptions& options, Cat
   fail_point("catchup.before_commit");
   s = db.commit_night(edits);
   if (!s.ok()) return s;
-  result->patterns = pending.size();
+  result->patterns += pending.size();
+  return Status::OK();
+}
+
+// catch_up() but for the exceptions its allocations may throw.
+static Status catch_up_unguarded(PatternDb& db, const CountOptions& options, CatchupResult* result) {
+  const auto t0 = std::chrono::steady_clock::now();
+  *result = CatchupResult{};
+  uint64_t pending_games = 0;
+  Status s = db.pending_count(&pending_games);
+  if (!s.ok()) return s;
+  if (pending_games > 0)
+    return Status::InvalidArgument("database " + db.path() + " has " + std::to_string(pending_games) +
+                                   " games not counted yet: ingest counts them first");
+
+  // P by bucket of its keys (count/part_range.h), and what each bucket
+  // will hold in memory: parts, runs of buckets, that fit half the budget,
+  // each a replay of every game and a commit.  A run again after a kill
+  // plans the same parts from the first bucket still pending, and goes on
+  // in it from its record.
+  std::array<uint64_t, kPartBuckets> count{}, bytes{};
+  s = db.for_each_pending_pattern([&](const PendingPattern& p) {
+    const size_t b = size_t(part_bucket(p.key));
+    ++count[b];
+    bytes[b] += kCatchupBytesPerPattern + kCatchupBytesPerChainKey * p.chain.size();
+    return true;
+  });
+  if (!s.ok()) return s;
+  std::vector<std::pair<int, int>> plan;
+  const uint64_t fit = options.memory_budget / 2;
+  for (int b = 0; b < kPartBuckets;) {
+    if (count[size_t(b)] == 0) {
+      ++b;
+      continue;
+    }
+    int e = b;
+    uint64_t n = bytes[size_t(b)];
+    while (e + 1 < kPartBuckets && !options.night_in_smallest_parts && n + bytes[size_t(e) + 1] <= fit)
+      n += bytes[size_t(++e)];
+    plan.push_back({b, e});
+    b = e + 1;
+  }
+  if (plan.empty()) return Status::OK();
+  std::vector<Fingerprint> order;
+  s = games_by_opening(db, &order);
+  if (!s.ok()) return s;
+  uint64_t remaining = std::accumulate(count.begin(), count.end(), uint64_t(0));
+  for (size_t i = 0; i < plan.size(); ++i) {
+    const PartRange range = PartRange::buckets(plan[i].first, plan[i].second);
+    std::vector<PendingPattern> pending;
+    s = db.for_each_pending_pattern([&](const PendingPattern& p) {
+      if (range.contains(p.key)) pending.push_back(p);
+      return true;
+    });
+    if (!s.ok()) return s;
+    remaining -= pending.size();
+    s = catch_up_part(db, options, order, pending, remaining, i, plan.size(), result);
+    if (!s.ok()) return s;
+    result->parts = plan.size();
+    if (i + 1 < plan.size()) fail_point("catchup.part_done");
+  }
   result->games = order.size();
   result->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return Status::OK();

@@ -9,10 +9,15 @@
 // per-thread tables (catchup_table.h).  Their played and wins, known
 // exactly since they joined, are checked against the replay's (Internal on
 // a difference: a bug, nothing is written).  The counts, the pending set
-// emptied and the summary are one atomic commit.  The counts so far are
-// recorded after each eighth of the games (count/catchup_progress.h): the
-// same command after a kill goes on from the last share recorded, and a
-// night in between makes the record stale (the catch-up starts over).
+// emptied and the summary are one atomic commit.  A pending set too large
+// for half the budget is caught up in parts (runs of buckets of its keys,
+// count/part_range.h), each a replay of every game and a commit of its
+// own: after each, the patterns of the parts done are reported (exactly)
+// and the others still pending.  The counts so far are recorded after
+// each eighth of the games (count/catchup_progress.h): the same command
+// after a kill goes on from the last share recorded (in the part it was
+// in; the parts done stay done), and a night in between makes the record
+// stale (the part starts over).
 #pragma once
 #include <vector>
 
@@ -24,6 +29,7 @@ struct CatchupResult {
   uint64_t patterns = 0;        // pending patterns made reported
   uint64_t games = 0;           // games counted (all stored games)
   uint64_t resumed_games = 0;   // of those, counted by an earlier run that was killed
+  uint64_t parts = 0;           // parts of the pending set counted apart (a replay and a commit each)
   double seconds = 0;
 };
 

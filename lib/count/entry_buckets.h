@@ -4,8 +4,8 @@
 // part, a run of buckets, at a time).
 //
 // A key's bucket is part_bucket() of it (count/part_range.h: 64 buckets,
-// spread by hash).  Each thread buffers a few thousand entries a bucket
-// and appends them to its own file of the bucket, "<prefix>-t<thread>-b<bucket>",
+// spread by hash).  Each thread buffers 64 KB of entries a bucket and
+// appends them to its own file of the bucket, "<prefix>-t<thread>-b<bucket>",
 // so memory stays at threads x 64 small buffers whatever the night's size.
 // An entry may carry a fixed number of keys with it (a move's played keys
 // of every level).  The files are scratch: raw records, read back by the

@@ -9,7 +9,6 @@
 #include <mutex>
 #include <set>
 #include <span>
-#include <unordered_map>
 
 #include "core/fail_point.h"
 #include "core/tasks.h"
@@ -41,9 +40,10 @@ using MoveId = std::pair<uint64_t, uint32_t>;  // (game, number)
 constexpr uint64_t kMinFilterBits = 4, kMaxFilterBits = 16;
 
 // What the crossing holds for each of its moves' frontier entries (the
-// entry, F's entries under the same pattern, a replayed move's keys, the
-// pattern when it joins): about 450 bytes an entry measured on a night
-// where most moves' patterns join (8 symmetric copies of each game).
+// entry and its move's keys, F's entries under the same pattern, a
+// replayed move's keys, the pattern when it joins): about 300-450 bytes
+// an entry measured on a night where most moves' patterns join (8
+// symmetric copies of each game); a part is at least one bucket.
 constexpr uint64_t kCrossingBytesPerEntry = 512;
 
 // Writes a part's pending and frontier edits (sorted here) as runs
@@ -89,15 +89,15 @@ Status full_instead(PatternDb& db, const CountOptions& options, CountSummary* su
   return recount(db, options, summary);
 }
 
-// The keys of every level of stored moves, each game replayed once (up to
-// its last move asked for), games side by side on `threads` threads; a
-// game is the night's (in memory) or stored (found by its prefix).
+// The keys of every level of moves: tonight's known from the replay that
+// listed their frontiers, stored ones replayed, each game once (up to its
+// last move asked for), games side by side on `threads` threads (a game
+// found by its prefix).
 class MoveChains {
  public:
   // progress(games replayed, games to replay) after each slice of a fill.
-  MoveChains(PatternDb& db, const KeyScheme& scheme, const std::unordered_map<uint64_t, std::string>& tonight,
-             int threads, std::function<void(uint64_t, uint64_t)> progress)
-      : db_(db), scheme_(scheme), tonight_(tonight), threads_(threads), progress_(std::move(progress)) {}
+  MoveChains(PatternDb& db, const KeyScheme& scheme, int threads, std::function<void(uint64_t, uint64_t)> progress)
+      : db_(db), scheme_(scheme), threads_(threads), progress_(std::move(progress)) {}
 
   // Moves whose keys are known without a replay (tonight's, from the
   // replay that listed their frontiers): keys[i * levels ...] for moves[i].
@@ -174,11 +174,6 @@ class MoveChains {
 
  private:
   Status record_of(uint64_t game, std::string* record) {
-    auto t = tonight_.find(game);
-    if (t != tonight_.end()) {
-      *record = t->second;
-      return Status::OK();
-    }
     int found = 0;
     Status st = db_.games_with_prefix(game, [&](const Fingerprint&, std::string_view rec) {
       *record = std::string(rec);
@@ -195,7 +190,6 @@ class MoveChains {
 
   PatternDb& db_;
   const KeyScheme& scheme_;
-  const std::unordered_map<uint64_t, std::string>& tonight_;
   int threads_;
   std::function<void(uint64_t, uint64_t)> progress_;
   std::map<MoveId, std::vector<uint64_t>> chains_;
@@ -211,8 +205,9 @@ class MoveChains {
 // it too), and so on up.  A move's key of the level above its frontier is
 // stored with it (FrontierEntry::above), so a night replays a stored game
 // only for a move whose entry lacks it (a move an earlier night moved up)
-// or that climbs two levels; and one of tonight's games per joined
-// frontier, for the keys of its smaller levels that P keeps.
+// or that climbs two levels; tonight's moves come with the keys of every
+// level (the smaller levels of a joined frontier, which P keeps, from one
+// of them).
 class Crossing {
  public:
   Crossing(const KeyScheme& scheme, unsigned min_played, int64_t now, MoveChains* chains, PatternDb::NightEdits* edits,
@@ -353,6 +348,15 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
     };
   };
 
+  // A killed night's scratch goes first, whatever this one does (this
+  // one's is made at step 2, and goes when it ends).
+  const std::string scratch = db.path() + "/night.scratch";
+  {
+    std::error_code ec;
+    fs::remove_all(scratch, ec);
+    if (ec) return Status::IOError("removing " + scratch + ": " + ec.message());
+  }
+
   // ---- 1: K, P, the night's games, F ----
   auto t0 = Clock::now();
   uint64_t reported = 0;
@@ -380,19 +384,19 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   });
   if (!s.ok()) return s;
   std::vector<Fingerprint> night_fps;
-  std::unordered_map<uint64_t, std::string> night_records;
-  s = db.for_each_pending_game([&](const Fingerprint& fp, std::string_view rec) {
+  std::set<uint64_t> night_prefixes;
+  s = db.for_each_pending_game([&](const Fingerprint& fp, std::string_view) {
     night_fps.push_back(fp);
-    night_records.emplace(game_prefix(fp), std::string(rec));
+    night_prefixes.insert(game_prefix(fp));
     return true;
   });
   if (!s.ok()) return s;
   // F names a game by the first 8 bytes of its fingerprint: a night's game
   // that shares them with another stored game could not be told apart.
-  bool shared_prefix = night_records.size() != night_fps.size();
-  for (auto it = night_records.begin(); !shared_prefix && it != night_records.end(); ++it) {
+  bool shared_prefix = night_prefixes.size() != night_fps.size();
+  for (auto it = night_prefixes.begin(); !shared_prefix && it != night_prefixes.end(); ++it) {
     int found = 0;
-    s = db.games_with_prefix(it->first, [&](const Fingerprint&, std::string_view) { return ++found < 2; });
+    s = db.games_with_prefix(*it, [&](const Fingerprint&, std::string_view) { return ++found < 2; });
     if (!s.ok()) return s;
     shared_prefix = found > 1;
   }
@@ -434,11 +438,8 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   // ---- 2: the night's games: K's counts, frontiers, P's plays ----
   t0 = Clock::now();
   // The night's scratch (runs of its counts and edits, its moves'
-  // frontiers by bucket) in the database's folder: a killed night's goes
-  // first, this one's when the night ends.
-  const std::string scratch = db.path() + "/night.scratch";
+  // frontiers by bucket) in the database's folder, gone when it ends.
   std::error_code ec;
-  fs::remove_all(scratch, ec);
   fs::create_directories(scratch, ec);
   if (ec) return write_error_status(ec.value(), "making " + scratch);
   struct RemoveScratch {
@@ -569,6 +570,7 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   if (s.ok()) s = plays.flush();
   if (!s.ok()) return s;
   kept = KeyHashSet(levels);
+  pend = KeyHashSet(levels);  // the crossing has P's plays: its keys are not asked again
   summary->seconds_pass2 = since(t0);
 
   // ---- 3: frontiers that reach min_played join P, a part at a time ----
@@ -601,7 +603,7 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
       if (s.ok()) s = plays.read(b, &played);
       if (!s.ok()) return s;
     }
-    MoveChains chains(db, scheme, night_records, threads, [&](uint64_t done, uint64_t total) {
+    MoveChains chains(db, scheme, threads, [&](uint64_t done, uint64_t total) {
       if (options.progress) options.progress({CountStep::kCrossing, progress_base + done, progress_base + total});
     });
     chains.know(tonight, std::move(tonight_keys));
