@@ -1,14 +1,17 @@
 // count/key_filter.h and count/kept_keys.h's plan: a filter of the kept set
 // never says "no" for a key it holds and says "yes" for few others; groups
 // of levels cover every level once, each within its room, a level too
-// large alone in ranges of its keys that cover them once.
+// large alone in ranges of its keys that cover them once; runs of buckets
+// cover every bucket with a size once, within their fit.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <random>
 #include <vector>
 
 #include "count/kept_keys.h"
 #include "count/key_filter.h"
+#include "count/part_range.h"
 
 using namespace sgfpat;
 
@@ -77,4 +80,35 @@ TEST_CASE("the ranges of a level's parts cover every key once") {
     CHECK(PartRange::share(parts - 1, parts).hi == ~uint64_t(0));
     for (int p = 0; p + 1 < parts; ++p) CHECK(PartRange::share(p, parts).hi + 1 == PartRange::share(p + 1, parts).lo);
   }
+}
+
+TEST_CASE("bucket runs cover every bucket with a size once, within the fit, and skip the empty ones") {
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 200; ++trial) {
+    CAPTURE(trial);
+    std::array<uint64_t, kPartBuckets> sizes{};
+    for (uint64_t& s : sizes) s = rng() % 3 == 0 ? 0 : rng() % 100;
+    const uint64_t fit = 1 + rng() % 400;
+    for (bool one_each : {false, true}) {
+      const auto runs = bucket_runs(sizes, fit, one_each);
+      std::array<int, kPartBuckets> covered{};
+      int next = 0;
+      for (const auto& [first, last] : runs) {
+        CHECK(first >= next);  // in order, apart
+        CHECK(last >= first);
+        CHECK(sizes[size_t(first)] > 0);  // a run starts at a bucket with a size
+        uint64_t n = 0;
+        for (int b = first; b <= last; ++b) {
+          ++covered[size_t(b)];
+          n += sizes[size_t(b)];
+        }
+        CHECK((n <= fit || first == last));  // within the fit, or one bucket alone
+        if (one_each) CHECK(first == last);
+        next = last + 1;
+      }
+      for (int b = 0; b < kPartBuckets; ++b)
+        if (sizes[size_t(b)] > 0) CHECK(covered[size_t(b)] == 1);
+    }
+  }
+  CHECK(bucket_runs({}, 10, false).empty());
 }

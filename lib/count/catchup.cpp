@@ -189,20 +189,8 @@ static Status catch_up_unguarded(PatternDb& db, const CountOptions& options, Cat
     return true;
   });
   if (!s.ok()) return s;
-  std::vector<std::pair<int, int>> plan;
-  const uint64_t fit = options.memory_budget / 2;
-  for (int b = 0; b < kPartBuckets;) {
-    if (count[size_t(b)] == 0) {
-      ++b;
-      continue;
-    }
-    int e = b;
-    uint64_t n = bytes[size_t(b)];
-    while (e + 1 < kPartBuckets && !options.night_in_smallest_parts && n + bytes[size_t(e) + 1] <= fit)
-      n += bytes[size_t(++e)];
-    plan.push_back({b, e});
-    b = e + 1;
-  }
+  const std::vector<std::pair<int, int>> plan =
+      bucket_runs(bytes, options.memory_budget / 2, options.night_in_smallest_parts);
   if (plan.empty()) return Status::OK();
   std::vector<Fingerprint> order;
   s = games_by_opening(db, &order);

@@ -1,6 +1,7 @@
 #include "count/night.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <ctime>
@@ -581,18 +582,10 @@ static Status count_night_unguarded(PatternDb& db, const CountOptions& options, 
   // The moves of a joined frontier and of every level it climbs to are
   // the moves under the frontier's key, all in its bucket: parts cross
   // apart.
-  std::vector<std::pair<int, int>> parts;
-  {
-    const uint64_t fit = std::max<uint64_t>(1, half / kCrossingBytesPerEntry);
-    auto entries = [&](int b) { return fronts.size(b) + plays.size(b); };
-    for (int b = 0; b < kPartBuckets;) {
-      int e = b;
-      uint64_t n = entries(b);
-      while (e + 1 < kPartBuckets && !options.night_in_smallest_parts && n + entries(e + 1) <= fit) n += entries(++e);
-      parts.push_back({b, e});
-      b = e + 1;
-    }
-  }
+  std::array<uint64_t, kPartBuckets> entries{};
+  for (int b = 0; b < kPartBuckets; ++b) entries[size_t(b)] = fronts.size(b) + plays.size(b);
+  const std::vector<std::pair<int, int>> parts =
+      bucket_runs(entries, half / kCrossingBytesPerEntry, options.night_in_smallest_parts);
   uint64_t joined_total = 0, replayed_total = 0, frontier_put = 0, frontier_deleted = 0;
   uint64_t progress_base = 0;  // games the earlier parts replayed
   for (size_t pi = 0; pi < parts.size(); ++pi) {

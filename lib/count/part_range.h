@@ -1,7 +1,10 @@
 // Which part of the kept set a pattern belongs to when it is counted in
 // parts (key_parts.h): a range of its level-kSplitLevel pattern's key.
 #pragma once
+#include <array>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace sgfpat {
 
@@ -43,5 +46,28 @@ struct PartRange {
     return r;
   }
 };
+
+// Parts of the buckets for work that holds a part in memory (a night's
+// crossing, a catch-up): runs of consecutive buckets, each as long as its
+// sizes sum to at most `fit` (a larger bucket alone), every bucket with a
+// size in one run and a run starting at one (buckets without a size cost a
+// part nothing); each such bucket alone when `one_each`.  (first, last)
+// bucket of each run, in order.
+inline std::vector<std::pair<int, int>> bucket_runs(const std::array<uint64_t, kPartBuckets>& sizes, uint64_t fit,
+                                                    bool one_each) {
+  std::vector<std::pair<int, int>> runs;
+  for (int b = 0; b < kPartBuckets;) {
+    if (sizes[size_t(b)] == 0) {
+      ++b;
+      continue;
+    }
+    int e = b;
+    uint64_t n = sizes[size_t(b)];
+    while (!one_each && e + 1 < kPartBuckets && n + sizes[size_t(e) + 1] <= fit) n += sizes[size_t(++e)];
+    runs.push_back({b, e});
+    b = e + 1;
+  }
+  return runs;
+}
 
 }  // namespace sgfpat
